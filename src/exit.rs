@@ -1,0 +1,9 @@
+//! Process exit codes, documented in `--help` and README.md.
+
+/// The run completed (whatever the puzzles' statuses).
+pub const OK: u8 = 0;
+/// The run completed but `--strict` found an invalid record, or `bench`'s
+/// validation found a disagreement.
+pub const FAILURE: u8 = 1;
+/// Usage error, or an I/O error such as a missing input file.
+pub const ERROR: u8 = 2;

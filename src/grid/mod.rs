@@ -1,0 +1,242 @@
+//! Cells, digits and whole grids: the puzzle as the user sees it.
+//!
+//! A grid is 81 cells in row-major order; cell index `i` (0..81) is row `i / 9`,
+//! column `i % 9`, box `(i / 27) * 3 + (i % 9) / 3`, all zero-based. Messages to
+//! users name cells the community's way, 1-based: `r3c8` is row 3, column 8.
+//! A digit is stored as 1..=9 and a blank as 0.
+//!
+//! ```text
+//!        c1 c2 c3   c4 c5 c6   c7 c8 c9
+//!   r1 |  0  1  2 |  3  4  5 |  6  7  8 |   band 1 (rows 1-3)
+//!   r2 |  9 10 11 | 12 13 14 | 15 16 17 |   boxes 1, 2, 3
+//!   r3 | 18 19 20 | 21 22 23 | 24 25 26 |
+//!   ---+----------+----------+----------+
+//!   r4 | 27 ...                         |   band 2 (rows 4-6)
+//!   ...                                     stack 1 = columns 1-3, ...
+//!   r9 | 72 73 74 | 75 76 77 | 78 79 80 |   band 3 (rows 7-9)
+//! ```
+
+mod parse;
+
+pub use parse::{Clash, ParseError, UnitKind};
+
+use std::fmt;
+
+/// Number of cells in a grid.
+pub const CELLS: usize = 81;
+
+/// Row (0..9) of cell index `cell` (0..81).
+#[inline]
+pub const fn row_of(cell: usize) -> usize {
+    cell / 9
+}
+
+/// Column (0..9) of cell index `cell` (0..81).
+#[inline]
+pub const fn col_of(cell: usize) -> usize {
+    cell % 9
+}
+
+/// Box (0..9, numbered row-major) of cell index `cell` (0..81).
+#[inline]
+pub const fn box_of(cell: usize) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+
+/// The 27 units as cell indices: rows 0..9, then columns 9..18, then boxes 18..27.
+pub const UNITS: [[u8; 9]; 27] = build_units();
+
+const fn build_units() -> [[u8; 9]; 27] {
+    let mut units = [[0u8; 9]; 27];
+    let mut u = 0;
+    while u < 9 {
+        let mut k = 0;
+        while k < 9 {
+            units[u][k] = (u * 9 + k) as u8; // row u
+            units[9 + u][k] = (k * 9 + u) as u8; // column u
+            let (br, bc) = ((u / 3) * 3, (u % 3) * 3);
+            units[18 + u][k] = ((br + k / 3) * 9 + bc + k % 3) as u8; // box u
+            k += 1;
+        }
+        u += 1;
+    }
+    units
+}
+
+/// The 20 peers of each cell (cells sharing a row, column or box), ascending.
+pub const PEERS: [[u8; 20]; 81] = build_peers();
+
+const fn build_peers() -> [[u8; 20]; 81] {
+    let mut peers = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut n = 0;
+        let mut o = 0;
+        while o < 81 {
+            if o != c
+                && (row_of(o) == row_of(c) || col_of(o) == col_of(c) || box_of(o) == box_of(c))
+            {
+                peers[c][n] = o as u8;
+                n += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    peers
+}
+
+/// A 9x9 grid: 81 cells row-major, each 0 (blank) or a digit 1..=9.
+///
+/// Built by [`Grid::parse`] (which checks characters and length) or
+/// [`Grid::from_cells`]; neither checks that givens are consistent, which is
+/// [`Grid::check_givens`]'s job.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid {
+    cells: [u8; 81],
+}
+
+impl Grid {
+    /// The empty grid (81 blanks).
+    pub const EMPTY: Grid = Grid { cells: [0; 81] };
+
+    /// A grid from 81 values, each 0 (blank) or 1..=9.
+    ///
+    /// Errors: `None` if any value is above 9.
+    pub fn from_cells(cells: [u8; 81]) -> Option<Grid> {
+        cells.iter().all(|&v| v <= 9).then_some(Grid { cells })
+    }
+
+    /// Parses exactly the 81 puzzle characters of one record: digits `1`-`9` are
+    /// givens; `.`, `0` and `_` are blanks.
+    ///
+    /// Errors: [`ParseError::Length`] when `text` is not 81 characters long,
+    /// [`ParseError::Char`] naming the first character that is not a cell.
+    /// Record framing (comments, trailing fields, CSV) is the reader's job.
+    pub fn parse(text: &str) -> Result<Grid, ParseError> {
+        parse::parse_cells(text)
+    }
+
+    /// The 81 cell values, row-major, 0 for blank.
+    #[inline]
+    pub fn cells(&self) -> &[u8; 81] {
+        &self.cells
+    }
+
+    /// Value of one cell (0..81): 0 for blank, else 1..=9.
+    #[inline]
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    /// Sets one cell (0..81) to `value` (0 = blank, 1..=9).
+    ///
+    /// Panics if `value > 9` or `cell >= 81`.
+    #[inline]
+    pub fn set(&mut self, cell: usize, value: u8) {
+        assert!(value <= 9, "cell value {value} out of range");
+        self.cells[cell] = value;
+    }
+
+    /// Number of givens (non-blank cells).
+    pub fn clues(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when no cell is blank.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// Checks that no two givens clash in a unit.
+    ///
+    /// Errors: the first [`Clash`] in unit order rows, columns, boxes: the digit,
+    /// the unit and the two cells, e.g. `duplicate 5 in row 3: r3c2, r3c8`.
+    pub fn check_givens(&self) -> Result<(), Clash> {
+        parse::check_givens(self)
+    }
+
+    /// True when this is a complete grid obeying the rules (each digit once per
+    /// unit) that agrees with every given of `puzzle`.
+    pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
+        self.is_complete()
+            && self.check_givens().is_ok()
+            && puzzle
+                .cells
+                .iter()
+                .zip(self.cells.iter())
+                .all(|(&g, &s)| g == 0 || g == s)
+    }
+
+    /// The 81-character line form: digits for givens, `.` for blanks.
+    pub fn to_line(&self) -> String {
+        let mut s = String::with_capacity(81);
+        self.write_line(&mut s);
+        s
+    }
+
+    /// Appends the 81-character line form to `out` (no allocation if it has room).
+    pub fn write_line(&self, out: &mut String) {
+        out.extend(
+            self.cells
+                .iter()
+                .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char }),
+        );
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({})", self.to_line())
+    }
+}
+
+/// Formats a cell index (0..81) as the community's `r{row}c{col}`, 1-based.
+pub fn cell_name(cell: usize) -> String {
+    format!("r{}c{}", row_of(cell) + 1, col_of(cell) + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_cover_every_cell_three_times() {
+        let mut seen = [0u8; 81];
+        for unit in UNITS {
+            for c in unit {
+                seen[c as usize] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 3));
+        assert_eq!(UNITS[18 + 4], [30, 31, 32, 39, 40, 41, 48, 49, 50]);
+        assert_eq!(UNITS[9 + 2][8], 74);
+    }
+
+    #[test]
+    fn peers_are_twenty_distinct_cells_sharing_a_unit() {
+        for c in 0..81 {
+            let p = PEERS[c];
+            assert!(p.windows(2).all(|w| w[0] < w[1]));
+            for &o in &p {
+                let o = o as usize;
+                assert!(row_of(o) == row_of(c) || col_of(o) == col_of(c) || box_of(o) == box_of(c));
+            }
+        }
+        assert_eq!(&PEERS[0][..8], &[1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn round_trip_line() {
+        let line =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+        assert_eq!(Grid::parse(line).unwrap().to_line(), line);
+        assert_eq!(Grid::parse(line).unwrap().clues(), 21);
+    }
+}

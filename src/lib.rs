@@ -1,0 +1,26 @@
+//! sudoflow: Sudoku at scale.
+//!
+//! A streaming reader feeds puzzles through a bounded crossbeam channel to a
+//! pool of workers, each running a bitmask backtracking [`solver`]; a writer
+//! emits one CSV row per record, in input order, with bounded memory.
+//!
+//! ```
+//! use sudoflow::grid::Grid;
+//! use sudoflow::solver::{SolveOptions, Solver};
+//!
+//! let puzzle = Grid::parse(
+//!     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+//! )?;
+//! let outcome = Solver::new(SolveOptions::default()).solve(&puzzle);
+//! assert_eq!(outcome.solutions, 1);
+//! assert!(outcome.solution.unwrap().is_solution_of(&puzzle));
+//! # Ok::<(), sudoflow::grid::ParseError>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod cmd;
+pub mod exit;
+pub mod grid;
+pub mod rating;
+pub mod solver;

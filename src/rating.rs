@@ -1,0 +1,111 @@
+//! Difficulty from the givens alone: the WNF function of the modelling paper
+//! (../shared/docs/SEEDS.md section 2).
+//!
+//! For each empty cell `p`, `c(p)` is its number of candidates after removing the
+//! digits of its row, column and box (givens only, no further reasoning).
+//! `C_n` is the number of empty cells with `n` candidates, `W(n) = 2^n`,
+//! `WF = Σ W(n)·C_n` and `WNF = WF / (W(9)·|E|)` with `|E|` the number of empty
+//! cells. Inkala's "world's hardest" puzzle gives WF = 1388 and
+//! WNF = 1388/30720 = 0.0451823, level 4 (the paper prints 1392; its own table
+//! gives 1388).
+
+use crate::grid::{Grid, PEERS};
+
+/// The WNF score and its band for one puzzle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Wnf {
+    /// `WF = Σ 2^c(p)` over the empty cells `p`.
+    pub wf: u64,
+    /// Number of empty cells `|E|`.
+    pub empty: u32,
+    /// `WF / (512·|E|)`, in `[0, 1]`; 0 for a complete grid.
+    pub value: f64,
+    /// The paper's band, 1 (easy) to 4 (very hard); see [`wnf_level`].
+    pub level: u8,
+}
+
+/// Computes WNF for a puzzle whose givens are read as they are (clashes are not
+/// checked; a cell with no candidate contributes `2^0 = 1`).
+pub fn wnf(puzzle: &Grid) -> Wnf {
+    let cells = puzzle.cells();
+    let mut wf = 0u64;
+    let mut empty = 0u32;
+    for (c, &v) in cells.iter().enumerate() {
+        if v != 0 {
+            continue;
+        }
+        // Bit d set = digit d seen among the peers (bit 0 unused).
+        let mut seen = 0u16;
+        for &p in &PEERS[c] {
+            seen |= 1 << cells[p as usize];
+        }
+        let candidates = 9 - (seen >> 1).count_ones();
+        wf += 1u64 << candidates;
+        empty += 1;
+    }
+    let value = if empty == 0 {
+        0.0
+    } else {
+        wf as f64 / (512.0 * empty as f64)
+    };
+    Wnf {
+        wf,
+        empty,
+        value,
+        level: wnf_level(value),
+    }
+}
+
+/// The paper's bands: `[0, 0.012)` 1 easy, `[0.012, 0.035)` 2 medium,
+/// `[0.035, 0.045)` 3 hard, `[0.045, 1]` 4 very hard.
+pub fn wnf_level(value: f64) -> u8 {
+    if value < 0.012 {
+        1
+    } else if value < 0.035 {
+        2
+    } else if value < 0.045 {
+        3
+    } else {
+        4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INKALA: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+    #[test]
+    fn inkala_matches_the_seed_arithmetic() {
+        let w = wnf(&Grid::parse(INKALA).unwrap());
+        assert_eq!(w.empty, 60);
+        assert_eq!(w.wf, 1388);
+        assert_eq!(w.value, 1388.0 / 30720.0);
+        assert!((w.value - 0.0451823).abs() < 5e-8);
+        assert_eq!(w.level, 4);
+    }
+
+    #[test]
+    fn band_edges() {
+        assert_eq!(wnf_level(0.0), 1);
+        assert_eq!(wnf_level(0.0119999), 1);
+        assert_eq!(wnf_level(0.012), 2);
+        assert_eq!(wnf_level(0.035), 3);
+        assert_eq!(wnf_level(0.045), 4);
+        assert_eq!(wnf_level(1.0), 4);
+    }
+
+    #[test]
+    fn empty_and_full_grids() {
+        // Every cell of the empty grid has 9 candidates: WF = 81·512, WNF = 1.
+        let w = wnf(&Grid::EMPTY);
+        assert_eq!((w.wf, w.empty, w.value, w.level), (81 * 512, 81, 1.0, 4));
+        let solved = Grid::parse(
+            "812753649943682175675491283154237896369845721287169534521974368438526917796318452",
+        )
+        .unwrap();
+        assert_eq!(wnf(&solved).value, 0.0);
+    }
+}

@@ -1,0 +1,119 @@
+//! The product solver: bitmask backtracking with constraint propagation.
+//!
+//! Terms, used throughout: a *cell* holds a *digit*; a *given* (clue) is a cell
+//! filled in the puzzle; a *candidate* is a digit still possible in a cell; a
+//! *unit* is a row, column or box; a *band* is three rows of boxes and a *stack*
+//! three columns; a *minirow* is the three cells where a row meets a box. A
+//! *guess* is a branch point taken by the search, a *backtrack* a dead end.
+//!
+//! [`Solver`] is the one entry point: build it once per thread with
+//! [`SolveOptions`] and call [`Solver::solve`] for each puzzle; it reuses its
+//! buffers and never allocates on the hot path.
+
+mod core;
+
+use crate::grid::Grid;
+use std::time::Duration;
+
+/// How much propagation runs before the solver guesses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Prune {
+    /// Naked singles, hidden singles and locked candidates, to a fixed point.
+    #[default]
+    Basic,
+    /// `basic`, plus deletion of forbidden edges (Régin's all-different
+    /// filtering, SEEDS.md section 1) whenever basic propagation stalls.
+    Matching,
+}
+
+/// What a [`Solver`] is asked to do for each puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Count solutions up to this many, then stop (`solve --limit`, default 2,
+    /// enough to tell unique from multiple). Values below 1 are treated as 1.
+    pub limit: u64,
+    /// Propagation level.
+    pub prune: Prune,
+    /// When false, propagate to a fixed point and never guess: a puzzle that
+    /// propagation does not finish is reported [`Outcome::stuck`].
+    pub guess: bool,
+    /// Give up on a puzzle after this much wall time and report
+    /// [`Outcome::timed_out`]; `None` runs to the end.
+    pub time_budget: Option<Duration>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            limit: 2,
+            prune: Prune::default(),
+            guess: true,
+            time_budget: None,
+        }
+    }
+}
+
+/// The result of solving one puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Outcome {
+    /// Solutions found, at most [`SolveOptions::limit`] (a lower bound when
+    /// `stuck` or `timed_out`).
+    pub solutions: u64,
+    /// The first solution found, if any.
+    pub solution: Option<Grid>,
+    /// Branch points taken by the search.
+    pub guesses: u64,
+    /// Dead ends met (contradictions after a guess, or at the root).
+    pub backtracks: u64,
+    /// Propagation stalled and [`SolveOptions::guess`] was false.
+    pub stuck: bool,
+    /// [`SolveOptions::time_budget`] ran out before the count was final.
+    pub timed_out: bool,
+}
+
+/// A reusable solver; one per thread.
+///
+/// The givens must not clash ([`Grid::check_givens`]); a puzzle whose givens
+/// clash is reported as having no solution.
+pub struct Solver {
+    opts: SolveOptions,
+    inner: core::Search,
+}
+
+impl Solver {
+    /// A solver with these options.
+    pub fn new(opts: SolveOptions) -> Solver {
+        Solver {
+            opts,
+            inner: core::Search::new(),
+        }
+    }
+
+    /// The options this solver was built with.
+    pub fn options(&self) -> &SolveOptions {
+        &self.opts
+    }
+
+    /// Solves `puzzle`: counts solutions up to the limit and keeps the first.
+    pub fn solve(&mut self, puzzle: &Grid) -> Outcome {
+        self.inner.run(puzzle, &self.opts, None)
+    }
+
+    /// Finds one solution of `puzzle`, trying a guess's candidates in an order
+    /// drawn from `rng` (for random grids and generation); counts up to the
+    /// solver's limit like [`Solver::solve`].
+    pub fn solve_random(&mut self, puzzle: &Grid, rng: &mut dyn rand::RngCore) -> Outcome {
+        self.inner.run(puzzle, &self.opts, Some(rng))
+    }
+}
+
+/// Counts solutions of `puzzle` up to `limit` with default options: a shortcut
+/// for tests and one-off calls.
+pub fn count_solutions(puzzle: &Grid, limit: u64) -> u64 {
+    Solver::new(SolveOptions {
+        limit,
+        ..SolveOptions::default()
+    })
+    .solve(puzzle)
+    .solutions
+}
