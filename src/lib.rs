@@ -20,7 +20,9 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod datasets;
 pub mod exit;
 pub mod grid;
+pub mod output;
 pub mod rating;
 pub mod solver;
