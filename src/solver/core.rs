@@ -116,11 +116,15 @@ fn hidden_singles(st: &mut State) -> bool {
             while singles != 0 {
                 let b = singles & singles.wrapping_neg();
                 singles &= singles - 1;
-                let c = unit
+                // An earlier placement in this sweep may have removed the digit
+                // from the unit altogether: that is a contradiction.
+                let Some(c) = unit
                     .iter()
                     .map(|&c| c as usize)
                     .find(|&c| st.cand[c] & b != 0)
-                    .unwrap();
+                else {
+                    return false;
+                };
                 if !assign(st, c, b) {
                     return false;
                 }
