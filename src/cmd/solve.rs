@@ -177,8 +177,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let mut wtr = csv::WriterBuilder::new()
         .buffer_capacity(64 * 1024)
         .from_writer(sink);
+    // csv wraps I/O errors; unwrap them so that a closed stdout stays a
+    // BrokenPipe the binary can recognise.
     let write_err = |e: csv::Error| {
-        anyhow::Error::from(std::io::Error::from(e)).context(format!("cannot write {sink_name}"))
+        let io = match e.kind() {
+            csv::ErrorKind::Io(_) => match e.into_kind() {
+                csv::ErrorKind::Io(io) => io,
+                _ => unreachable!("checked just above"),
+            },
+            _ => std::io::Error::other(e),
+        };
+        anyhow::Error::from(io).context(format!("cannot write {sink_name}"))
     };
     wtr.write_record(SOLVE_HEADER).map_err(write_err)?;
 
