@@ -11,6 +11,8 @@
 //! buffers and never allocates on the hot path.
 
 mod core;
+mod masks;
+mod prune;
 
 use crate::grid::Grid;
 use std::time::Duration;
