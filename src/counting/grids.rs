@@ -25,7 +25,7 @@
 //!    `(j_0, .., j_{R-1})`, `j_s` in `0..C`. The multiset of the N tuples
 //!    determines `X` up to relabelling the digits, and relabelling changes
 //!    neither `N_b` nor the number of completions, so it is the memo key. It
-//!    is packed into a `u128` as a count per tuple ([`Layout`]). All keys are
+//!    is packed into a `u128` as a count per tuple (see `Layout`). All keys are
 //!    enumerated (each stack column must hold exactly R digits); a key stands
 //!    for `N! / Π m_t!` column-set vectors (`m_t` = digits with tuple `t`).
 //! 3. **N_b.** For a key, the rows of each minicolumn's R digits are a
@@ -44,7 +44,7 @@
 //! 5. **Total** `= Σ_class W_class · F(class)`, with `W_class` = the number of
 //!    bands whose column sets are in the class `= Σ_key N!/Π m_t! · N_b(key)`.
 //!
-//! For small shapes ([`top_band`](super::top_band)) the top band is also
+//! For small shapes (private module `top_band`) the top band is also
 //! enumerated directly: completions of the canonical first box (2,612,736 for
 //! 9x9), the lexicographically reduced ones (36,288), their classes under
 //! stack/column permutations (2,051) and with row permutations added (416),
@@ -339,6 +339,35 @@ impl Layout {
     }
 }
 
+/// Hashes a column-set key for the `N_b` memo: the two halves folded and
+/// multiplied by the 64-bit golden ratio, high bits folded back into the low
+/// ones (the table indexes buckets by low bits). The memo is probed ~15
+/// million times for 9x9; SipHash (std's default, DoS-resistant, which these
+/// keys do not need) made that the largest cost.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64((x as u64) ^ ((x >> 64) as u64).rotate_left(29));
+    }
+    fn write_u64(&mut self, x: u64) {
+        let h = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+/// The `N_b` memo: key -> number of bands (keys with none are absent).
+pub(crate) type BandMemo = HashMap<u128, u128, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// `k!` as `u128` (k <= 16 here).
 pub(crate) fn factorial(k: usize) -> u128 {
     (1..=k as u128).product()
@@ -529,7 +558,7 @@ fn class_generators(lay: &Layout) -> Vec<Vec<usize>> {
 pub(crate) struct Bands {
     pub(crate) lay: Layout,
     /// `N_b` of every key with at least one band.
-    pub(crate) nb: HashMap<u128, u128>,
+    pub(crate) nb: BandMemo,
     /// Keys with at least one band, sorted.
     pub(crate) keys: Vec<u128>,
     /// Class (0-based, in order of first key) of each entry of `keys`.
@@ -569,7 +598,7 @@ pub fn count_grids(shape: BoxShape) -> Result<GridCount, CountGridsError> {
         .collect();
     let mut keys: Vec<u128> = counted.iter().map(|&(k, _)| k).collect();
     keys.sort_unstable();
-    let nb: HashMap<u128, u128> = counted.into_iter().collect();
+    let nb: BandMemo = counted.into_iter().collect();
 
     // Classes under stack/column permutations.
     let index: HashMap<u128, usize> = keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
@@ -718,6 +747,12 @@ fn per_class_completions(bands: &Bands, reps: &[[[u8; MAX_SIDE]; MAX_SIDE]]) -> 
         .par_iter()
         .map(|(cl, first)| {
             let a = &allowed[*cl];
+            if bands_left == 2 {
+                let lists: Vec<Vec<PairChoice>> =
+                    (0..lay.r).map(|s| pair_choices(lay, &a[s], s)).collect();
+                let first = pair_choice(lay, &a[0], 0, first);
+                return (*cl, pair_sum(bands, &lists, 1, &first.a, &first.b));
+            }
             let lists: Vec<Vec<[u8; MAX_SIDE]>> =
                 (1..lay.r).map(|s| stack_choices(lay, &a[s])).collect();
             let mut chosen = [[0u8; MAX_SIDE]; MAX_SIDE];
@@ -770,6 +805,85 @@ fn stack_choices(lay: &Layout, allowed: &[u16; MAX_SIDE]) -> Vec<[u8; MAX_SIDE]>
         &mut out,
     );
     out
+}
+
+/// One stack's choice when exactly two bands are left: per digit, the tuple
+/// offsets `column · C^s` of its column in the next band (`a`) and, forced,
+/// in the last band (`b`).
+struct PairChoice {
+    a: [u8; MAX_SIDE],
+    b: [u8; MAX_SIDE],
+}
+
+/// The [`PairChoice`] of one [`stack_choices`] entry of stack `s`.
+fn pair_choice(
+    lay: &Layout,
+    allowed: &[u16; MAX_SIDE],
+    s: usize,
+    cols: &[u8; MAX_SIDE],
+) -> PairChoice {
+    let mut ch = PairChoice {
+        a: [0; MAX_SIDE],
+        b: [0; MAX_SIDE],
+    };
+    for d in 0..lay.n {
+        let last = (allowed[d] & !(1 << cols[d])).trailing_zeros() as usize;
+        ch.a[d] = (cols[d] as usize * lay.pow[s]) as u8;
+        ch.b[d] = (last * lay.pow[s]) as u8;
+    }
+    ch
+}
+
+/// Every [`PairChoice`] of stack `s`.
+fn pair_choices(lay: &Layout, allowed: &[u16; MAX_SIDE], s: usize) -> Vec<PairChoice> {
+    stack_choices(lay, allowed)
+        .iter()
+        .map(|cols| pair_choice(lay, allowed, s, cols))
+        .collect()
+}
+
+/// The two-band case of [`product`] (all of 9x9's work): Σ over the choices
+/// of stacks `s..R` of `N_b(A) · N_b(B)`, where `a`/`b` hold each digit's
+/// tuple so far in the next band and in the last one. `None` on overflow.
+fn pair_sum(
+    bands: &Bands,
+    lists: &[Vec<PairChoice>],
+    s: usize,
+    a: &[u8; MAX_SIDE],
+    b: &[u8; MAX_SIDE],
+) -> Option<u128> {
+    let lay = &bands.lay;
+    let bits = lay.bits as usize;
+    let mut sum = 0u128;
+    if s + 1 == lay.r {
+        for ch in &lists[s] {
+            let mut key_a = 0u128;
+            for d in 0..lay.n {
+                key_a += 1u128 << (bits * (a[d] + ch.a[d]) as usize);
+            }
+            let Some(&nb_a) = bands.nb.get(&key_a) else {
+                continue;
+            };
+            let mut key_b = 0u128;
+            for d in 0..lay.n {
+                key_b += 1u128 << (bits * (b[d] + ch.b[d]) as usize);
+            }
+            let Some(&nb_b) = bands.nb.get(&key_b) else {
+                continue;
+            };
+            sum = sum.checked_add(nb_a.checked_mul(nb_b)?)?;
+        }
+        return Some(sum);
+    }
+    for ch in &lists[s] {
+        let (mut a2, mut b2) = (*a, *b);
+        for d in 0..lay.n {
+            a2[d] += ch.a[d];
+            b2[d] += ch.b[d];
+        }
+        sum = sum.checked_add(pair_sum(bands, lists, s + 1, &a2, &b2)?)?;
+    }
+    Some(sum)
 }
 
 /// Σ over the choices of stacks `s..R` (`lists[s - 1]`), stacks before `s`
