@@ -12,6 +12,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::grids::{Bands, TopBandFigures, UnionFind, MAX_SIDE};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Largest number of top-band completions enumerated.
@@ -115,26 +116,50 @@ pub(crate) fn analyse(bands: &Bands, tops_expected: u128) -> Option<(TopBandFigu
     let free: Vec<(usize, usize)> = (1..geo.r)
         .flat_map(|s| (0..geo.r).flat_map(move |i| (0..geo.c).map(move |j| (i, s * geo.c + j))))
         .collect();
-    let mut reduced = Vec::new();
-    let mut completions = 0u64;
-    fill(
+    // The first few free cells are filled here; the thread pool completes
+    // each of those prefixes.
+    let mut prefixes = Vec::new();
+    let depth = free.len().min(PREFIX_CELLS);
+    prefix_states(
         &geo,
-        &free,
+        &free[..depth],
         0,
         &mut g,
         &mut row_used,
         0,
-        &mut completions,
-        &mut reduced,
+        &mut prefixes,
     );
+    let parts: Vec<(u64, Vec<u128>)> = prefixes
+        .into_par_iter()
+        .map(|(mut g, mut row_used, box_used)| {
+            let (mut completions, mut reduced) = (0u64, Vec::new());
+            fill(
+                &geo,
+                &free,
+                depth,
+                &mut g,
+                &mut row_used,
+                box_used,
+                &mut completions,
+                &mut reduced,
+            );
+            (completions, reduced)
+        })
+        .collect();
+    let completions: u64 = parts.iter().map(|(n, _)| n).sum();
+    let mut reduced: Vec<u128> = parts.into_iter().flat_map(|(_, r)| r).collect();
     reduced.sort_unstable();
     let index: HashMap<u128, usize> = reduced.iter().enumerate().map(|(i, &t)| (t, i)).collect();
 
     // Classes: stack swaps and column swaps in the first stack; then rows.
     let mut uf = UnionFind::new(reduced.len());
-    let apply = |uf: &mut UnionFind, op: &dyn Fn(&Band) -> Band| {
-        for (i, &t) in reduced.iter().enumerate() {
-            if let Some(&j) = index.get(&geo.normalise(&op(&geo.decode(t)))) {
+    let apply = |uf: &mut UnionFind, op: &(dyn Fn(&Band) -> Band + Sync)| {
+        let images: Vec<Option<usize>> = reduced
+            .par_iter()
+            .map(|&t| index.get(&geo.normalise(&op(&geo.decode(t)))).copied())
+            .collect();
+        for (i, image) in images.into_iter().enumerate() {
+            if let Some(j) = image {
                 uf.union(i, j);
             }
         }
@@ -195,6 +220,43 @@ pub(crate) fn analyse(bands: &Bands, tops_expected: u128) -> Option<(TopBandFigu
         },
         per_class,
     ))
+}
+
+/// Free cells filled before the work is split over the thread pool (about
+/// 100 prefixes for 9x9).
+const PREFIX_CELLS: usize = 3;
+
+/// Every way to fill `free[pos..]` (a prefix of the free cells), as
+/// (band, row masks, box mask) states for [`fill`] to complete.
+fn prefix_states(
+    geo: &Geometry,
+    free: &[(usize, usize)],
+    pos: usize,
+    g: &mut Band,
+    row_used: &mut [u16; MAX_SIDE],
+    box_used: u16,
+    out: &mut Vec<(Band, [u16; MAX_SIDE], u16)>,
+) {
+    if pos == free.len() {
+        out.push((*g, *row_used, box_used));
+        return;
+    }
+    let (i, k) = free[pos];
+    let box_used = if k % geo.c == 0 && i == 0 {
+        0
+    } else {
+        box_used
+    };
+    let all = ((1u32 << geo.n) - 1) as u16;
+    let mut cand = all & !row_used[i] & !box_used;
+    while cand != 0 {
+        let bit = cand & cand.wrapping_neg();
+        cand ^= bit;
+        g[i][k] = bit.trailing_zeros() as u8;
+        row_used[i] |= bit;
+        prefix_states(geo, free, pos + 1, g, row_used, box_used | bit, out);
+        row_used[i] ^= bit;
+    }
 }
 
 /// Fills `free[pos..]` (row, column) with digits not yet in the row or the
