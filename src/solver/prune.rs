@@ -3,7 +3,7 @@
 //! `d`), filters the units whose candidates changed since the last pass, and
 //! writes removals back.
 
-use super::core::{Dead, State};
+use super::core::{Dead, State, LANES};
 use crate::grid::UNITS;
 
 /// Cells (bit `i` = cell `i`, 0..81) whose candidates differ between the
@@ -13,7 +13,7 @@ fn changed_cells(st: &State) -> u128 {
     for b in 0..3 {
         let mut band = 0u32;
         for d in 0..9 {
-            band |= st.cands[3 * d + b] ^ st.matched[3 * d + b];
+            band |= st.cands[LANES * b + d] ^ st.matched[LANES * b + d];
         }
         changed |= (band as u128) << (27 * b);
     }
@@ -31,7 +31,7 @@ pub(super) fn matching_pass(st: &mut State) -> Result<bool, Dead> {
     let mut cands = [0u16; 81];
     for d in 0..9 {
         for b in 0..3 {
-            let mut m = st.cands[3 * d + b];
+            let mut m = st.cands[LANES * b + d];
             while m != 0 {
                 cands[27 * b + m.trailing_zeros() as usize] |= 1 << d;
                 m &= m - 1;
