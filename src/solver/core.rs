@@ -66,15 +66,17 @@ const CLOCK_EVERY: u64 = 4096;
 
 /// Lanes per band in `cands` (9 digits, 7 padding lanes).
 pub(super) const LANES: usize = 16;
-/// Length of `cands`: three bands of [`LANES`].
-pub(super) const MASKS: usize = 3 * LANES;
+/// Length of `cands`: three bands of [`LANES`] and a fourth of padding, so
+/// that any index below 64 (a bit of a `u64` dirty set, or `LANES * b + d`
+/// for `b < 4`, `d < 16`) is in bounds and the compiler drops the checks.
+pub(super) const MASKS: usize = 4 * LANES;
 
 /// `cands` of the empty grid: every band mask full, padding lanes 0.
 const EMPTY_CANDS: [u32; MASKS] = {
     let mut c = [0u32; MASKS];
     let mut i = 0;
     while i < MASKS {
-        if i % LANES < 9 {
+        if i % LANES < 9 && i < 3 * LANES {
             c[i] = BAND;
         }
         i += 1;
@@ -95,9 +97,6 @@ pub(super) struct State {
     pub(super) unsolved: [u32; 3],
     /// Bit `i` set: `cands[i]` changed since its last update.
     dirty: u64,
-    /// `cands` as the last matching pass saw it (all zero before the first),
-    /// so the next pass filters only units whose candidates changed.
-    pub(super) matched: [u32; MASKS],
 }
 
 impl State {
@@ -107,7 +106,6 @@ impl State {
             cands: EMPTY_CANDS,
             unsolved: [BAND; 3],
             dirty: ALL_MASKS,
-            matched: [0; MASKS],
         }
     }
 
@@ -117,7 +115,7 @@ impl State {
         let mut st = State::empty();
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
             if digit != 0 {
-                st.place(digit as usize - 1, cell / 27, 1 << (cell % 27))?;
+                st.place_one(digit as usize - 1, cell / 27, cell % 27)?;
             }
         }
         Ok(st)
@@ -135,6 +133,20 @@ impl State {
             return Err(Dead);
         }
         self.cands[i] = cur & (cells | !rows_touched(cells));
+        self.dirty |= 1u64 << i;
+        Ok(())
+    }
+
+    /// [`State::place`] for the one cell at bit `bit` (0..27) of band `b`.
+    #[inline]
+    pub(super) fn place_one(&mut self, d: usize, b: usize, bit: usize) -> Result<(), Dead> {
+        let i = (LANES * b + d) & 63;
+        let cell = 1u32 << bit;
+        let cur = self.cands[i];
+        if cur & cell == 0 {
+            return Err(Dead);
+        }
+        self.cands[i] = cur & (cell | !(0o777 << (9 * (bit / 9))));
         self.dirty |= 1u64 << i;
         Ok(())
     }
@@ -172,7 +184,7 @@ impl State {
     /// One propagation step on mask `i = LANES * b + d` (see the module doc).
     #[inline]
     fn update(&mut self, i: usize) -> Result<(), Dead> {
-        let (b, d) = (i >> 4, i & 15);
+        let (b, d) = ((i >> 4) & 3, i & 15);
         let band = self.cands[i] & MINIROWS[pattern(self.cands[i])];
         if band == 0 {
             return Err(Dead);
@@ -264,7 +276,7 @@ impl State {
     pub(super) fn propagate(&mut self) -> Result<(), Dead> {
         loop {
             while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros() as usize;
+                let i = self.dirty.trailing_zeros() as usize & 63;
                 self.dirty &= self.dirty - 1;
                 self.update(i)?;
             }
@@ -371,13 +383,22 @@ impl State {
     }
 }
 
-/// Per-thread search driver (holds nothing between puzzles: the state lives
-/// on the call stack).
-pub(super) struct Search;
+/// `cands` as a branch's last matching pass saw it (all zero before the
+/// first), so the next pass filters only the units whose candidates changed.
+pub(super) type Snapshot = [u32; MASKS];
+
+/// Per-thread search driver. The search state lives on the call stack; the
+/// matching level keeps one [`Snapshot`] per search depth here, so that the
+/// basic level copies nothing but the candidates on a guess.
+pub(super) struct Search {
+    snapshots: Vec<Snapshot>,
+}
 
 /// One puzzle's run: options, counters, clock.
 struct Run<'a, 'r> {
     opts: &'a SolveOptions,
+    /// Matching snapshots by depth (used at [`Prune::Matching`] only).
+    snapshots: &'a mut Vec<Snapshot>,
     limit: u64,
     rng: Option<&'r mut (dyn rand::RngCore + 'r)>,
     deadline: Option<Instant>,
@@ -394,7 +415,9 @@ impl Run<'_, '_> {
 
 impl Search {
     pub(super) fn new() -> Search {
-        Search
+        Search {
+            snapshots: Vec::new(),
+        }
     }
 
     pub(super) fn run<'r>(
@@ -403,8 +426,13 @@ impl Search {
         opts: &SolveOptions,
         rng: Option<&'r mut (dyn rand::RngCore + 'r)>,
     ) -> Outcome {
+        if opts.prune == Prune::Matching {
+            self.snapshots.clear();
+            self.snapshots.push([0; MASKS]);
+        }
         let mut run = Run {
             opts,
+            snapshots: &mut self.snapshots,
             limit: opts.limit.max(1),
             rng,
             deadline: opts.time_budget.map(|b| Instant::now() + b),
@@ -412,28 +440,41 @@ impl Search {
             out: Outcome::default(),
         };
         match State::from_grid(puzzle) {
-            Ok(mut st) => search(&mut st, &mut run),
+            Ok(mut st) => search(&mut st, 0, &mut run),
             Err(Dead) => run.out.backtracks += 1,
         }
         run.out
     }
 }
 
-/// Propagates `st` to a fixed point at the run's pruning level.
+/// Propagates `st` to a fixed point at the run's pruning level; `snapshot`
+/// is the branch's matching snapshot.
 #[inline]
-fn settle(st: &mut State, prune: Prune) -> Result<(), Dead> {
+fn settle(st: &mut State, prune: Prune, snapshot: Option<&mut Snapshot>) -> Result<(), Dead> {
     st.propagate()?;
-    if prune == Prune::Matching {
-        while !st.solved() && super::prune::matching_pass(st)? {
+    if let (Prune::Matching, Some(snapshot)) = (prune, snapshot) {
+        while !st.solved() && super::prune::matching_pass(st, snapshot)? {
             st.propagate()?;
         }
     }
     Ok(())
 }
 
-fn search(st: &mut State, run: &mut Run<'_, '_>) {
+/// Searches below `st` at search depth `depth` (0 = root).
+fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     run.nodes += 1;
-    if settle(st, run.opts.prune).is_err() {
+    let snapshot = if run.opts.prune == Prune::Matching {
+        if run.snapshots.len() <= depth {
+            run.snapshots.push([0; MASKS]);
+        }
+        if depth > 0 {
+            run.snapshots[depth] = run.snapshots[depth - 1];
+        }
+        Some(&mut run.snapshots[depth])
+    } else {
+        None
+    };
+    if settle(st, run.opts.prune, snapshot).is_err() {
         run.out.backtracks += 1;
         return;
     }
@@ -457,6 +498,7 @@ fn search(st: &mut State, run: &mut Run<'_, '_>) {
     let (b, cell) = st.branch_cell();
     let mut digits = [0usize; 9];
     let n = st.digits_of(b, cell, &mut digits);
+    let bit = cell.trailing_zeros() as usize;
     if let Some(rng) = run.rng.as_deref_mut() {
         for i in (1..n).rev() {
             let j = (rng.next_u32() as usize) % (i + 1);
@@ -467,16 +509,16 @@ fn search(st: &mut State, run: &mut Run<'_, '_>) {
     for (k, &d) in digits[..n].iter().enumerate() {
         if k + 1 < n {
             let mut next = *st;
-            if next.place(d, b, cell).is_ok() {
-                search(&mut next, run);
+            if next.place_one(d, b, bit).is_ok() {
+                search(&mut next, depth + 1, run);
             } else {
                 run.out.backtracks += 1;
             }
             if run.done() {
                 return;
             }
-        } else if st.place(d, b, cell).is_ok() {
-            search(st, run);
+        } else if st.place_one(d, b, bit).is_ok() {
+            search(st, depth + 1, run);
         } else {
             run.out.backtracks += 1;
         }

@@ -3,17 +3,17 @@
 //! `d`), filters the units whose candidates changed since the last pass, and
 //! writes removals back.
 
-use super::core::{Dead, State, LANES};
+use super::core::{Dead, Snapshot, State, LANES};
 use crate::grid::UNITS;
 
 /// Cells (bit `i` = cell `i`, 0..81) whose candidates differ between the
 /// state now and its last matching pass.
-fn changed_cells(st: &State) -> u128 {
+fn changed_cells(st: &State, seen: &Snapshot) -> u128 {
     let mut changed = 0u128;
     for b in 0..3 {
         let mut band = 0u32;
         for d in 0..9 {
-            band |= st.cands[LANES * b + d] ^ st.matched[LANES * b + d];
+            band |= st.cands[LANES * b + d] ^ seen[LANES * b + d];
         }
         changed |= (band as u128) << (27 * b);
     }
@@ -22,12 +22,12 @@ fn changed_cells(st: &State) -> u128 {
 
 /// Runs the forbidden-edge filter over every unit with a changed cell;
 /// true if it removed a candidate.
-pub(super) fn matching_pass(st: &mut State) -> Result<bool, Dead> {
-    let changed = changed_cells(st);
+pub(super) fn matching_pass(st: &mut State, seen: &mut Snapshot) -> Result<bool, Dead> {
+    let changed = changed_cells(st, seen);
     if changed == 0 {
         return Ok(false);
     }
-    st.matched = st.cands;
+    *seen = st.cands;
     let mut cands = [0u16; 81];
     for d in 0..9 {
         for b in 0..3 {
