@@ -20,7 +20,7 @@ fn units_of(cands: &[u16; 81]) -> impl Iterator<Item = [u16; 9]> + '_ {
 fn bench_matching(c: &mut Criterion) {
     let puzzles: Vec<Grid> = datasets::load_public(datasets::TOP1465).expect("top1465");
     let start: Vec<[u16; 81]> = puzzles.iter().map(candidates_from_givens).collect();
-    let given_units: Vec<[u16; 9]> = start.iter().flat_map(|c| units_of(c)).collect();
+    let given_units: Vec<[u16; 9]> = start.iter().flat_map(units_of).collect();
     let stalled_units: Vec<[u16; 9]> = start
         .iter()
         .filter_map(|c| {
