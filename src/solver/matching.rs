@@ -37,9 +37,10 @@
 //!
 //! Cost: the matching is O(9 · edges) in the worst case and usually a single
 //! greedy pass with at most one short augmenting path; the closure is at most
-//! 81 mask operations; no allocation, no division, no table. About 100 ns per
-//! unit on realistic stalled units (BENCHMARKS.md, `cargo bench --bench
-//! matching`). ALGORITHMS.md section 2 reports 0.6 µs per unit for an
+//! 81 mask operations; no allocation, no division, no table. On top1465's
+//! units, ~670-800 instructions and 80-100 ns per unit on a quiet Zen 3 core
+//! (criterion on the loaded 2-core build machine: 200-350 ns; BENCHMARKS.md,
+//! `cargo bench --bench matching`). ALGORITHMS.md section 2 reports 0.6 µs per unit for an
 //! unoptimised version of the same method, against 4.4 µs for the seed's brute
 //! force (drop each edge and its ends, test for a perfect matching).
 //!
