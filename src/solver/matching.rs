@@ -44,6 +44,14 @@
 //! unoptimised version of the same method, against 4.4 µs for the seed's brute
 //! force (drop each edge and its ends, test for a perfect matching).
 //!
+//! Tried and dropped (callgrind instruction counts on top1465's units): closure
+//! rows padded to 16 lanes so LLVM could vectorise Warshall's inner loop (+8%
+//! instructions, no vector code for the per-step shift), and a greedy pass
+//! over cells with one or two candidates first (+10%: the extra pass costs
+//! more than the ~0.5 augmenting path per unit it saves). The closure in cell
+//! space, with each row's candidates permuted to owner cells, cost +14% over
+//! the digit-space rows used here.
+//!
 //! # Bit layouts
 //! - A candidate mask is a `u16` whose bit `d - 1` is set iff digit `d` (1..=9)
 //!   is a candidate: `0o777` (0x1FF) is "any digit", `1 << 4` is "only 5". Bits
