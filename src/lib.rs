@@ -24,5 +24,6 @@ pub mod datasets;
 pub mod exit;
 pub mod grid;
 pub mod output;
+pub mod pipeline;
 pub mod rating;
 pub mod solver;

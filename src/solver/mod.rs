@@ -12,6 +12,7 @@
 
 mod core;
 mod masks;
+pub mod matching;
 mod prune;
 
 use crate::grid::Grid;
