@@ -84,9 +84,6 @@ const EMPTY_CANDS: [u32; MASKS] = {
     c
 };
 
-/// Dirty bits of the 27 real masks (lanes 0..9 of each band).
-const ALL_MASKS: u64 = 0x01FF_01FF_01FF;
-
 /// One search node's candidates.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct State {
@@ -105,7 +102,8 @@ impl State {
         State {
             cands: EMPTY_CANDS,
             unsolved: [BAND; 3],
-            dirty: ALL_MASKS,
+            // A full mask has nothing to propagate: only placements dirty masks.
+            dirty: 0,
         }
     }
 
@@ -327,14 +325,15 @@ impl State {
         if best.2 > 0 {
             return (best.0, best.1);
         }
-        // No bivalue cell: full counters, at_least[k] = cells with > k candidates.
+        // No bivalue cell: full counters, at_least[k] = cells with > k
+        // candidates (at_least[9], "more than nine", stays empty).
         let mut best = (0, 0, 10);
         for b in 0..3 {
             let unsolved = self.unsolved[b];
             if unsolved == 0 {
                 continue;
             }
-            let mut at_least = [0u32; 9];
+            let mut at_least = [0u32; 10];
             for d in 0..9 {
                 let cells = self.cands[LANES * b + d];
                 for k in (1..9).rev() {
@@ -426,7 +425,7 @@ impl Search {
         opts: &SolveOptions,
         rng: Option<&'r mut (dyn rand::RngCore + 'r)>,
     ) -> Outcome {
-        if opts.prune == Prune::Matching {
+        if opts.prune != Prune::Basic {
             self.snapshots.clear();
             self.snapshots.push([0; MASKS]);
         }
@@ -452,7 +451,7 @@ impl Search {
 #[inline]
 fn settle(st: &mut State, prune: Prune, snapshot: Option<&mut Snapshot>) -> Result<(), Dead> {
     st.propagate()?;
-    if let (Prune::Matching, Some(snapshot)) = (prune, snapshot) {
+    if let (Prune::Matching | Prune::MatchingRoot, Some(snapshot)) = (prune, snapshot) {
         while !st.solved() && super::prune::matching_pass(st, snapshot)? {
             st.propagate()?;
         }
@@ -463,7 +462,12 @@ fn settle(st: &mut State, prune: Prune, snapshot: Option<&mut Snapshot>) -> Resu
 /// Searches below `st` at search depth `depth` (0 = root).
 fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     run.nodes += 1;
-    let snapshot = if run.opts.prune == Prune::Matching {
+    let matching = match run.opts.prune {
+        Prune::Basic => false,
+        Prune::Matching => true,
+        Prune::MatchingRoot => depth == 0,
+    };
+    let snapshot = if matching {
         if run.snapshots.len() <= depth {
             run.snapshots.push([0; MASKS]);
         }
@@ -522,5 +526,97 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         } else {
             run.out.backtracks += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    const INKALA: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+    fn opts() -> SolveOptions {
+        SolveOptions::default()
+    }
+
+    #[test]
+    fn empty_grid_has_many_solutions_and_guesses() {
+        let out = Search::new().run(&Grid::EMPTY, &opts(), None);
+        assert_eq!(out.solutions, 2);
+        assert!(out.guesses > 0);
+        assert!(out.solution.unwrap().is_complete());
+    }
+
+    #[test]
+    fn hard_puzzle_unique_and_stuck_without_guessing() {
+        let p = Grid::parse(INKALA).unwrap();
+        let out = Search::new().run(&p, &opts(), None);
+        assert_eq!(out.solutions, 1);
+        assert!(out.solution.unwrap().is_solution_of(&p));
+        assert!(out.guesses > 0);
+        let no_guess = SolveOptions {
+            guess: false,
+            ..opts()
+        };
+        let out = Search::new().run(&p, &no_guess, None);
+        assert!(out.stuck);
+        assert_eq!((out.solutions, out.guesses), (0, 0));
+    }
+
+    #[test]
+    fn time_budget_stops_an_endless_count() {
+        let endless = SolveOptions {
+            limit: u64::MAX,
+            time_budget: Some(Duration::from_millis(20)),
+            ..opts()
+        };
+        let out = Search::new().run(&Grid::EMPTY, &endless, None);
+        assert!(out.timed_out);
+        assert!(out.solutions > 0);
+    }
+
+    #[test]
+    fn clashing_givens_have_no_solution() {
+        // Same digit twice in a row, a column, a box; and a cell with no candidate.
+        let mut row = Grid::EMPTY;
+        row.set(0, 5);
+        row.set(8, 5);
+        let mut col = Grid::EMPTY;
+        col.set(4, 3);
+        col.set(76, 3);
+        let mut bx = Grid::EMPTY;
+        bx.set(0, 7);
+        bx.set(20, 7);
+        let mut dead = Grid::EMPTY;
+        for (cell, d) in [
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (6, 6),
+            (7, 7),
+            (9, 8),
+            (72, 9),
+        ] {
+            dead.set(cell, d);
+        }
+        for g in [row, col, bx, dead] {
+            let out = Search::new().run(&g, &opts(), None);
+            assert_eq!(out.solutions, 0, "{}", g.to_line());
+            assert!(out.backtracks > 0);
+        }
+    }
+
+    #[test]
+    fn state_of_a_solution_round_trips() {
+        let p = Grid::parse(INKALA).unwrap();
+        let sol = Search::new().run(&p, &opts(), None).solution.unwrap();
+        let mut st = State::from_grid(&sol).unwrap();
+        st.propagate().unwrap();
+        assert!(st.solved());
+        assert_eq!(st.to_grid(), Some(sol));
     }
 }

@@ -4,6 +4,7 @@
 //! writes removals back.
 
 use super::core::{Dead, Snapshot, State, LANES};
+use super::matching::filter_unit;
 use crate::grid::UNITS;
 
 /// Cells (bit `i` = cell `i`, 0..81) whose candidates differ between the
@@ -60,51 +61,4 @@ pub(super) fn matching_pass(st: &mut State, seen: &mut Snapshot) -> Result<bool,
         }
     }
     Ok(removed_any)
-}
-
-/// Interim forbidden-edge filter until `matching::filter_unit` lands: keeps
-/// edge (cell, digit) iff the unit minus that cell and digit still has a
-/// perfect matching (Kuhn's augmenting paths on bitmasks).
-fn filter_unit(cands: [u16; 9]) -> Option<[u16; 9]> {
-    fn perfect(cands: &[u16; 9], skip_cell: usize, skip_digit: u16) -> bool {
-        let mut owner = [usize::MAX; 9];
-        fn augment(
-            c: usize,
-            cands: &[u16; 9],
-            skip: u16,
-            owner: &mut [usize; 9],
-            seen: &mut u16,
-        ) -> bool {
-            let mut m = cands[c] & !skip & !*seen;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                *seen |= 1 << d;
-                if owner[d] == usize::MAX || augment(owner[d], cands, skip, owner, seen) {
-                    owner[d] = c;
-                    return true;
-                }
-            }
-            false
-        }
-        (0..9).filter(|&c| c != skip_cell).all(|c| {
-            let mut seen = 0;
-            augment(c, cands, skip_digit, &mut owner, &mut seen)
-        })
-    }
-    if !perfect(&cands, 9, 0) {
-        return None;
-    }
-    let mut out = [0u16; 9];
-    for c in 0..9 {
-        let mut m = cands[c];
-        while m != 0 {
-            let bit = m & m.wrapping_neg();
-            m &= m - 1;
-            if perfect(&cands, c, bit) {
-                out[c] |= bit;
-            }
-        }
-    }
-    Some(out)
 }
