@@ -20,6 +20,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod counting;
 pub mod datasets;
 pub mod exit;
 pub mod grid;
