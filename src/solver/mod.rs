@@ -11,6 +11,7 @@
 //! buffers and never allocates on the hot path.
 
 mod core;
+pub mod matching;
 
 use crate::grid::Grid;
 use std::time::Duration;
