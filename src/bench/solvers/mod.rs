@@ -9,6 +9,7 @@ pub mod dlx;
 pub mod dsatur;
 #[cfg(feature = "ilp")]
 pub mod ilp;
+pub mod matching_only;
 pub mod mrv;
 pub mod naive;
 #[cfg(feature = "sat")]
@@ -73,6 +74,7 @@ pub fn build(name: &str, settings: &Settings) -> anyhow::Result<Box<dyn BenchSol
         "dsatur" => Box::new(dsatur::Dsatur),
         "welsh-powell" => Box::new(welsh_powell::WelshPowell),
         "dlx" => Box::new(dlx::Dlx::new(settings)),
+        "matching-only" => Box::new(matching_only::MatchingOnly),
         #[cfg(feature = "ilp")]
         "ilp" => Box::new(ilp::Ilp::new(settings)),
         #[cfg(not(feature = "ilp"))]
