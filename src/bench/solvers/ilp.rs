@@ -61,7 +61,7 @@ fn solve_once(puzzle: &Grid, exclude: &[Grid], time_left: Option<Duration>) -> S
         model = model.with_time_limit(t.as_secs_f64());
     }
     // Group the 729 variables by the four constraints each belongs to.
-    let mut groups: Vec<Vec<Variable>> = vec![Vec::with_capacity(9); 324];
+    let mut groups: Vec<Vec<Variable>> = (0..324).map(|_| Vec::with_capacity(9)).collect();
     for (i, &v) in x.iter().enumerate() {
         let (cell, d) = (i / 9, i % 9);
         groups[cell].push(v);
