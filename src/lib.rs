@@ -25,5 +25,6 @@ pub mod datasets;
 pub mod exit;
 pub mod grid;
 pub mod output;
+pub mod pipeline;
 pub mod rating;
 pub mod solver;
