@@ -389,19 +389,59 @@ mod tests {
         assert_eq!(check(&puzzle, &late, &r, 2, true), Ok(()));
     }
 
+    /// A deadly pattern in Inkala's solution: rows r1, r2 of one band and
+    /// columns c1, c2 of different stacks with a at (r1,c1), (r2,c2) and b at
+    /// (r1,c2), (r2,c1). Blanking the four cells leaves exactly two solutions,
+    /// the grid and the grid with a and b swapped there.
+    fn deadly_pattern(solution: &Grid) -> Option<(Grid, Grid)> {
+        for r1 in 0..9 {
+            for r2 in r1 + 1..(r1 / 3 + 1) * 3 {
+                for c1 in 0..9 {
+                    for c2 in c1 + 1..9 {
+                        if c1 / 3 == c2 / 3 {
+                            continue;
+                        }
+                        let (a, b) = (solution.get(9 * r1 + c1), solution.get(9 * r1 + c2));
+                        if solution.get(9 * r2 + c1) == b && solution.get(9 * r2 + c2) == a {
+                            let mut puzzle = *solution;
+                            let mut other = *solution;
+                            for (cell, v) in [
+                                (9 * r1 + c1, b),
+                                (9 * r1 + c2, a),
+                                (9 * r2 + c1, a),
+                                (9 * r2 + c2, b),
+                            ] {
+                                puzzle.set(cell, 0);
+                                other.set(cell, v);
+                            }
+                            return Some((puzzle, other));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
     #[test]
-    fn a_valid_but_different_solution_of_a_multi_solution_puzzle_passes() {
-        // The empty grid has many solutions; any valid grid is one of them,
-        // whichever the default solver finds first.
+    fn both_solutions_of_a_two_solution_puzzle_pass() {
         let (_, solution) = inkala();
-        let puzzle = Grid::EMPTY;
+        let (puzzle, other) = deadly_pattern(&solution).expect("Inkala's solution has one");
+        assert!(other.is_solution_of(&puzzle) && other != solution);
         let r = reference(&puzzle, 2);
         assert_eq!(r.solutions, 2);
-        let other = Answer {
-            solution: Some(solution),
-            ..Answer::UNKNOWN
-        };
-        assert_eq!(check(&puzzle, &other, &r, 2, false), Ok(()));
+        for grid in [solution, other] {
+            let found = Answer {
+                solution: Some(grid),
+                ..Answer::UNKNOWN
+            };
+            assert_eq!(check(&puzzle, &found, &r, 2, false), Ok(()));
+            let counted = Answer {
+                solutions: Some(2),
+                ..found
+            };
+            assert_eq!(check(&puzzle, &counted, &r, 2, true), Ok(()));
+        }
     }
 
     #[test]
