@@ -18,6 +18,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cli;
 pub mod cmd;
 pub mod counting;
