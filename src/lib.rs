@@ -22,6 +22,7 @@ pub mod cli;
 pub mod cmd;
 pub mod datasets;
 pub mod exit;
+pub mod generator;
 pub mod grid;
 pub mod output;
 pub mod rating;
