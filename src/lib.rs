@@ -25,5 +25,6 @@ pub mod exit;
 pub mod generator;
 pub mod grid;
 pub mod output;
+pub mod pipeline;
 pub mod rating;
 pub mod solver;

@@ -1,12 +1,224 @@
-//! `sudoflow solve`.
+//! `sudoflow solve`: one CSV row per input record, in input order.
+//!
+//! Records stream through [`crate::pipeline`]; each worker reuses one
+//! [`Solver`]. The row is [`SolveRow`], written with
+//! [`SolveRow::write_csv`] (no allocation per field).
 
+use crate::exit;
+use crate::output::{SolveRow, Status, SOLVE_HEADER};
+use crate::pipeline::{self, PipelineOptions, Record};
+use crate::solver::{Prune, SolveOptions, Solver};
+use anyhow::Context;
+use std::io::{IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `sudoflow solve`.
 #[derive(Debug, clap::Args)]
-pub struct SolveArgs {}
+#[command(after_long_help = "\
+Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+
+Examples:
+  sudoflow solve datasets/puzzles2_17_clue.txt -o out.csv
+  cat a.txt b.txt.gz | sudoflow solve > out.csv")]
+pub struct SolveArgs {
+    /// Puzzle files read in order as one stream ('-' or none: stdin).
+    #[arg(
+        value_name = "INPUT",
+        long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin.\n\
+            One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks. Blank \
+            lines and lines starting with '#' are skipped; text after the 81 cells is ignored \
+            when separated by whitespace, ',', ';' or ':'; a CSV header whose first column is \
+            'quizzes' or 'puzzle' is skipped; CRLF line ends and gzip (.gz) are read as is.\n\
+            Example: sudoflow solve a.txt b.txt.gz -"
+    )]
+    pub inputs: Vec<PathBuf>,
+
+    /// Write the CSV to FILE instead of stdout.
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
+            created only once every input has been found.\n\
+            Example: sudoflow solve puzzles.txt -o solved.csv"
+    )]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads [default: all cores].
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        long_help = "Number of worker threads solving in parallel [default: all cores]. The \
+            output is byte-identical whatever N is.\n\
+            Example: sudoflow solve -j 1 puzzles.txt"
+    )]
+    pub threads: Option<NonZeroUsize>,
+
+    /// Count solutions up to N.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        value_parser = clap::value_parser!(u64).range(1..),
+        long_help = "Count solutions up to N, then stop: 2 is enough to tell 'unique' from \
+            'multiple'. The 'solutions' column is capped at N.\n\
+            Example: sudoflow solve --limit 1000 puzzles.txt"
+    )]
+    pub limit: u64,
+
+    /// Records per batch handed to a worker.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = NonZeroUsize::new(1024).expect("nonzero"),
+        long_help = "Records per batch handed to a worker. Larger batches mean less channel \
+            traffic; memory holds about 4 x threads batches at once.\n\
+            Example: sudoflow solve --batch-size 4096 big.txt"
+    )]
+    pub batch_size: NonZeroUsize,
+
+    /// No progress bar and no summary line on stderr.
+    #[arg(
+        short,
+        long,
+        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
+            stderr is a terminal) and no summary line at the end.\n\
+            Example: sudoflow solve -q puzzles.txt > out.csv"
+    )]
+    pub quiet: bool,
+
+    /// Exit 1 if any record is invalid (after writing everything).
+    #[arg(
+        long,
+        long_help = "Exit with code 1 if any record is invalid (bad length, bad character, \
+            clashing givens). The whole output is still written first.\n\
+            Example: sudoflow solve --strict puzzles.txt -o out.csv || echo 'bad records'"
+    )]
+    pub strict: bool,
+
+    /// Propagation before each guess.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "LEVEL",
+        default_value_t = Prune::default(),
+        long_help = "Propagation before each guess: 'basic' is naked singles, hidden singles \
+            and locked candidates to a fixed point; 'matching' adds deletion of forbidden \
+            edges (all-different matching) when basic propagation stalls.\n\
+            Example: sudoflow solve --prune matching hard.txt"
+    )]
+    pub prune: Prune,
+
+    /// Propagate only, never guess: unfinished puzzles get status 'stuck'.
+    #[arg(
+        long,
+        long_help = "Propagate to a fixed point and never guess. A puzzle that propagation \
+            alone does not finish gets status 'stuck' (its solution column stays empty).\n\
+            Example: sudoflow solve --no-guess --prune matching puzzles.txt"
+    )]
+    pub no_guess: bool,
+}
+
+/// Per-status counts, in the order the summary line lists them.
+const STATUSES: [Status; 6] = [
+    Status::Unique,
+    Status::Multiple,
+    Status::Unsolvable,
+    Status::Stuck,
+    Status::Timeout,
+    Status::Invalid,
+];
+
+/// The row for one record: solved if it parsed, invalid otherwise.
+pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
+    match &record.grid {
+        Ok(grid) => SolveRow::solved(record.index, grid, &solver.solve(grid)),
+        Err(message) => SolveRow::invalid(record.index, &record.raw, message.clone()),
+    }
+}
 
 /// Runs `sudoflow solve`.
-pub fn run(_args: SolveArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`solve` is not built yet")
+///
+/// Errors: an input cannot be opened or read, or the output cannot be
+/// written (a closed stdout is reported as a broken pipe, which the binary
+/// turns into a quiet exit 0).
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let solve_opts = SolveOptions {
+        limit: args.limit,
+        prune: args.prune,
+        guess: !args.no_guess,
+        time_budget: None,
+    };
+    let opts = PipelineOptions {
+        inputs: args.inputs,
+        threads: args
+            .threads
+            .map(NonZeroUsize::get)
+            .unwrap_or_else(|| PipelineOptions::default().threads),
+        batch_size: args.batch_size.get(),
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+    };
+    pipeline::check_inputs(&opts.inputs)?;
+
+    let (sink, sink_name): (Box<dyn Write>, String) = match &args.output {
+        Some(path) if path.as_os_str() != "-" => (
+            Box::new(
+                std::fs::File::create(path)
+                    .with_context(|| format!("cannot create output {}", path.display()))?,
+            ),
+            path.display().to_string(),
+        ),
+        _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
+    };
+    let mut wtr = csv::WriterBuilder::new()
+        .buffer_capacity(64 * 1024)
+        .from_writer(sink);
+    // csv wraps I/O errors; unwrap them so that a closed stdout stays a
+    // BrokenPipe the binary can recognise.
+    let write_err = |e: csv::Error| {
+        let io = match e.kind() {
+            csv::ErrorKind::Io(_) => match e.into_kind() {
+                csv::ErrorKind::Io(io) => io,
+                _ => unreachable!("checked just above"),
+            },
+            _ => std::io::Error::other(e),
+        };
+        anyhow::Error::from(io).context(format!("cannot write {sink_name}"))
+    };
+    wtr.write_record(SOLVE_HEADER).map_err(write_err)?;
+
+    let mut counts = [0u64; STATUSES.len()];
+    let summary = pipeline::run(
+        &opts,
+        || Solver::new(solve_opts),
+        solve_record,
+        |row: SolveRow| {
+            let slot = STATUSES.iter().position(|&s| s == row.status);
+            counts[slot.expect("every status is listed")] += 1;
+            row.write_csv(&mut wtr).map_err(write_err)
+        },
+    )?;
+    wtr.flush()
+        .map_err(|e| anyhow::Error::from(e).context(format!("cannot write {sink_name}")))?;
+
+    if !args.quiet {
+        let named: Vec<(&str, u64)> = STATUSES
+            .iter()
+            .zip(counts)
+            .map(|(s, n)| (s.as_str(), n))
+            .collect();
+        eprintln!("sudoflow: {}", summary.line(&named));
+    }
+    if args.strict && summary.invalid > 0 {
+        eprintln!(
+            "sudoflow: --strict: {} invalid record(s) (see the error column)",
+            summary.invalid
+        );
+        return Ok(ExitCode::from(exit::FAILURE));
+    }
+    Ok(ExitCode::from(exit::OK))
 }

@@ -11,6 +11,9 @@
 //! buffers and never allocates on the hot path.
 
 mod core;
+mod masks;
+pub mod matching;
+mod prune;
 
 use crate::grid::Grid;
 use std::time::Duration;

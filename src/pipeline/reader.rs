@@ -1,0 +1,325 @@
+//! Turning input bytes into [`Record`]s.
+//!
+//! The inputs are read in order as one stream of lines (LF or CRLF ends; a
+//! last line without an end counts). Each line is one of:
+//!
+//! - **skipped, no record**: blank (only spaces or tabs), or its first
+//!   non-blank character is `#` (tdoku-style headers), or it is the first
+//!   non-skipped line of an input and its first CSV field is `quizzes` or
+//!   `puzzle` (Kaggle's header; a UTF-8 byte-order mark before it is ignored);
+//! - **a record**: everything else. Its puzzle field is the text up to the
+//!   first separator (space, tab, `,`, `;` or `:`); what follows the separator
+//!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
+//!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
+//!   blanks) whose givens do not clash, otherwise the record's grid is an
+//!   error naming `source:line` and the problem, e.g.
+//!   `a.txt:7: duplicate 5 in row 3: r3c2, r3c8`. A malformed line is still
+//!   exactly one record, so it never shifts the records after it.
+//!
+//! Gzip: a gzip member starting at the beginning of a line (gzip's magic bytes
+//! `1f 8b`) is decompressed in place, so `.gz` files, gzip on stdin and
+//! `cat a.txt b.txt.gz | sudoflow solve` all work; members follow one another
+//! as in `cat` (a line may run across a member boundary, as bgzip writes
+//! them). A file named `*.gz` must start with gzip's magic bytes.
+
+use super::Record;
+use crate::grid::Grid;
+use anyhow::{bail, Context};
+use flate2::bufread::GzDecoder;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// gzip's magic bytes (RFC 1952, ID1 ID2).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Read buffer per input: large reads keep syscalls off the profile.
+const BUFFER: usize = 64 * 1024;
+
+/// The name [`Record::source`] gives standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Opens one input file.
+///
+/// Errors: the file cannot be opened; the message names it.
+pub fn open_file(path: &Path) -> anyhow::Result<File> {
+    File::open(path).with_context(|| format!("cannot open input {}", path.display()))
+}
+
+/// Calls `f` with every record of `inputs` in order (`-`, or no input at all,
+/// is stdin), numbering records from 1; stops early when `f` breaks.
+///
+/// Errors: an input cannot be opened or read, or a `*.gz` input is not gzip;
+/// the message names the input (and the line reached, for read errors).
+/// Malformed records are not errors: they reach `f` with an `Err` grid.
+pub fn for_each_record(
+    inputs: &[PathBuf],
+    mut f: impl FnMut(Record) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    let stdin_only = [PathBuf::from("-")];
+    let inputs = if inputs.is_empty() {
+        &stdin_only[..]
+    } else {
+        inputs
+    };
+    let mut index = 0u64;
+    let mut buf = Vec::with_capacity(256);
+    for path in inputs {
+        let (name, input): (Arc<str>, Box<dyn BufRead>) = if path.as_os_str() == "-" {
+            (
+                Arc::from(STDIN_NAME),
+                Box::new(BufReader::with_capacity(BUFFER, io::stdin())),
+            )
+        } else {
+            let mut input = BufReader::with_capacity(BUFFER, open_file(path)?);
+            if path.extension().is_some_and(|e| e == "gz") {
+                let head = input
+                    .fill_buf()
+                    .with_context(|| format!("cannot read input {}", path.display()))?;
+                if !head.is_empty() && !head.starts_with(&GZIP_MAGIC) {
+                    bail!(
+                        "input {} is named .gz but is not gzip data (no gzip magic bytes)",
+                        path.display()
+                    );
+                }
+            }
+            (Arc::from(path.display().to_string()), Box::new(input))
+        };
+        let mut lines = Lines {
+            layer: Layer::Plain(input),
+        };
+        let mut line_no = 0u64;
+        let mut first = true;
+        loop {
+            let more = lines
+                .read_line(&mut buf)
+                .with_context(|| format!("cannot read input {} after line {line_no}", name))?;
+            if !more {
+                break;
+            }
+            line_no += 1;
+            let Some(field) = puzzle_field(&buf, first) else {
+                continue;
+            };
+            if std::mem::take(&mut first) && is_csv_header(field) {
+                continue;
+            }
+            index += 1;
+            if f(make_record(index, &name, line_no, field)).is_break() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The puzzle field of one line (end of line included in `line`), or `None`
+/// for a line that is not a record (blank or `#` comment). `first` strips a
+/// UTF-8 byte-order mark.
+fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
+    let mut line = line.strip_suffix(b"\n").unwrap_or(line);
+    line = line.strip_suffix(b"\r").unwrap_or(line);
+    if first {
+        line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    }
+    let start = line.iter().position(|&b| b != b' ' && b != b'\t')?;
+    let line = &line[start..];
+    if line[0] == b'#' {
+        return None;
+    }
+    let end = line
+        .iter()
+        .position(|&b| matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r'))
+        .unwrap_or(line.len());
+    Some(&line[..end])
+}
+
+/// Kaggle-style header: the first column is `quizzes` or `puzzle` (any case,
+/// optionally quoted).
+fn is_csv_header(field: &[u8]) -> bool {
+    let name = field
+        .strip_prefix(b"\"")
+        .and_then(|f| f.strip_suffix(b"\""))
+        .unwrap_or(field);
+    name.eq_ignore_ascii_case(b"quizzes") || name.eq_ignore_ascii_case(b"puzzle")
+}
+
+fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record {
+    let (raw, grid) = match std::str::from_utf8(field) {
+        Ok(text) => {
+            let grid = Grid::parse(text)
+                .map_err(|e| format!("{source}:{line}: {e}"))
+                .and_then(|g| match g.check_givens() {
+                    Ok(()) => Ok(g),
+                    Err(clash) => Err(format!("{source}:{line}: {clash}")),
+                });
+            (text.to_owned(), grid)
+        }
+        Err(e) => {
+            let at = e.valid_up_to();
+            let msg = format!(
+                "{source}:{line}: not UTF-8 text: byte 0x{:02x} at byte position {}",
+                field[at],
+                at + 1
+            );
+            (String::from_utf8_lossy(field).into_owned(), Err(msg))
+        }
+    };
+    Record {
+        index,
+        source: Arc::clone(source),
+        line,
+        raw,
+        grid,
+    }
+}
+
+/// The bytes of one input, gzip members decompressed where they start.
+struct Lines {
+    layer: Layer,
+}
+
+/// A gzip member's decoder reads from the bytes of the line where its magic
+/// bytes were seen, then from the rest of the input.
+type Member = BufReader<GzDecoder<io::Chain<Cursor<Vec<u8>>, Box<dyn BufRead>>>>;
+
+enum Layer {
+    Plain(Box<dyn BufRead>),
+    Gzip(Box<Member>),
+    /// Only while switching between the two.
+    Switching,
+}
+
+impl Lines {
+    /// Reads the next line into `buf` (cleared first), end of line included.
+    /// Returns false at the end of the input.
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<bool> {
+        buf.clear();
+        // A gzip member may start here: at a line start or where the previous
+        // member ended.
+        let mut member_may_start = true;
+        loop {
+            let start = buf.len();
+            match &mut self.layer {
+                Layer::Plain(input) => {
+                    let n = input.read_until(b'\n', buf)?;
+                    if member_may_start && buf[start..].starts_with(&GZIP_MAGIC) {
+                        let head = buf.split_off(start);
+                        self.enter_gzip(head);
+                        member_may_start = false;
+                        continue;
+                    }
+                    return Ok(n > 0 || !buf.is_empty());
+                }
+                Layer::Gzip(member) => {
+                    let n = member.read_until(b'\n', buf)?;
+                    if n > 0 && buf.ends_with(b"\n") {
+                        return Ok(true);
+                    }
+                    // The member ended (maybe mid-line): back to plain bytes.
+                    self.leave_gzip();
+                    member_may_start = true;
+                }
+                Layer::Switching => unreachable!("layer restored before use"),
+            }
+        }
+    }
+
+    fn enter_gzip(&mut self, head: Vec<u8>) {
+        let Layer::Plain(rest) = std::mem::replace(&mut self.layer, Layer::Switching) else {
+            unreachable!("enter_gzip from plain bytes only")
+        };
+        let input = Cursor::new(head).chain(rest);
+        self.layer = Layer::Gzip(Box::new(BufReader::with_capacity(
+            BUFFER,
+            GzDecoder::new(input),
+        )));
+    }
+
+    fn leave_gzip(&mut self) {
+        let Layer::Gzip(member) = std::mem::replace(&mut self.layer, Layer::Switching) else {
+            unreachable!("leave_gzip from a gzip member only")
+        };
+        let (head, rest) = member.into_inner().into_inner().into_inner();
+        // Bytes of `head` the decoder did not use belong to what follows the
+        // member; usually there are none and the chain is not kept.
+        self.layer = if head.position() as usize >= head.get_ref().len() {
+            Layer::Plain(rest)
+        } else {
+            Layer::Plain(Box::new(head.chain(rest)))
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn lines_of(bytes: Vec<u8>) -> Vec<Vec<u8>> {
+        let mut lines = Lines {
+            layer: Layer::Plain(Box::new(Cursor::new(bytes))),
+        };
+        let mut out = Vec::new();
+        let mut buf = Vec::new();
+        while lines.read_line(&mut buf).unwrap() {
+            out.push(buf.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn plain_gzip_plain_gzip_members_in_one_stream() {
+        let mut bytes = b"a\nb\n".to_vec();
+        bytes.extend(gz(b"c\nd\n"));
+        bytes.extend(b"e\n");
+        bytes.extend(gz(b"f\ng"));
+        bytes.extend(gz(b"h\n"));
+        bytes.extend(b"i");
+        let got = lines_of(bytes);
+        let want: Vec<&[u8]> = vec![
+            b"a\n", b"b\n", b"c\n", b"d\n", b"e\n", b"f\n", b"gh\n", b"i",
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn fields_and_skipped_lines() {
+        assert_eq!(puzzle_field(b"  \t\r\n", false), None);
+        assert_eq!(puzzle_field(b"# note\n", false), None);
+        assert_eq!(puzzle_field(b"  # note\n", false), None);
+        assert_eq!(puzzle_field(b"abc ED=1\r\n", false), Some(&b"abc"[..]));
+        assert_eq!(puzzle_field(b"abc:1:def", false), Some(&b"abc"[..]));
+        assert_eq!(puzzle_field(b"abc;x", false), Some(&b"abc"[..]));
+        assert_eq!(puzzle_field(b"abc,x\n", false), Some(&b"abc"[..]));
+        assert_eq!(puzzle_field(b"\xef\xbb\xbfabc\n", true), Some(&b"abc"[..]));
+        assert!(is_csv_header(b"quizzes"));
+        assert!(is_csv_header(b"\"Puzzle\""));
+        assert!(!is_csv_header(b"puzzles"));
+    }
+
+    #[test]
+    fn malformed_records_name_source_and_line() {
+        let src: Arc<str> = Arc::from("a.txt");
+        let r = make_record(4, &src, 7, b"12\xff");
+        assert_eq!(
+            r.grid.unwrap_err(),
+            "a.txt:7: not UTF-8 text: byte 0xff at byte position 3"
+        );
+        assert_eq!(r.raw, "12\u{fffd}");
+        let r = make_record(1, &src, 2, b"123");
+        assert_eq!(
+            r.grid.unwrap_err(),
+            "a.txt:2: wrong length: expected 81 cells, found 3"
+        );
+    }
+}

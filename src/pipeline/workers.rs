@@ -1,0 +1,39 @@
+//! The worker pool: each worker owns one state (e.g. a solver) and turns whole
+//! batches of records into batches of results.
+
+use super::{Batch, Done, Record};
+use crossbeam_channel::{Receiver, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Runs one worker until the batch channel closes or `stop` is set; sends each
+/// batch's results, tagged with the batch number, to the reorderer.
+pub(super) fn work_loop<S, T, W>(
+    mut state: S,
+    work: &W,
+    batches: Receiver<Batch>,
+    done: Sender<Done<T>>,
+    stop: &AtomicBool,
+) where
+    W: Fn(&mut S, &Record) -> T,
+{
+    for batch in batches {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let invalid = batch.records.iter().filter(|r| r.grid.is_err()).count() as u64;
+        let results = batch
+            .records
+            .iter()
+            .map(|record| work(&mut state, record))
+            .collect();
+        let out = Done {
+            seq: batch.seq,
+            results,
+            invalid,
+        };
+        if done.send(out).is_err() {
+            // The receiving side has given up (an emit error).
+            return;
+        }
+    }
+}

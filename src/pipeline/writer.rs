@@ -1,0 +1,153 @@
+//! The calling thread's side: start the reader and the workers, then restore
+//! input order and hand each result to `emit`.
+
+use super::{reader, workers, Batch, Done, PipelineOptions, Record, Summary};
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+pub(super) fn run<S, T, MS, W, E>(
+    opts: &PipelineOptions,
+    make_state: MS,
+    work: W,
+    mut emit: E,
+) -> anyhow::Result<Summary>
+where
+    MS: Fn() -> S + Sync,
+    W: Fn(&mut S, &Record) -> T + Sync,
+    T: Send,
+    E: FnMut(T) -> anyhow::Result<()>,
+{
+    let started = Instant::now();
+    let threads = opts.threads.max(1);
+    let batch_size = opts.batch_size.max(1);
+    // Batches in flight (read but not yet emitted): bounds memory whatever
+    // the input length and however unevenly batches take time.
+    let window = 4 * threads + 2;
+    let (batch_tx, batch_rx) = bounded::<Batch>(2 * threads);
+    let (done_tx, done_rx) = unbounded::<Done<T>>();
+    let (token_tx, token_rx) = bounded::<()>(window);
+    for _ in 0..window {
+        token_tx.send(()).expect("receiver alive");
+    }
+    let stop = AtomicBool::new(false);
+    let progress = opts.progress.then(progress_bar);
+
+    std::thread::scope(|scope| {
+        let stop = &stop;
+        let reader = scope.spawn(move || read_batches(opts, batch_size, batch_tx, token_rx, stop));
+        for _ in 0..threads {
+            let batches = batch_rx.clone();
+            let done = done_tx.clone();
+            let (make_state, work) = (&make_state, &work);
+            scope.spawn(move || workers::work_loop(make_state(), work, batches, done, stop));
+        }
+        drop(batch_rx);
+        drop(done_tx);
+
+        let emitted = reorder(done_rx, token_tx, &mut emit, progress.as_ref());
+        if emitted.is_err() {
+            // Make the reader and workers give up; dropping our channel ends
+            // (done in `reorder`) unblocks them.
+            stop.store(true, Ordering::Relaxed);
+        }
+        let read = reader.join().expect("reader thread panicked");
+        if let Some(bar) = &progress {
+            bar.finish_and_clear();
+        }
+        let (records, invalid) = emitted?;
+        read?;
+        Ok(Summary {
+            records,
+            invalid,
+            elapsed: started.elapsed(),
+        })
+    })
+}
+
+/// The reader thread: fills batches and sends them, one window token each.
+fn read_batches(
+    opts: &PipelineOptions,
+    batch_size: usize,
+    batches: Sender<Batch>,
+    tokens: Receiver<()>,
+    stop: &AtomicBool,
+) -> anyhow::Result<()> {
+    let mut seq = 0u64;
+    let mut records = Vec::with_capacity(batch_size);
+    let mut send = |records: Vec<Record>| -> ControlFlow<()> {
+        if stop.load(Ordering::Relaxed)
+            || tokens.recv().is_err()
+            || batches.send(Batch { seq, records }).is_err()
+        {
+            return ControlFlow::Break(());
+        }
+        seq += 1;
+        ControlFlow::Continue(())
+    };
+    let mut stopped = false;
+    reader::for_each_record(&opts.inputs, |record| {
+        records.push(record);
+        if records.len() < batch_size {
+            return ControlFlow::Continue(());
+        }
+        let full = std::mem::replace(&mut records, Vec::with_capacity(batch_size));
+        let flow = send(full);
+        stopped = flow.is_break();
+        flow
+    })?;
+    if !stopped && !records.is_empty() {
+        let _ = send(records);
+    }
+    Ok(())
+}
+
+/// Receives finished batches, emits them in batch order, returns a token per
+/// emitted batch. Returns (records, invalid records) emitted.
+fn reorder<T, E>(
+    done: Receiver<Done<T>>,
+    tokens: crossbeam_channel::Sender<()>,
+    emit: &mut E,
+    progress: Option<&ProgressBar>,
+) -> anyhow::Result<(u64, u64)>
+where
+    E: FnMut(T) -> anyhow::Result<()>,
+{
+    let mut pending: BTreeMap<u64, Done<T>> = BTreeMap::new();
+    let (mut next, mut records, mut invalid) = (0u64, 0u64, 0u64);
+    for batch in done {
+        pending.insert(batch.seq, batch);
+        while let Some(batch) = pending.remove(&next) {
+            let n = batch.results.len() as u64;
+            for result in batch.results {
+                emit(result)?;
+            }
+            records += n;
+            invalid += batch.invalid;
+            next += 1;
+            // The reader may have finished and dropped its receiver.
+            let _ = tokens.send(());
+            if let Some(bar) = progress {
+                bar.inc(n);
+            }
+        }
+    }
+    debug_assert!(
+        pending.is_empty(),
+        "every batch before the last was emitted"
+    );
+    Ok((records, invalid))
+}
+
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {human_pos} records  {per_sec}  {elapsed_precise}")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}

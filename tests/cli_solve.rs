@@ -1,0 +1,554 @@
+//! `sudoflow solve` end to end: the real binary on every kind of input record.
+//!
+//! Solutions are checked against the rules and the givens (never compared with
+//! stored answers); errors are compared with the exact text for the exact
+//! record. Fixtures are in tests/data/; the public sets come from
+//! `sudoflow::datasets` (run `make datasets` first).
+
+use assert_cmd::Command;
+use flate2::write::GzEncoder;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use sudoflow::datasets;
+use sudoflow::grid::Grid;
+use sudoflow::output::SOLVE_HEADER;
+
+const P17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const SERG: &str =
+    "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn sudoflow() -> Command {
+    let mut cmd = Command::cargo_bin("sudoflow").expect("binary built");
+    cmd.arg("solve");
+    cmd
+}
+
+/// One parsed output row, by column name.
+#[derive(Debug)]
+struct Row(HashMap<String, String>);
+
+impl Row {
+    fn get(&self, column: &str) -> &str {
+        self.0
+            .get(column)
+            .unwrap_or_else(|| panic!("no column {column}"))
+    }
+    fn num(&self, column: &str) -> u64 {
+        self.get(column)
+            .parse()
+            .unwrap_or_else(|_| panic!("{column} not a number: {:?}", self))
+    }
+}
+
+/// Parses `solve`'s CSV, checking the header; every row's `index` must be
+/// its 1-based position.
+fn parse_rows(csv_bytes: &[u8]) -> Vec<Row> {
+    let mut rdr = csv::Reader::from_reader(csv_bytes);
+    let header: Vec<String> = rdr.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(header, SOLVE_HEADER);
+    let rows: Vec<Row> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            Row(header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(str::to_string))
+                .collect())
+        })
+        .collect();
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.num("index"), i as u64 + 1, "rows in input order");
+    }
+    rows
+}
+
+/// Checks a solved row: puzzle column, clue count, and (unless stuck) that
+/// the solution obeys the rules and keeps the givens.
+fn check_solved(row: &Row, puzzle: &str, status: &str) {
+    let grid = Grid::parse(puzzle).unwrap();
+    assert_eq!(row.get("puzzle"), grid.to_line());
+    assert_eq!(row.get("status"), status, "{row:?}");
+    assert_eq!(row.num("clues"), grid.clues() as u64);
+    assert_eq!(row.get("error"), "");
+    assert!((1..=4).contains(&row.num("wnf_level")));
+    let wnf: f64 = row.get("wnf").parse().unwrap();
+    assert!((0.0..=1.0).contains(&wnf));
+    match status {
+        "unique" | "multiple" => {
+            let solution = Grid::parse(row.get("solution")).unwrap();
+            assert!(solution.is_solution_of(&grid), "{row:?}");
+        }
+        _ => assert_eq!(row.get("solution"), ""),
+    }
+    let expect = match status {
+        "unique" => 1,
+        "unsolvable" | "stuck" => 0,
+        _ => 2,
+    };
+    assert_eq!(row.num("solutions"), expect, "{row:?}");
+}
+
+fn check_invalid(row: &Row, raw: &str, error: &str) {
+    assert_eq!(row.get("status"), "invalid");
+    assert_eq!(row.get("puzzle"), raw);
+    assert_eq!(row.get("error"), error);
+    for empty in ["solution", "wnf", "wnf_level"] {
+        assert_eq!(row.get(empty), "", "{empty} of an invalid row");
+    }
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// A temp dir holding `files`; commands run inside it so sources are named
+/// by their bare file names.
+fn temp_with(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn every_record_class_gets_one_row_in_order() {
+    let dir = temp_with(&[("mixed.txt", &std::fs::read(data("mixed.txt")).unwrap())]);
+    let out = sudoflow()
+        .current_dir(dir.path())
+        .args(["-j", "2", "mixed.txt"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), 12, "comments and blank lines make no record");
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    check_solved(&rows[0], P17, "unique"); // line 2
+    check_solved(&rows[1], INKALA, "unique"); // line 4, trailing ` ED=...`
+    check_solved(&rows[2], SERG, "multiple"); // line 5, trailing `:2:...`
+    check_solved(&rows[3], &unsolvable, "unsolvable"); // line 6, trailing `,extra`
+    check_solved(&rows[4], P17, "unique"); // line 7, trailing `;x`
+    check_invalid(
+        &rows[5],
+        "12345",
+        "mixed.txt:8: wrong length: expected 81 cells, found 5",
+    );
+    check_invalid(
+        &rows[6],
+        &format!("{P17}12"),
+        "mixed.txt:9: wrong length: expected 81 cells, found 83",
+    );
+    let mut bad = P17.to_string();
+    bad.replace_range(13..14, "x");
+    check_invalid(
+        &rows[7],
+        &bad,
+        "mixed.txt:10: bad character 'x' at position 14 (r2c5): expected 1-9, '.', '0' or '_'",
+    );
+    let dots = |n| ".".repeat(n);
+    check_invalid(
+        &rows[8],
+        &format!("5.....5..{}", dots(72)),
+        "mixed.txt:11: duplicate 5 in row 1: r1c1, r1c7",
+    );
+    check_invalid(
+        &rows[9],
+        &format!("5........5........{}", dots(63)),
+        "mixed.txt:12: duplicate 5 in column 1: r1c1, r2c1",
+    );
+    check_invalid(
+        &rows[10],
+        &format!("5.........5.......{}", dots(63)),
+        "mixed.txt:13: duplicate 5 in box 1: r1c1, r2c2",
+    );
+    // `0` is a blank: printed back as `.`.
+    check_solved(&rows[11], P17, "unique");
+    assert_eq!(rows[11].get("solution"), rows[0].get("solution"));
+    // Inkala's WNF from SEEDS.md section 2: 1388 / 30720.
+    assert_eq!(rows[1].get("wnf"), "0.0451822917");
+    assert_eq!(rows[1].get("wnf_level"), "4");
+}
+
+#[test]
+fn non_utf8_line_is_an_invalid_row_not_a_panic() {
+    let mut input = format!("{P17}\n").into_bytes();
+    input.extend(b"12\xff\xfe45\n");
+    input.extend(format!("{INKALA}\n").into_bytes());
+    // Non-UTF-8 after the separator is ignored like any trailing field.
+    input.extend(format!("{SERG} ").into_bytes());
+    input.extend(b"\xe9t\xe9\n");
+    let dir = temp_with(&[("latin1.txt", &input)]);
+    let out = sudoflow()
+        .current_dir(dir.path())
+        .arg("latin1.txt")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), 4);
+    check_solved(&rows[0], P17, "unique");
+    check_invalid(
+        &rows[1],
+        "12\u{fffd}\u{fffd}45",
+        "latin1.txt:2: not UTF-8 text: byte 0xff at byte position 3",
+    );
+    check_solved(&rows[2], INKALA, "unique");
+    check_solved(&rows[3], SERG, "multiple");
+}
+
+#[test]
+fn crlf_comments_blank_lines_and_trailing_fields() {
+    let input = format!(
+        "# header\r\n\r\n{P17}\r\n  \t\r\n{INKALA} ED=10.0/1.2/1.2\r\n#{SERG}\r\n{SERG}\t7\r\n{P17}:1:{P17}\r\n123\r\n{INKALA}"
+    );
+    let dir = temp_with(&[("crlf.txt", input.as_bytes())]);
+    let out = sudoflow()
+        .current_dir(dir.path())
+        .arg("crlf.txt")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), 6);
+    check_solved(&rows[0], P17, "unique");
+    check_solved(&rows[1], INKALA, "unique");
+    check_solved(&rows[2], SERG, "multiple");
+    check_solved(&rows[3], P17, "unique");
+    check_invalid(
+        &rows[4],
+        "123",
+        "crlf.txt:9: wrong length: expected 81 cells, found 3",
+    );
+    check_solved(&rows[5], INKALA, "unique"); // last line without a line end
+}
+
+#[test]
+fn kaggle_csv_header_is_skipped() {
+    let out = sudoflow()
+        .arg(data("kaggle.csv"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), 2);
+    check_solved(&rows[0], P17, "unique");
+    check_solved(&rows[1], INKALA, "unique");
+    // `puzzle` as the first column name works too, and only the first line of
+    // an input is taken for a header.
+    let input = format!("puzzle,solution\n{SERG},x\npuzzle,solution\n");
+    let out = sudoflow()
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), 2);
+    check_solved(&rows[0], SERG, "multiple");
+    check_invalid(
+        &rows[1],
+        "puzzle",
+        "<stdin>:3: wrong length: expected 81 cells, found 6",
+    );
+}
+
+#[test]
+fn several_inputs_gz_and_stdin_read_in_order_as_one_stream() {
+    let a = format!("# a\n{P17}\nbad\n");
+    let b = gz(format!("{INKALA}\n\n{SERG}\nx\n").as_bytes());
+    let dir = temp_with(&[("a.txt", a.as_bytes()), ("b.txt.gz", &b)]);
+    // stdin: plain text followed by gzip bytes, as `cat c.txt d.txt.gz` gives.
+    let mut stdin = format!("{SERG}\n").into_bytes();
+    stdin.extend(gz(format!("{P17}\n12\n").as_bytes()));
+    let out = sudoflow()
+        .current_dir(dir.path())
+        .args(["a.txt", "b.txt.gz", "-", "a.txt"])
+        .write_stdin(stdin)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), 10);
+    check_solved(&rows[0], P17, "unique");
+    check_invalid(
+        &rows[1],
+        "bad",
+        "a.txt:3: wrong length: expected 81 cells, found 3",
+    );
+    check_solved(&rows[2], INKALA, "unique");
+    check_solved(&rows[3], SERG, "multiple");
+    check_invalid(
+        &rows[4],
+        "x",
+        "b.txt.gz:4: wrong length: expected 81 cells, found 1",
+    );
+    check_solved(&rows[5], SERG, "multiple");
+    check_solved(&rows[6], P17, "unique");
+    check_invalid(
+        &rows[7],
+        "12",
+        "<stdin>:3: wrong length: expected 81 cells, found 2",
+    );
+    check_solved(&rows[8], P17, "unique");
+    check_invalid(
+        &rows[9],
+        "bad",
+        "a.txt:3: wrong length: expected 81 cells, found 3",
+    );
+}
+
+#[test]
+fn gz_detected_by_magic_bytes_and_checked_by_extension() {
+    let packed = gz(format!("{P17}\n").as_bytes());
+    let dir = temp_with(&[("noext", &packed), ("plain.gz", b"not gzip\n")]);
+    let out = sudoflow()
+        .current_dir(dir.path())
+        .arg("noext")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    check_solved(&parse_rows(&out)[0], P17, "unique");
+    let err = sudoflow()
+        .current_dir(dir.path())
+        .arg("plain.gz")
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("plain.gz") && err.contains("not gzip"),
+        "{err}"
+    );
+}
+
+/// A few thousand records with invalid ones sprinkled in, in small batches so
+/// that workers finish batches out of order.
+#[test]
+fn output_is_byte_identical_whatever_the_thread_count() {
+    let path = datasets::public_path(datasets::SEVENTEEN_CLUE).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut input = String::new();
+    for (i, line) in text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(3000)
+        .enumerate()
+    {
+        input.push_str(line);
+        input.push('\n');
+        if i % 97 == 0 {
+            input.push_str(&line[..80]);
+            input.push('\n');
+        }
+    }
+    let dir = temp_with(&[("in.txt", input.as_bytes())]);
+    let run = |threads: &str| {
+        sudoflow()
+            .current_dir(dir.path())
+            .args(["--batch-size", "7", "-j", threads, "in.txt"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let one = run("1");
+    let four = run("4");
+    assert!(one == four, "-j 1 and -j 4 outputs differ");
+    let rows = parse_rows(&one);
+    assert_eq!(rows.len(), 3000 + 31);
+    // The line numbers in errors follow the input, so no row was shifted.
+    let lines: Vec<&str> = input.lines().collect();
+    for row in &rows {
+        let line_no = row.num("index") as usize;
+        if row.get("status") == "invalid" {
+            assert_eq!(
+                row.get("error"),
+                format!("in.txt:{line_no}: wrong length: expected 81 cells, found 80")
+            );
+        } else {
+            check_solved(row, lines[line_no - 1], "unique");
+        }
+    }
+}
+
+#[test]
+fn strict_exits_1_after_writing_everything() {
+    let input = format!("{P17}\n123\n{INKALA}\n");
+    let out = sudoflow()
+        .arg("--strict")
+        .write_stdin(input.clone())
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(parse_rows(&out).len(), 3);
+    sudoflow().write_stdin(input).assert().code(0);
+    sudoflow()
+        .arg("--strict")
+        .write_stdin(format!("{P17}\n"))
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn missing_input_exits_2_naming_it_before_creating_the_output() {
+    let dir = temp_with(&[("a.txt", format!("{P17}\n").as_bytes())]);
+    let assert = sudoflow()
+        .current_dir(dir.path())
+        .args(["a.txt", "no-such-file.txt", "-o", "out.csv"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("no-such-file.txt"), "{err}");
+    assert!(!dir.path().join("out.csv").exists());
+}
+
+#[test]
+fn output_file_and_summary_line() {
+    let dir = temp_with(&[("a.txt", format!("{P17}\n{SERG}\nbad\n").as_bytes())]);
+    let assert = sudoflow()
+        .current_dir(dir.path())
+        .args(["a.txt", "-o", "out.csv"])
+        .assert()
+        .success();
+    let output = assert.get_output();
+    assert!(output.stdout.is_empty());
+    let err = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(
+        err.starts_with("sudoflow: 3 records (1 unique, 1 multiple, 1 invalid) in "),
+        "{err}"
+    );
+    assert!(err.ends_with(" records/s\n"), "{err}");
+    assert_eq!(
+        parse_rows(&std::fs::read(dir.path().join("out.csv")).unwrap()).len(),
+        3
+    );
+    // --quiet: nothing on stderr.
+    sudoflow()
+        .current_dir(dir.path())
+        .args(["--quiet", "a.txt"])
+        .assert()
+        .success()
+        .stderr("");
+    // No record at all: the header alone.
+    sudoflow()
+        .write_stdin("# nothing\n\n")
+        .assert()
+        .success()
+        .stdout(format!("{}\n", SOLVE_HEADER.join(",")));
+}
+
+#[test]
+fn limit_and_no_guess() {
+    let out = sudoflow()
+        .args(["--limit", "1"])
+        .write_stdin(format!("{SERG}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    // With a limit of 1 the count stops at the first solution.
+    let row = &parse_rows(&out)[0];
+    assert_eq!(row.num("solutions"), 1);
+    assert!(Grid::parse(row.get("solution"))
+        .unwrap()
+        .is_solution_of(&Grid::parse(SERG).unwrap()));
+    sudoflow().args(["--limit", "0"]).assert().code(2);
+
+    // Inkala's puzzle needs guesses: propagation alone gets stuck on it.
+    for prune in ["basic", "matching"] {
+        let out = sudoflow()
+            .args(["--no-guess", "--prune", prune])
+            .write_stdin(format!("{INKALA}\n"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let row = &parse_rows(&out)[0];
+        check_solved(row, INKALA, "stuck");
+        assert_eq!(row.num("guesses"), 0);
+    }
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let path = datasets::public_path(datasets::SERG).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["solve", "-j", "2"])
+        .arg(path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    stdout.read_exact(&mut first).unwrap();
+    assert!(first.starts_with(b"index,puzzle,"));
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+/// Solves a whole public set and checks every row: status, and each solution
+/// against the rules and the givens.
+fn solve_public_set(name: &str, status: &str, count: usize) {
+    let path = datasets::public_path(name).unwrap();
+    let puzzles = datasets::load(&path).unwrap();
+    assert_eq!(puzzles.len(), count);
+    let out = sudoflow()
+        .args(["--quiet"])
+        .arg(&path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = parse_rows(&out);
+    assert_eq!(rows.len(), count);
+    for (row, puzzle) in rows.iter().zip(&puzzles) {
+        check_solved(row, &puzzle.to_line(), status);
+    }
+}
+
+#[test]
+fn all_17_clue_puzzles_are_unique() {
+    solve_public_set(datasets::SEVENTEEN_CLUE, "unique", 49_158);
+}
+
+#[test]
+fn all_serg_puzzles_are_multiple() {
+    solve_public_set(datasets::SERG, "multiple", 10_000);
+}
