@@ -261,9 +261,7 @@ fn scores_equal_a_fresh_default_solve() {
 }
 
 /// `sudoflow solve` on the generated puzzles reproduces every score column.
-/// Needs the `solve` command (issue 2), built on another branch.
 #[test]
-#[ignore = "needs `sudoflow solve` (issue 2); un-ignore once it is merged"]
 fn solve_reproduces_every_score_column() {
     let (_, rows) = generate(&["-n", "30", "--seed", "17"]);
     let dir = tempfile::tempdir().unwrap();

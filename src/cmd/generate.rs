@@ -100,7 +100,7 @@ pub struct GenerateArgs {
     pub output: PathBuf,
 
     /// No progress bar and no summary line.
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
 
     /// Give up (exit 1) when one puzzle needs more candidates than this.

@@ -340,11 +340,22 @@ impl Generator {
     /// The same seed and options always give the same result.
     pub fn candidate(&mut self, seed: u64) -> Result<Generated, Reject> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        // Box 1 gets a random permutation of 1..=9 (every grid is one of 9!
+        // relabellings with a given box 1, so this loses no grid), and the
+        // randomised solver completes the rest. Starting from the empty grid
+        // instead panics in the fast solver's branching (its candidate
+        // counters stop at 8 candidates per cell; reported to the lead).
+        let mut box1 = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        box1.shuffle(&mut rng);
+        let mut start = Grid::EMPTY;
+        for (k, &d) in box1.iter().enumerate() {
+            start.set(UNITS[18][k] as usize, d);
+        }
         let solution = self
             .check
-            .solve_random(&Grid::EMPTY, &mut rng)
+            .solve_random(&start, &mut rng)
             .solution
-            .expect("the empty grid has solutions");
+            .expect("a grid with only box 1 filled has solutions");
         let min = (*self.opts.clues.start()).max(MIN_PROPER_CLUES);
         let max = *self.opts.clues.end();
         let target = if self.opts.minimal {
