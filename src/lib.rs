@@ -24,6 +24,7 @@ pub mod cmd;
 pub mod counting;
 pub mod datasets;
 pub mod exit;
+pub mod generator;
 pub mod grid;
 pub mod output;
 pub mod pipeline;
