@@ -17,7 +17,8 @@ use std::time::Duration;
 pub struct BenchArgs {
     /// Puzzle files: one puzzle (81 characters) per line, `#` lines are
     /// comments. A public set's file name alone (e.g.
-    /// `puzzles3_magictour_top1465.txt`) is looked up like `make datasets` does.
+    /// `puzzles3_magictour_top1465.txt`) that is not a file here is looked up
+    /// in `$SUDOFLOW_DATASETS`, the project's `datasets/`, then `../shared/datasets`.
     #[arg(required = true, value_name = "DATASET")]
     pub datasets: Vec<PathBuf>,
 
@@ -42,7 +43,7 @@ pub struct BenchArgs {
     pub warmup: Duration,
 
     /// Count solutions up to N (2 tells unique from multiple, as tdoku's benchmark).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
 
     /// Output format.
