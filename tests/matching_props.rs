@@ -55,7 +55,8 @@ fn reference_filter(cands: &[u16; 9]) -> Option<[u16; 9]> {
 /// Random unit graphs of varied density: each cell's mask is an AND (sparse)
 /// or OR (dense) of 1 to 3 random masks, optionally on top of a planted
 /// perfect matching (a random permutation), so that many graphs have a perfect
-/// matching and many do not.
+/// matching and many do not. Mode 6 mimics a stalled unit: a random half of
+/// the cells are singles of the planted matching, the others keep their noise.
 fn unit_graphs() -> impl Strategy<Value = [u16; 9]> {
     let masks = proptest::array::uniform9(0u16..0o1000);
     let perm = Just((0u16..9).collect::<Vec<u16>>()).prop_shuffle();
@@ -63,7 +64,7 @@ fn unit_graphs() -> impl Strategy<Value = [u16; 9]> {
         masks.clone(),
         masks.clone(),
         masks,
-        0u8..6,
+        0u8..7,
         any::<bool>(),
         perm,
     )
@@ -75,7 +76,9 @@ fn unit_graphs() -> impl Strategy<Value = [u16; 9]> {
                     2 => a[i],                             // 1/2
                     3 => a[i] | b[i],                      // 3/4
                     4 => a[i] | b[i] | c[i],               // 7/8
-                    _ => a[i] & b[i] & c[i] & (a[i] >> 3), // ~1/16
+                    5 => a[i] & b[i] & c[i] & (a[i] >> 3), // ~1/16
+                    _ if c[i] & 1 == 1 => 0,               // a single
+                    _ => a[i] & b[i],
                 };
                 noise | if planted { 1 << perm[i] } else { 0 }
             })

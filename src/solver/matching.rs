@@ -14,30 +14,43 @@
 //!
 //! # Method
 //! Régin (1994), as presented by van Hoeve (2001, arXiv cs/0105015, section 3):
-//! 1. A maximum matching by augmenting paths (Kuhn): a greedy pass gives each
+//! 1. Cells that are *fixed* (a single candidate that no other cell of the
+//!    unit has) are isolated in the graph below and are left as they are; the
+//!    other cells are *active*. A unit with no active cell is returned at once.
+//! 2. A maximum matching by augmenting paths (Kuhn): a greedy pass gives each
 //!    cell its lowest free candidate, then each cell left over searches for an
 //!    augmenting path by depth-first search with a bitmask of visited digits.
 //!    Fewer than 9 matched cells: no perfect matching, [`filter_unit`] gives
-//!    `None`.
-//! 2. With the matching perfect, merge each cell `i` with its matched digit
-//!    `mate(i)` into one node `i`: an edge `i -> j` exists iff `mate(j)` is a
-//!    candidate of cell `i` (read it as an alternating path: if cell `i` took
-//!    digit `mate(j)`, cell `j` would have to take another digit).
-//!    An unmatched edge `(i, d)` lies in some perfect matching iff it closes an
-//!    alternating cycle, i.e. iff `i` and `owner(d)` (the cell matched to `d`)
-//!    are in the same strongly connected component of this 9-node graph.
-//! 3. The reachability is the transitive closure by Warshall's algorithm on
-//!    nine 9-bit rows; `j` is in `i`'s component iff `reach[i]` has `j` and
-//!    `reach[j]` has `i`. Edge `(i, d)` is kept iff `d == mate(i)` or
-//!    `owner(d)` is in `i`'s component: cell `i` keeps exactly the candidates
-//!    that are matched digits of its own component.
+//!    `None`. `mate(i)` is the digit matched to cell `i`, `owner(d)` the cell
+//!    matched to digit `d`.
+//! 3. With the matching perfect, merge each digit `d` with `owner(d)` into one
+//!    node `d`, and draw `d -> e` iff `e` is a candidate of `owner(d)`: the
+//!    alternating path "if `owner(d)` took `e`, `owner(e)` would need another
+//!    digit". Row `d` of this graph is simply the candidate mask of `owner(d)`,
+//!    so no bit permutation is needed. An unmatched edge `(i, e)` lies in some
+//!    perfect matching iff it closes an alternating cycle, i.e. iff `mate(i)`
+//!    and `e` are in the same strongly connected component.
+//! 4. The reachability is the transitive closure by Warshall's algorithm on
+//!    nine 9-bit rows (only active digits can be intermediate nodes); `e` is
+//!    in `d`'s component iff `reach[d]` has `e` and `reach[e]` has `d`. Cell
+//!    `i` keeps exactly the candidates in the component of `mate(i)`.
 //!
 //! Cost: the matching is O(9 · edges) in the worst case and usually a single
-//! greedy pass; the closure is 81 mask operations; the whole filter does no
-//! allocation and no division. Measured figures are in BENCHMARKS.md
-//! (`cargo bench --bench matching`). ALGORITHMS.md section 2 reports 0.6 µs per
-//! unit for an unoptimised version of the same method, against 4.4 µs for the
-//! seed's brute force (drop each edge and its ends, test for a perfect matching).
+//! greedy pass with at most one short augmenting path; the closure is at most
+//! 81 mask operations; no allocation, no division, no table. On top1465's
+//! units, ~670-800 instructions and 80-100 ns per unit on a quiet Zen 3 core
+//! (criterion on the loaded 2-core build machine: 200-350 ns; BENCHMARKS.md,
+//! `cargo bench --bench matching`). ALGORITHMS.md section 2 reports 0.6 µs per unit for an
+//! unoptimised version of the same method, against 4.4 µs for the seed's brute
+//! force (drop each edge and its ends, test for a perfect matching).
+//!
+//! Tried and dropped (callgrind instruction counts on top1465's units): closure
+//! rows padded to 16 lanes so LLVM could vectorise Warshall's inner loop (+8%
+//! instructions, no vector code for the per-step shift), and a greedy pass
+//! over cells with one or two candidates first (+10%: the extra pass costs
+//! more than the ~0.5 augmenting path per unit it saves). The closure in cell
+//! space, with each row's candidates permuted to owner cells, cost +14% over
+//! the digit-space rows used here.
 //!
 //! # Bit layouts
 //! - A candidate mask is a `u16` whose bit `d - 1` is set iff digit `d` (1..=9)
@@ -47,9 +60,10 @@
 //!   [`crate::grid::UNITS`] (row and column order left to right / top to
 //!   bottom, boxes row-major).
 //! - A grid of candidates is `[u16; 81]`, row-major like [`Grid`].
-//! - Inside [`filter_unit`], node masks (`reach`, `component`) are 9-bit `u16`s
-//!   over the unit's cell positions: bit `j` is the unit's `j`-th cell, merged
-//!   with its matched digit.
+//! - Inside [`filter_unit`], the graph's rows (`reach`) and components are
+//!   9-bit `u16`s in the same digit layout: bit `e - 1` is the node of digit
+//!   `e` (merged with its owner cell). Cell sets (`active`, `unmatched`) are
+//!   9-bit `u16`s over the unit's cell positions: bit `i` is the `i`-th cell.
 
 use crate::grid::{Grid, PEERS, UNITS};
 
@@ -72,19 +86,30 @@ struct Matching {
     mate: [u16; 9],
     /// `owner[d - 1]`: the cell (0..9) matched to digit `d`, or [`NO_CELL`].
     owner: [u8; 9],
+    /// Digits matched to some cell (bit `d - 1`).
+    used: u16,
 }
 
 impl Matching {
+    /// Matches `cell` to the one-bit digit mask `bit`. The previous holder of
+    /// `bit`, if any, has already been given another digit.
+    #[inline]
+    fn assign(&mut self, cell: usize, bit: u16) {
+        self.mate[cell] = bit;
+        self.owner[bit.trailing_zeros() as usize] = cell as u8;
+        self.used |= bit;
+    }
+
     /// Kuhn's augmenting path search from cell `cell`: tries to give it a digit,
     /// re-seating matched cells along an alternating path. `visited` holds the
     /// digits already explored in this search (bit `d - 1`). True on success,
-    /// with `mate` and `owner` updated along the path.
+    /// with `mate`, `owner` and `used` updated along the path. Recursion depth
+    /// is at most 9 (each level visits a new digit).
     fn augment(&mut self, cell: usize, visited: &mut u16) -> bool {
         // A free digit first: it ends the path at once.
-        let free = self.cands[cell] & !*visited & !self.matched_digits();
+        let free = self.cands[cell] & !*visited & !self.used;
         if free != 0 {
-            let bit = free & free.wrapping_neg();
-            self.assign(cell, bit);
+            self.assign(cell, free & free.wrapping_neg());
             return true;
         }
         let mut todo = self.cands[cell] & !*visited;
@@ -100,20 +125,6 @@ impl Matching {
         }
         false
     }
-
-    /// Digits matched to some cell, as a mask.
-    #[inline]
-    fn matched_digits(&self) -> u16 {
-        self.mate.iter().fold(0, |acc, &m| acc | m)
-    }
-
-    /// Matches `cell` to the one-bit digit mask `bit` (the previous holder of
-    /// `bit`, if any, has already been given another digit).
-    #[inline]
-    fn assign(&mut self, cell: usize, bit: u16) {
-        self.mate[cell] = bit;
-        self.owner[bit.trailing_zeros() as usize] = cell as u8;
-    }
 }
 
 /// Deletes every forbidden edge of one unit (Régin 1994; SEEDS.md section 1).
@@ -128,39 +139,43 @@ impl Matching {
 pub fn filter_unit(cands: [u16; 9]) -> Option<[u16; 9]> {
     let cands = cands.map(|c| c & ALL_DIGITS);
 
-    // Fast paths. Every digit must have a cell and every cell a digit; when all
-    // nine cells are singles covering all nine digits, they are distinct and
-    // already a perfect matching, the only one.
-    let mut union = 0u16;
-    let mut multi = false;
+    // Every cell needs a digit and every digit a cell. `twice` collects the
+    // digits that are candidates of two or more cells.
+    let mut once = 0u16;
+    let mut twice = 0u16;
+    let mut empty_cell = false;
     for &c in &cands {
-        if c == 0 {
-            return None;
-        }
-        union |= c;
-        multi |= c & (c - 1) != 0;
+        twice |= once & c;
+        once |= c;
+        empty_cell |= c == 0;
     }
-    if union != ALL_DIGITS {
+    if empty_cell || once != ALL_DIGITS {
         return None;
     }
-    if !multi {
+
+    // 1. Fixed cells (a single candidate no other cell has) are isolated;
+    //    when all nine are fixed the unit is one perfect matching of singles.
+    let mut active = 0u16;
+    for (i, &c) in cands.iter().enumerate() {
+        let fixed = c & (c - 1) == 0 && c & twice == 0;
+        active |= u16::from(!fixed) << i;
+    }
+    if active == 0 {
         return Some(cands);
     }
 
-    // 1. Maximum matching: greedy, then augmenting paths for the cells left.
+    // 2. Maximum matching: greedy, then augmenting paths for the cells left.
     let mut m = Matching {
         cands,
         mate: [0; 9],
         owner: [NO_CELL; 9],
+        used: 0,
     };
-    let mut used = 0u16;
-    let mut unmatched = 0u16; // bit i: cell i has no digit yet
+    let mut unmatched = 0u16;
     for (i, &c) in cands.iter().enumerate() {
-        let free = c & !used;
+        let free = c & !m.used;
         if free != 0 {
-            let bit = free & free.wrapping_neg();
-            m.assign(i, bit);
-            used |= bit;
+            m.assign(i, free & free.wrapping_neg());
         } else {
             unmatched |= 1 << i;
         }
@@ -174,44 +189,52 @@ pub fn filter_unit(cands: [u16; 9]) -> Option<[u16; 9]> {
         }
     }
 
-    // 2. The 9-node graph: reach[i] bit j iff cell i has mate(j) as a
-    //    candidate (i -> j), plus i itself.
-    let mut reach = [0u16; 9];
-    for (i, r) in reach.iter_mut().enumerate() {
-        let mut digits = cands[i];
-        let mut nodes = 0u16;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            nodes |= 1 << m.owner[d];
-        }
-        *r = nodes | (1 << i);
+    // 3. The digit graph: reach[d] = candidates of owner(d), d -> e for each.
+    //    It holds d itself (owner(d) has its own mate as a candidate).
+    let reach_init: [u16; 9] = std::array::from_fn(|d| cands[m.owner[d] as usize]);
+    let mut reach = reach_init;
+    let mut active_digits = 0u16;
+    let mut cells = active;
+    while cells != 0 {
+        active_digits |= m.mate[cells.trailing_zeros() as usize];
+        cells &= cells - 1;
     }
 
-    // 3. Transitive closure (Warshall): after step k, reach[i] holds every j
-    //    reachable from i through intermediate nodes among 0..=k.
-    for k in 0..9 {
-        let via = reach[k];
+    // 4. Transitive closure (Warshall): after step k, reach[d] holds every e
+    //    reachable from d through intermediate nodes among the steps so far.
+    //    A fixed digit has no in-edge, so it is never an intermediate node.
+    let mut steps = active_digits;
+    while steps != 0 {
+        let k = steps.trailing_zeros();
+        steps &= steps - 1;
+        let via = reach[k as usize];
         for r in reach.iter_mut() {
-            // All ones when r has k, else zero: no branch.
+            // All ones when r reaches k, else zero: no branch.
             let has_k = 0u16.wrapping_sub((*r >> k) & 1);
             *r |= via & has_k;
         }
     }
 
-    // Keep (i, d) iff owner(d) is in i's component: the component of i is
-    // {j in reach[i] : i in reach[j]}; its digits are its cells' mates.
-    let mut out = [0u16; 9];
-    for i in 0..9 {
-        let mut nodes = reach[i];
-        let mut digits = 0u16;
-        while nodes != 0 {
-            let j = nodes.trailing_zeros() as usize;
-            nodes &= nodes - 1;
-            let back = 0u16.wrapping_sub((reach[j] >> i) & 1);
-            digits |= m.mate[j] & back;
+    // Components, one at a time: {e in reach[d] : reach[e] has d}. Each cell
+    // owning a digit of the component keeps its candidates in the component.
+    let mut out = cands;
+    let mut todo = active_digits;
+    while todo != 0 {
+        let d = todo.trailing_zeros();
+        let mut reached = reach[d as usize];
+        let mut component = 0u16;
+        while reached != 0 {
+            let e = reached.trailing_zeros() as usize;
+            reached &= reached - 1;
+            component |= (1 << e) & 0u16.wrapping_sub((reach[e] >> d) & 1);
         }
-        out[i] = cands[i] & digits;
+        todo &= !component;
+        let mut members = component;
+        while members != 0 {
+            let e = members.trailing_zeros() as usize;
+            members &= members - 1;
+            out[m.owner[e] as usize] = reach_init[e] & component;
+        }
     }
     Some(out)
 }
