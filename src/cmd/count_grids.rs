@@ -10,7 +10,7 @@ use std::process::ExitCode;
 /// Options of `sudoflow count-grids`.
 #[derive(Debug, clap::Args)]
 #[command(
-    long_about = "Number of complete grids with boxes of R rows x C columns (grid side R*C), \
+    after_long_help = "Number of complete grids with boxes of R rows x C columns (grid side R*C), \
 computed by the column-set (\"gangster\") method of Felgenhauer & Jarvis and the Enjoy Sudoku \
 forum: band counts per column-set key, classes under stack/column permutations, completions \
 per class. Prints the method's intermediate figures, then the total alone on the last line.\n\n\
