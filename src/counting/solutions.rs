@@ -95,3 +95,45 @@ pub fn count_record(
         CountResult::Exact(out.solutions)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_is_counted_one_past() {
+        let limit = |max| {
+            CountOptions {
+                max,
+                time_budget: None,
+            }
+            .solve_options()
+            .limit
+        };
+        assert_eq!(limit(None), u64::MAX);
+        assert_eq!(limit(Some(5)), 6);
+        assert_eq!(limit(Some(u64::MAX)), u64::MAX);
+    }
+
+    #[test]
+    fn statuses_and_clashes() {
+        let opts = CountOptions {
+            max: Some(3),
+            time_budget: None,
+        };
+        let mut solver = Solver::new(opts.solve_options());
+        // First row 1-9, the rest blank: far more than 3 solutions.
+        let open = Grid::parse(&format!("123456789{}", ".".repeat(72))).unwrap();
+        let capped = count_record(&mut solver, &opts, &open).unwrap();
+        assert_eq!((capped.status(), capped.solutions()), ("capped", 4));
+        let clash = Grid::parse(&format!("11{}", ".".repeat(79))).unwrap();
+        assert_eq!(
+            count_record(&mut solver, &opts, &clash),
+            Err("duplicate 1 in row 1: r1c1, r1c2".to_string())
+        );
+        assert_eq!(CountResult::Exact(0).status(), "unsolvable");
+        assert_eq!(CountResult::Exact(1).status(), "unique");
+        assert_eq!(CountResult::Exact(7).status(), "multiple");
+        assert_eq!(CountResult::Timeout(9).solutions(), 9);
+    }
+}
