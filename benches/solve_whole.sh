@@ -25,11 +25,14 @@ dataset_dir() {
 dir=$(dataset_dir)
 sets=(puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark)
 
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 # Best (lowest) user+sys seconds of `runs` runs of the command "$@".
 cpu_seconds() {
     local best="" t
     for ((i = 0; i < runs; i++)); do
-        t=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{printf "%.3f", $1 + $2}')
+        /usr/bin/time -o "$tmp" -f '%U %S' "$@" >/dev/null 2>&1
+        t=$(awk '{printf "%.3f", $1 + $2}' "$tmp")
         if [[ -z "$best" ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
     done
     echo "$best"
