@@ -11,6 +11,9 @@
 //! buffers and never allocates on the hot path.
 
 mod core;
+mod masks;
+pub mod matching;
+mod prune;
 
 use crate::grid::Grid;
 use std::time::Duration;
@@ -24,6 +27,8 @@ pub enum Prune {
     /// `basic`, plus deletion of forbidden edges (Régin's all-different
     /// filtering, SEEDS.md section 1) whenever basic propagation stalls.
     Matching,
+    /// `matching` at the root only (before the first guess), `basic` below.
+    MatchingRoot,
 }
 
 /// What a [`Solver`] is asked to do for each puzzle.

@@ -1,0 +1,93 @@
+//! The public sets through the library solver (issue 2): every 17-clue
+//! puzzle unique with a correct solution, every serg puzzle multiple, top1465
+//! and hardest_1106 unique; and (issue 3) `Prune::Matching` agrees with
+//! `Prune::Basic` on every set while guessing less on hardest_1106.
+//!
+//! Sweeps the whole sets: run under `cargo test --profile ci`. Skips with a
+//! message when the datasets are absent (`make datasets` fetches them).
+
+use sudoflow::datasets;
+use sudoflow::grid::Grid;
+use sudoflow::solver::{Outcome, Prune, SolveOptions, Solver};
+
+fn load(name: &str) -> Option<Vec<Grid>> {
+    match datasets::load_public(name) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            eprintln!("SKIPPED: {e}");
+            None
+        }
+    }
+}
+
+fn solve_all(puzzles: &[Grid], prune: Prune) -> Vec<Outcome> {
+    let mut solver = Solver::new(SolveOptions {
+        prune,
+        ..SolveOptions::default()
+    });
+    puzzles.iter().map(|p| solver.solve(p)).collect()
+}
+
+/// Checks the statuses of one set under `prune`: `want` solutions each
+/// (2 meaning "two or more"), and that every reported solution solves its
+/// puzzle. Returns the outcomes.
+fn check_set(name: &str, prune: Prune, want: u64) -> Option<Vec<Outcome>> {
+    let puzzles = load(name)?;
+    let outs = solve_all(&puzzles, prune);
+    for (k, (p, out)) in puzzles.iter().zip(&outs).enumerate() {
+        assert_eq!(
+            out.solutions,
+            want,
+            "{name} #{} {prune:?}: {}",
+            k + 1,
+            p.to_line()
+        );
+        let sol = out.solution.expect("a solution is kept");
+        assert!(sol.is_solution_of(p), "{name} #{}: bad solution", k + 1);
+        assert!(!out.stuck && !out.timed_out);
+    }
+    Some(outs)
+}
+
+#[test]
+fn seventeen_clue_all_unique_basic_and_matching_agree() {
+    let Some(basic) = check_set(datasets::SEVENTEEN_CLUE, Prune::Basic, 1) else {
+        return;
+    };
+    let matching = check_set(datasets::SEVENTEEN_CLUE, Prune::Matching, 1).unwrap();
+    for (b, m) in basic.iter().zip(&matching) {
+        assert_eq!(b.solution, m.solution);
+    }
+}
+
+#[test]
+fn serg_all_multiple_under_both_levels() {
+    if check_set(datasets::SERG, Prune::Basic, 2).is_some() {
+        check_set(datasets::SERG, Prune::Matching, 2).unwrap();
+    }
+}
+
+#[test]
+fn top1465_unique_and_levels_agree() {
+    let Some(basic) = check_set(datasets::TOP1465, Prune::Basic, 1) else {
+        return;
+    };
+    let matching = check_set(datasets::TOP1465, Prune::Matching, 1).unwrap();
+    for (b, m) in basic.iter().zip(&matching) {
+        assert_eq!(b.solution, m.solution);
+    }
+}
+
+#[test]
+fn hardest_unique_and_matching_guesses_less() {
+    let Some(basic) = check_set(datasets::HARDEST_1106, Prune::Basic, 1) else {
+        return;
+    };
+    let matching = check_set(datasets::HARDEST_1106, Prune::Matching, 1).unwrap();
+    for (b, m) in basic.iter().zip(&matching) {
+        assert_eq!(b.solution, m.solution);
+    }
+    let guesses = |outs: &[Outcome]| outs.iter().map(|o| o.guesses).sum::<u64>();
+    let (gb, gm) = (guesses(&basic), guesses(&matching));
+    assert!(gm < gb, "matching guessed {gm} times, basic {gb}");
+}
