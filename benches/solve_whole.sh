@@ -4,12 +4,22 @@
 # 0.8 (examples/sudoku_crate_classify.rs), on each public set (issue 2, "Speed":
 # `solve -j 1` must use no more CPU than that program).
 #
-# Usage: benches/solve_whole.sh [RUNS]   (default 5 runs each; best run kept)
+# Usage: benches/solve_whole.sh [RUNS] [--callgrind]
+#   RUNS: runs per command, best kept (default 5). GNU time counts in 10 ms
+#   steps, too coarse for the small sets: --callgrind adds a table of
+#   instructions executed (valgrind --tool=callgrind), exact and repeatable.
 # Needs the public sets (`make datasets`). Uses hyperfine when installed
 # (apt install hyperfine), else /usr/bin/time (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-5}
+runs=5
+callgrind=0
+for arg in "$@"; do
+    case $arg in
+        --callgrind) callgrind=1 ;;
+        *) runs=$arg ;;
+    esac
+done
 cargo build --release --quiet --bin sudoflow
 cargo build --release --quiet --example sudoku_crate_classify
 sudoflow=target/release/sudoflow
@@ -25,11 +35,14 @@ dataset_dir() {
 dir=$(dataset_dir)
 sets=(puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark)
 
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 # Best (lowest) user+sys seconds of `runs` runs of the command "$@".
 cpu_seconds() {
     local best="" t
     for ((i = 0; i < runs; i++)); do
-        t=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{printf "%.3f", $1 + $2}')
+        /usr/bin/time -o "$tmp" -f '%U %S' "$@" >/dev/null 2>&1
+        t=$(awk '{printf "%.3f", $1 + $2}' "$tmp")
         if [[ -z "$best" ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
     done
     echo "$best"
@@ -45,12 +58,10 @@ if command -v hyperfine >/dev/null; then
             -n "sudoflow solve -j 2" "$sudoflow solve -q -j 2 $f -o /dev/null"
     done
     echo "(hyperfine reports user and sys per command above)"
-    exit 0
-fi
-if [[ ! -x /usr/bin/time ]]; then
+elif [[ ! -x /usr/bin/time ]]; then
     echo "needs hyperfine or GNU time (/usr/bin/time)" >&2
     exit 2
-fi
+else
 printf '%-28s %10s %14s %14s %8s\n' set records "sudoku crate" "solve -j 1" "-j 2"
 for set in "${sets[@]}"; do
     f="$dir/$set.txt"
@@ -61,3 +72,19 @@ for set in "${sets[@]}"; do
     printf '%-28s %10s %13ss %13ss %7ss\n' "$set" "$records" "$ref" "$j1" "$j2"
 done
 echo "(user+sys CPU seconds, best of $runs runs; lower is better)"
+fi
+
+if ((callgrind)); then
+    instructions() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+            awk '/Collected/ { print $4 }'
+    }
+    printf '\n%-28s %16s %16s %16s\n' set "sudoku crate" "solve -j 1" "-j 2"
+    for set in "${sets[@]}"; do
+        f="$dir/$set.txt"
+        printf '%-28s %16s %16s %16s\n' "$set" "$(instructions "$classify" "$f")" \
+            "$(instructions "$sudoflow" solve -q -j 1 "$f" -o /dev/null)" \
+            "$(instructions "$sudoflow" solve -q -j 2 "$f" -o /dev/null)"
+    done
+    echo "(instructions executed, all threads, callgrind; lower is better)"
+fi

@@ -101,7 +101,13 @@ impl SolveRow {
     pub fn solved(index: u64, puzzle: &Grid, outcome: &Outcome) -> SolveRow {
         SolveRow {
             index,
-            puzzle: puzzle.to_line(),
+            puzzle: {
+                // Bytes rather than Grid::to_line's char pushes: once per row.
+                let mut line = [0u8; 81];
+                std::str::from_utf8(grid_line(puzzle, &mut line))
+                    .expect("ASCII")
+                    .to_owned()
+            },
             status: Status::of(outcome),
             solutions: outcome.solutions,
             solution: outcome.solution,

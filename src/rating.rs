@@ -13,6 +13,18 @@
 use crate::grid::PEERS;
 use crate::grid::{box_of, col_of, row_of, Grid};
 
+/// Row, column and box (each 0..9) of every cell (0..81): a table, because
+/// the divisions of [`row_of`]/[`box_of`] cost more than the WNF loop itself.
+const CELL_UNITS: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = [row_of(c) as u8, col_of(c) as u8, box_of(c) as u8];
+        c += 1;
+    }
+    t
+};
+
 /// The WNF score and its band for one puzzle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Wnf {
@@ -26,6 +38,20 @@ pub struct Wnf {
     pub level: u8,
 }
 
+/// `WEIGHT[m] = 2^(9 - popcount(m))` for a 9-bit mask `m` of digits seen
+/// (bit d-1 = digit d): the weight `W(c) = 2^c` of a cell with `c = 9 -
+/// popcount(m)` candidates. A table, because without `-C target-cpu` there is
+/// no popcount instruction and the software one costs more than the lookup.
+const WEIGHT: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = 1 << (9 - (m as u32).count_ones());
+        m += 1;
+    }
+    t
+};
+
 /// Computes WNF for a puzzle whose givens are read as they are (clashes are not
 /// checked; a cell with no candidate contributes `2^0 = 1`).
 pub fn wnf(puzzle: &Grid) -> Wnf {
@@ -38,9 +64,10 @@ pub fn wnf(puzzle: &Grid) -> Wnf {
     let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
     for (c, &v) in cells.iter().enumerate() {
         let bit = (1u16 << v) & !1;
-        rows[row_of(c)] |= bit;
-        cols[col_of(c)] |= bit;
-        boxes[box_of(c)] |= bit;
+        let [r, col, b] = CELL_UNITS[c];
+        rows[r as usize] |= bit;
+        cols[col as usize] |= bit;
+        boxes[b as usize] |= bit;
     }
     let mut wf = 0u64;
     let mut empty = 0u32;
@@ -48,9 +75,9 @@ pub fn wnf(puzzle: &Grid) -> Wnf {
         if v != 0 {
             continue;
         }
-        let seen = rows[row_of(c)] | cols[col_of(c)] | boxes[box_of(c)];
-        let candidates = 9 - seen.count_ones();
-        wf += 1u64 << candidates;
+        let [r, col, b] = CELL_UNITS[c];
+        let seen = rows[r as usize] | cols[col as usize] | boxes[b as usize];
+        wf += u64::from(WEIGHT[usize::from(seen >> 1)]);
         empty += 1;
     }
     let value = if empty == 0 {
@@ -127,6 +154,14 @@ mod tests {
         }
         for g in &grids {
             assert_eq!(wnf(g).wf, wf_from_peers(g), "{g:?}");
+        }
+    }
+
+    #[test]
+    fn weight_table_rebuilt() {
+        for (m, &weight) in WEIGHT.iter().enumerate() {
+            let seen = (0..9).filter(|d| m >> d & 1 == 1).count() as u32;
+            assert_eq!(u32::from(weight), 1 << (9 - seen), "mask {m:#011b}");
         }
     }
 

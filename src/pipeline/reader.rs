@@ -146,6 +146,18 @@ fn is_csv_header(field: &[u8]) -> bool {
     name.eq_ignore_ascii_case(b"quizzes") || name.eq_ignore_ascii_case(b"puzzle")
 }
 
+/// Row, column and box (each 0..9) of every cell (0..81), so that the parse
+/// loop does no division.
+const CELL_UNITS: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = [row_of(c) as u8, col_of(c) as u8, box_of(c) as u8];
+        c += 1;
+    }
+    t
+};
+
 /// The common case in one pass: 81 cell characters whose givens do not
 /// clash. `None` for anything else, which [`make_record`] then runs through
 /// [`Grid::parse`] and [`Grid::check_givens`] for the exact message.
@@ -162,7 +174,7 @@ fn parse_valid(field: &[u8]) -> Option<Grid> {
             _ => return None,
         };
         let bit = 1u16 << *value;
-        let (r, c, b) = (row_of(cell), col_of(cell), box_of(cell));
+        let [r, c, b] = CELL_UNITS[cell].map(usize::from);
         clash |= (rows[r] | cols[c] | boxes[b]) & bit;
         rows[r] |= bit;
         cols[c] |= bit;

@@ -145,8 +145,14 @@ where
 fn progress_bar() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {human_pos} records  {per_sec}  {elapsed_precise}")
-            .expect("valid template"),
+        ProgressStyle::with_template("{spinner} {human_pos} records  {rate}  {elapsed_precise}")
+            .expect("valid template")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} records/s", state.per_sec());
+                },
+            ),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
