@@ -111,9 +111,20 @@ impl State {
     /// in a row (other collisions surface in the first propagation).
     pub(super) fn from_grid(puzzle: &Grid) -> Result<State, Dead> {
         let mut st = State::empty();
-        for (cell, &digit) in puzzle.cells().iter().enumerate() {
-            if digit != 0 {
-                st.place_one(digit as usize - 1, cell / 27, cell % 27)?;
+        // Band by band, row by row: no division per cell.
+        for (b, band) in puzzle.cells().chunks_exact(27).enumerate() {
+            for (r, row) in band.chunks_exact(9).enumerate() {
+                for (c, &digit) in row.iter().enumerate() {
+                    if digit != 0 {
+                        let i = (LANES * b + (digit as usize - 1)) & 63;
+                        let cell = 1u32 << (9 * r + c);
+                        if st.cands[i] & cell == 0 {
+                            return Err(Dead);
+                        }
+                        st.cands[i] &= cell | !(0o777 << (9 * r));
+                        st.dirty |= 1 << i;
+                    }
+                }
             }
         }
         Ok(st)
@@ -192,8 +203,11 @@ impl State {
         // The other two bands, without a table: (1, 2), (0, 2), (0, 1).
         let b1 = (b == 0) as usize;
         let b2 = 2 - (b == 2) as usize;
-        self.remove(d, b1, point);
-        self.remove(d, b2, point);
+        // Usually neither band has these columns left: one test for both.
+        if (self.cands[LANES * b1 + d] | self.cands[LANES * b2 + d]) & point != 0 {
+            self.remove(d, b1, point);
+            self.remove(d, b2, point);
+        }
         let solved = single_rows_nonempty(band) & self.unsolved[b];
         if solved != 0 {
             self.unsolved[b] &= !solved;
