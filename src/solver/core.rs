@@ -295,10 +295,15 @@ impl State {
     /// only on those masks. This halved the column pass's cost on serg.
     pub(super) fn propagate(&mut self) -> Result<(), Dead> {
         let mut touched = 0u64;
+        let mut cursor = 0u32;
         loop {
             while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros() as usize & 63;
-                self.dirty &= self.dirty - 1;
+                // Round robin: the next dirty mask at or after the cursor.
+                let ahead = self.dirty & (u64::MAX << cursor);
+                let pick = if ahead != 0 { ahead } else { self.dirty };
+                let i = pick.trailing_zeros() as usize & 63;
+                cursor = (i as u32 + 1) & 63;
+                self.dirty &= !(1u64 << i);
                 touched |= 1 << i;
                 self.update(i)?;
             }
