@@ -398,7 +398,7 @@ impl State {
     }
 
     /// The grid of a solved state.
-    pub(super) fn to_grid(&self) -> Option<Grid> {
+    pub(super) fn solution_grid(&self) -> Option<Grid> {
         let mut cells = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
@@ -516,7 +516,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     if st.solved() {
         run.out.solutions += 1;
         if run.out.solution.is_none() {
-            run.out.solution = st.to_grid();
+            run.out.solution = st.solution_grid();
         }
         return;
     }
@@ -648,6 +648,6 @@ mod tests {
         let mut st = State::from_grid(&sol).unwrap();
         st.propagate().unwrap();
         assert!(st.solved());
-        assert_eq!(st.to_grid(), Some(sol));
+        assert_eq!(st.solution_grid(), Some(sol));
     }
 }
