@@ -18,10 +18,13 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cli;
 pub mod cmd;
+pub mod counting;
 pub mod datasets;
 pub mod exit;
+pub mod generator;
 pub mod grid;
 pub mod output;
 pub mod pipeline;

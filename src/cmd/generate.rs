@@ -1,12 +1,497 @@
-//! `sudoflow generate`.
+//! `sudoflow generate`: rated, proper puzzles, reproducibly, in parallel.
+//!
+//! Puzzle number `i` (1-based) is made by [`sudoflow::generator`]'s
+//! [`Generator::candidate`] from candidate seeds drawn from
+//! [`seed_stream`]`(seed, i)` until one passes the filters, so the output is a
+//! function of `--seed`, the options and the solver, whatever `-j` is. Indices
+//! are processed in chunks of [`CHUNK`] on a rayon pool and written in index
+//! order after each chunk: memory stays bounded whatever `--count` is.
+//!
+//! [`sudoflow::generator`]: crate::generator
 
+use crate::exit;
+use crate::generator::{
+    seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
+};
+use crate::output::{SolveRow, SOLVE_HEADER};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rand::RngCore;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Puzzle indices generated in parallel between two writes.
+pub const CHUNK: u64 = 256;
 
 /// Options of `sudoflow generate`.
 #[derive(Debug, clap::Args)]
-pub struct GenerateArgs {}
+#[command(after_long_help = AFTER_HELP)]
+pub struct GenerateArgs {
+    /// Puzzles to emit.
+    #[arg(short = 'n', long = "count", value_name = "N", default_value_t = 1)]
+    pub count: u64,
+
+    /// 64-bit run seed; the same seed and options give the same output, whatever -j is.
+    ///
+    /// Without it a random seed is drawn and printed in the summary line.
+    /// Example: `sudoflow generate -n 100 --seed 2026`.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Regenerate the one puzzle whose `seed` column is X (with the same options).
+    ///
+    /// Builds the single candidate of candidate seed X, applies the filters and
+    /// writes it as row 1. With the same --symmetry, --minimal and filters as
+    /// the run that printed X, the row equals that run's row except `index`.
+    /// Example: `sudoflow generate --puzzle-seed 12345678901234567890`.
+    #[arg(long, value_name = "X", conflicts_with_all = ["count", "seed", "max_tries", "time_budget"])]
+    pub puzzle_seed: Option<u64>,
+
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+
+    /// Symmetry of the pattern of givens.
+    ///
+    /// none: no constraint; rot180: half-turn, (r,c) -> (8-r,8-c);
+    /// rot90: quarter-turn, (r,c) -> (c,8-r); mirror: left-right, (r,c) -> (r,8-c);
+    /// flip: top-bottom, (r,c) -> (8-r,c); diagonal: main diagonal, (r,c) -> (c,r);
+    /// antidiagonal: (r,c) -> (8-c,8-r). Rows and columns zero-based.
+    #[arg(long, value_enum, default_value_t = Symmetry::None, value_name = "SYMMETRY")]
+    pub symmetry: Symmetry,
+
+    /// Make minimal puzzles: every given is necessary (default).
+    ///
+    /// With a symmetry, removing any whole orbit of givens breaks uniqueness
+    /// (a single cell of an orbit may still be removable).
+    #[arg(long, overrides_with = "no_minimal")]
+    pub minimal: bool,
+
+    /// Stop removing givens at a clue count drawn from --clues (default 17..80).
+    #[arg(long, overrides_with = "minimal")]
+    pub no_minimal: bool,
+
+    /// Keep puzzles whose clue count is in MIN..MAX (inclusive; `N`, `MIN..`, `..MAX` too).
+    ///
+    /// MAX below 17 is refused: there is no proper 17-clue-less Sudoku
+    /// (McGuire, Tugemann, Civario 2012). Example: `--clues 20..23`.
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
+    pub clues: Option<RangeInclusive<usize>>,
+
+    /// Keep puzzles whose WNF level (1 easy .. 4 very hard) is in L..M (or just L).
+    #[arg(long, value_name = "L[..M]", value_parser = parse_wnf_level)]
+    pub wnf_level: Option<RangeInclusive<u8>>,
+
+    /// Keep puzzles whose scoring solve took MIN..MAX guesses (inclusive).
+    ///
+    /// The guesses column as `solve` reports it. Example: `--guesses 5..`.
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_guesses)]
+    pub guesses: Option<RangeInclusive<u64>>,
+
+    /// Output CSV file (`-` for stdout).
+    #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+
+    /// No progress bar and no summary line.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Give up (exit 1) when one puzzle needs more candidates than this.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_tries: u64,
+
+    /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub time_budget: Option<Duration>,
+}
+
+const AFTER_HELP: &str = "\
+Output: CSV with solve's columns (index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
+guesses,backtracks,error) plus `seed`, the candidate seed that rebuilds that puzzle alone
+(--puzzle-seed). `sudoflow solve` on the puzzles gives the same score columns.
+
+Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
+--max-tries, or --time-budget ran out (the puzzles before it are written, in order);
+2 usage or I/O error (e.g. --clues 10..12).
+
+Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
+
+/// Parses an inclusive range `A..B` (or `A..=B`), `A..`, `..B` or `A`, with
+/// `lo`/`hi` standing in for an open end.
+fn parse_span<T>(text: &str, lo: T, hi: T) -> Result<RangeInclusive<T>, String>
+where
+    T: std::str::FromStr + PartialOrd + Copy + std::fmt::Display,
+{
+    let num = |s: &str| {
+        s.trim()
+            .parse::<T>()
+            .map_err(|_| format!("{s:?} is not a whole number from {lo} to {hi}"))
+    };
+    let (a, b) = match text.split_once("..") {
+        None => {
+            let v = num(text)?;
+            (v, v)
+        }
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            (
+                if a.trim().is_empty() { lo } else { num(a)? },
+                if b.trim().is_empty() { hi } else { num(b)? },
+            )
+        }
+    };
+    if a < lo || b > hi {
+        return Err(format!("values must be from {lo} to {hi}"));
+    }
+    if a > b {
+        return Err(format!("MIN {a} is greater than MAX {b}"));
+    }
+    Ok(a..=b)
+}
+
+/// `--clues`: a range within 0..=81 whose MAX is at least 17.
+pub fn parse_clues(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let r = parse_span(text, 0usize, 81)?;
+    if *r.end() < MIN_PROPER_CLUES {
+        return Err(format!(
+            "no proper Sudoku has fewer than {MIN_PROPER_CLUES} clues (McGuire, Tugemann, \
+             Civario 2012, arXiv:1201.0749), so MAX must be at least {MIN_PROPER_CLUES}"
+        ));
+    }
+    Ok(r)
+}
+
+/// `--wnf-level`: a range within 1..=4.
+pub fn parse_wnf_level(text: &str) -> Result<RangeInclusive<u8>, String> {
+    parse_span(text, 1u8, 4)
+}
+
+/// `--guesses`: a range of guess counts.
+pub fn parse_guesses(text: &str) -> Result<RangeInclusive<u64>, String> {
+    parse_span(text, 0u64, u64::MAX)
+}
+
+/// `--time-budget`: a non-negative number with an optional unit `ms`, `s`
+/// (the default), `m` or `h`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 90, 90s, 500ms, 2m or 1h"))?;
+    Duration::try_from_secs_f64(v * scale).map_err(|e| format!("{text:?}: {e}"))
+}
+
+impl GenerateArgs {
+    /// The generator options these arguments ask for.
+    pub fn generate_options(&self) -> GenerateOptions {
+        let minimal = !self.no_minimal;
+        let default_clues = if minimal {
+            MIN_PROPER_CLUES..=81
+        } else {
+            MIN_PROPER_CLUES..=80
+        };
+        GenerateOptions {
+            symmetry: self.symmetry,
+            minimal,
+            clues: self.clues.clone().unwrap_or(default_clues),
+            wnf_level: self.wnf_level.clone().unwrap_or(1..=4),
+            guesses: self.guesses.clone().unwrap_or(0..=u64::MAX),
+            ..GenerateOptions::default()
+        }
+    }
+}
+
+/// Why one puzzle index was not made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GiveUp {
+    /// `--max-tries` candidates were all rejected.
+    MaxTries,
+    /// `--time-budget` ran out.
+    Time,
+}
+
+/// Counters shared by the workers, read by the progress bar and the summary.
+#[derive(Default)]
+struct Tally {
+    made: AtomicU64,
+    tries: AtomicU64,
+    /// Rejections by [`Reject`], in the order of `REJECTS`.
+    rejected: [AtomicU64; 4],
+}
+
+const REJECTS: [Reject; 4] = [
+    Reject::FewerClues,
+    Reject::MoreClues,
+    Reject::WnfLevel,
+    Reject::Guesses,
+];
+
+impl Tally {
+    fn acceptance(&self) -> f64 {
+        let tries = self.tries.load(Relaxed);
+        if tries == 0 {
+            100.0
+        } else {
+            100.0 * self.made.load(Relaxed) as f64 / tries as f64
+        }
+    }
+
+    fn rejections(&self) -> String {
+        let mut s = String::new();
+        for (r, n) in REJECTS.iter().zip(&self.rejected) {
+            let n = n.load(Relaxed);
+            if n > 0 {
+                let _ = write!(
+                    s,
+                    "{}{} {n}",
+                    if s.is_empty() { "" } else { ", " },
+                    r.as_str()
+                );
+            }
+        }
+        s
+    }
+}
+
+/// Makes puzzle `index` of the run: the first candidate of its seed stream
+/// that passes the filters.
+fn make(
+    gen: &mut Generator,
+    run_seed: u64,
+    index: u64,
+    max_tries: u64,
+    deadline: Option<Instant>,
+    tally: &Tally,
+) -> Result<Generated, GiveUp> {
+    let mut seeds = seed_stream(run_seed, index);
+    for _ in 0..max_tries {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(GiveUp::Time);
+        }
+        tally.tries.fetch_add(1, Relaxed);
+        match gen.candidate(seeds.next_u64()) {
+            Ok(p) => {
+                tally.made.fetch_add(1, Relaxed);
+                return Ok(p);
+            }
+            Err(r) => {
+                let k = REJECTS.iter().position(|&x| x == r).unwrap_or(0);
+                tally.rejected[k].fetch_add(1, Relaxed);
+            }
+        }
+    }
+    Err(GiveUp::MaxTries)
+}
+
+fn write_row<W: Write>(w: &mut csv::Writer<W>, index: u64, p: &Generated) -> anyhow::Result<()> {
+    let row = SolveRow::solved(index, &p.puzzle, &p.outcome);
+    let fields = row.fields();
+    let seed = p.seed.to_string();
+    w.write_record(fields.iter().map(String::as_str).chain([seed.as_str()]))?;
+    Ok(())
+}
 
 /// Runs `sudoflow generate`.
-pub fn run(_args: GenerateArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`generate` is not built yet")
+pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let opts = args.generate_options();
+    let out: Box<dyn Write> = if args.output.as_os_str() == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(
+            std::fs::File::create(&args.output)
+                .with_context(|| format!("cannot create {}", args.output.display()))?,
+        )
+    };
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(SOLVE_HEADER.iter().copied().chain(["seed"]))?;
+
+    if let Some(seed) = args.puzzle_seed {
+        let result = Generator::new(opts).candidate(seed);
+        return match result {
+            Ok(p) => {
+                write_row(&mut w, 1, &p)?;
+                w.flush()?;
+                Ok(ExitCode::from(exit::OK))
+            }
+            Err(r) => {
+                w.flush()?;
+                eprintln!(
+                    "sudoflow: error: puzzle seed {seed} makes a candidate the filters reject \
+                     ({}); use the --symmetry, --minimal and filter options of the run that \
+                     printed it",
+                    r.as_str()
+                );
+                Ok(ExitCode::from(exit::FAILURE))
+            }
+        };
+    }
+
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let threads = args
+        .threads
+        .map(NonZeroUsize::get)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let start = Instant::now();
+    let deadline = args.time_budget.map(|b| start + b);
+    let tally = Tally::default();
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let done = AtomicBool::new(false);
+
+    let mut written = 0u64;
+    let mut failure = None;
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        if show {
+            scope.spawn(|| progress(args.count, &tally, &done));
+        }
+        let result = (|| -> anyhow::Result<()> {
+            let mut first = 1u64;
+            while first <= args.count && failure.is_none() {
+                let last = (first + CHUNK - 1).min(args.count);
+                let chunk: Vec<Result<Generated, GiveUp>> = pool.install(|| {
+                    (first..=last)
+                        .into_par_iter()
+                        .map_init(
+                            || Generator::new(opts.clone()),
+                            |gen, i| make(gen, seed, i, args.max_tries, deadline, &tally),
+                        )
+                        .collect()
+                });
+                for (i, r) in (first..).zip(chunk) {
+                    match r {
+                        Ok(p) => {
+                            write_row(&mut w, i, &p)?;
+                            written += 1;
+                        }
+                        Err(e) => {
+                            failure = Some((i, e));
+                            break;
+                        }
+                    }
+                }
+                w.flush()?;
+                first = last + 1;
+            }
+            Ok(())
+        })();
+        done.store(true, Relaxed);
+        result
+    })?;
+
+    let secs = start.elapsed().as_secs_f64();
+    if !args.quiet {
+        let rejected = tally.rejections();
+        eprintln!(
+            "sudoflow: generated {written} puzzles in {secs:.2} s ({:.0} puzzles/s, {threads} \
+             threads), {} candidates ({:.1}% accepted{}{}), seed {seed}",
+            written as f64 / secs.max(1e-9),
+            tally.tries.load(Relaxed),
+            tally.acceptance(),
+            if rejected.is_empty() {
+                ""
+            } else {
+                "; rejected: "
+            },
+            rejected,
+        );
+    }
+    match failure {
+        None => Ok(ExitCode::from(exit::OK)),
+        Some((i, GiveUp::MaxTries)) => {
+            eprintln!(
+                "sudoflow: error: puzzle {i}: none of {} candidates passed the filters \
+                 (acceptance so far {:.3}%); {written} puzzles written. Loosen --clues, \
+                 --wnf-level or --guesses, or raise --max-tries",
+                args.max_tries,
+                tally.acceptance()
+            );
+            Ok(ExitCode::from(exit::FAILURE))
+        }
+        Some((i, GiveUp::Time)) => {
+            eprintln!(
+                "sudoflow: error: --time-budget ran out at puzzle {i} (acceptance {:.3}%); \
+                 {written} puzzles written",
+                tally.acceptance()
+            );
+            Ok(ExitCode::from(exit::FAILURE))
+        }
+    }
+}
+
+/// Draws the progress bar on stderr until `done`: puzzles made, puzzles/s and
+/// the share of candidates the filters accept.
+fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
+    let bar = ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} {wide_bar} {pos}/{len} puzzles ({per_sec}, eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    while !done.load(Relaxed) {
+        bar.set_position(tally.made.load(Relaxed));
+        bar.set_message(format!("{:.1}% accepted", tally.acceptance()));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_parse_and_explain_errors() {
+        assert_eq!(parse_clues("20..25"), Ok(20..=25));
+        assert_eq!(parse_clues("20..=25"), Ok(20..=25));
+        assert_eq!(parse_clues("22"), Ok(22..=22));
+        assert_eq!(parse_clues("..30"), Ok(0..=30));
+        assert_eq!(parse_clues("30.."), Ok(30..=81));
+        assert_eq!(
+            parse_clues("25..20").unwrap_err(),
+            "MIN 25 is greater than MAX 20"
+        );
+        assert!(parse_clues("10..12")
+            .unwrap_err()
+            .contains("fewer than 17 clues"));
+        assert!(parse_clues("20..90").unwrap_err().contains("from 0 to 81"));
+        assert!(parse_clues("x..3").unwrap_err().contains("\"x\""));
+        assert_eq!(parse_wnf_level("2..3"), Ok(2..=3));
+        assert_eq!(parse_wnf_level("4"), Ok(4..=4));
+        assert!(parse_wnf_level("0..2").is_err());
+        assert_eq!(parse_guesses("5.."), Ok(5..=u64::MAX));
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("-1").is_err());
+    }
 }
