@@ -10,6 +10,7 @@
 //! ```
 //! Throughput is reported in elements (puzzles) per second.
 
+use clap::ValueEnum;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Duration;
 use sudoflow::datasets;
@@ -47,7 +48,7 @@ fn bench_sets(c: &mut Criterion) {
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(4))
             .throughput(Throughput::Elements(puzzles.len() as u64));
-        for prune in [Prune::Basic, Prune::Matching] {
+        for &prune in Prune::value_variants() {
             let mut solver = Solver::new(SolveOptions {
                 prune,
                 ..SolveOptions::default()

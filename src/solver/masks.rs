@@ -66,8 +66,9 @@ pub fn single_rows_nonempty(band: u32) -> u32 {
     let rest = band & band.wrapping_sub(0o001_001_001);
     let outer = (rest & 0o777_000_777) + 0o777_000_777;
     let middle = (rest & 0o777_000) + 0o777_000;
-    let multi =
-        ((outer >> 9) & 1) * ROW[0] | ((middle >> 18) & 1) * ROW[1] | ((outer >> 27) & 1) * ROW[2];
+    let multi = (((outer >> 9) & 1) * ROW[0])
+        | (((middle >> 18) & 1) * ROW[1])
+        | (((outer >> 27) & 1) * ROW[2]);
     band & !multi
 }
 
@@ -225,14 +226,14 @@ mod tests {
 
     #[test]
     fn shrink_matches_a_per_column_scan() {
-        for x in 0..512usize {
+        for (x, &got) in SHRINK.iter().enumerate() {
             let mut want = 0u8;
             for c in 0..9 {
                 if x >> c & 1 == 1 {
                     want |= 1 << (c / 3);
                 }
             }
-            assert_eq!(SHRINK[x], want, "row {x:09b}");
+            assert_eq!(got, want, "row {x:09b}");
         }
     }
 
@@ -241,7 +242,7 @@ mod tests {
     /// deleting row r and box k has a perfect matching.
     #[test]
     fn minirows_match_a_matching_check() {
-        for p in 0..512usize {
+        for (p, &got) in MINIROWS.iter().enumerate() {
             let has = |r: usize, k: usize| p >> (3 * r + k) & 1 == 1;
             let mut want = 0u32;
             for r in 0..3 {
@@ -260,7 +261,7 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(MINIROWS[p], want, "pattern {p:09b}");
+            assert_eq!(got, want, "pattern {p:09b}");
         }
     }
 

@@ -8,7 +8,12 @@
 //!
 //! [`Solver`] is the one entry point: build it once per thread with
 //! [`SolveOptions`] and call [`Solver::solve`] for each puzzle; it reuses its
-//! buffers and never allocates on the hot path.
+//! buffers and never allocates on the hot path (the matching levels grow a
+//! per-depth buffer the first time a search goes deeper than before).
+//!
+//! Layout: `core` (state, propagation, search; its module doc has the cell
+//! numbering and bit layout), `masks` (lookup tables), `prune` (the seam
+//! between the band masks and the per-unit [`matching`] filter).
 
 mod core;
 mod masks;
@@ -19,15 +24,43 @@ use crate::grid::Grid;
 use std::time::Duration;
 
 /// How much propagation runs before the solver guesses.
+///
+/// Every level runs the basic propagation of `core` (naked and hidden
+/// singles, locked candidates, to a fixed point). The matching levels then
+/// delete forbidden edges ([`matching::filter_unit`], Régin 1994; SEEDS.md
+/// section 1) in the units whose candidates changed since the branch's last
+/// matching pass, alternating with basic propagation until neither changes
+/// anything.
+///
+/// **Why `basic` is the default.** Measured on the whole public sets (one
+/// thread, count up to 2; instruction counts under callgrind, which the
+/// shared machine's load does not disturb; BENCHMARKS.md, "Solver"):
+///
+/// | set | basic | matching | matching-root | (instructions per puzzle)
+/// |---|---:|---:|---:|
+/// | 17-clue | 25.3k | 32.6k | 29.2k |
+/// | top1465 | 97k | 228k | 108k |
+/// | hardest_1106 | 1.06M | 4.26M | 1.08M |
+/// | serg | 28.4k | 140k | 57.1k |
+///
+/// `matching` cuts guesses per puzzle by 52% on top1465 (14.8 -> 7.2), 20%
+/// on hardest_1106 (213 -> 170) and 62% on 17-clue (1.02 -> 0.39), but a
+/// filter pass over the changed units (~700 instructions per unit) costs as
+/// much as several basic search nodes, so every set gets slower.
+/// `matching-root` loses less but still loses everywhere. Only `basic` is at
+/// least as fast as `basic` on both hard sets and within 5% on 17-clue, so
+/// it is the default; the matching levels serve the study of the pruning,
+/// rating, and the seed's "no search" mode (`guess = false`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Prune {
     /// Naked singles, hidden singles and locked candidates, to a fixed point.
     #[default]
     Basic,
-    /// `basic`, plus deletion of forbidden edges (Régin's all-different
-    /// filtering, SEEDS.md section 1) whenever basic propagation stalls.
+    /// `basic`, plus deletion of forbidden edges whenever basic propagation
+    /// stalls, at every search node.
     Matching,
-    /// `matching` at the root only (before the first guess), `basic` below.
+    /// `matching` at the root only (before the first guess), `basic` below:
+    /// most of matching's pruning of easy-to-moderate puzzles for one pass.
     MatchingRoot,
 }
 

@@ -2,6 +2,16 @@
 //! the band masks to per-cell candidate masks (`u16`, bit `d - 1` = digit
 //! `d`), filters the units whose candidates changed since the last pass, and
 //! writes removals back.
+//!
+//! ```text
+//!   band masks (core)                    per-cell masks (matching)
+//!   cands[16 * b + d], bit 9r + c   <->  cands81[27 * b + 9r + c], bit d
+//!   b = band 0..3, r = band row 0..3,    cell index row-major 0..81,
+//!   c = column 0..9, d = digit - 1       as in crate::grid::UNITS
+//!
+//!   changed cells: u128, bit i = cell i (0..81), from XOR against the
+//!   branch's snapshot of cands taken at its last matching pass
+//! ```
 
 use super::core::{Dead, Snapshot, State, LANES};
 use super::matching::filter_unit;
