@@ -31,6 +31,9 @@ pub enum Status {
     Unique,
     /// Two or more solutions (counting stopped at the limit).
     Multiple,
+    /// A solution was found but uniqueness was not checked: the limit was 1
+    /// (`solve --limit 1`), so the search stopped at the first solution.
+    Solved,
     /// No solution.
     Unsolvable,
     /// Not a puzzle: bad length, bad character or clashing givens.
@@ -47,6 +50,7 @@ impl Status {
         match self {
             Status::Unique => "unique",
             Status::Multiple => "multiple",
+            Status::Solved => "solved",
             Status::Unsolvable => "unsolvable",
             Status::Invalid => "invalid",
             Status::Stuck => "stuck",
@@ -54,8 +58,9 @@ impl Status {
         }
     }
 
-    /// The status a solver outcome stands for (never `Invalid`).
-    pub fn of(outcome: &Outcome) -> Status {
+    /// The status a solver outcome stands for (never `Invalid`); `limit` is the
+    /// [`crate::solver::SolveOptions::limit`] it was solved with.
+    pub fn of(outcome: &Outcome, limit: u64) -> Status {
         if outcome.timed_out {
             Status::Timeout
         } else if outcome.stuck && outcome.solutions == 0 {
@@ -63,8 +68,9 @@ impl Status {
         } else {
             match outcome.solutions {
                 0 => Status::Unsolvable,
-                1 if !outcome.stuck => Status::Unique,
-                1 => Status::Stuck,
+                1 if outcome.stuck => Status::Stuck,
+                1 if limit <= 1 => Status::Solved,
+                1 => Status::Unique,
                 _ => Status::Multiple,
             }
         }
@@ -97,8 +103,9 @@ pub struct SolveRow {
 }
 
 impl SolveRow {
-    /// The row for a valid puzzle that was solved with `outcome`.
-    pub fn solved(index: u64, puzzle: &Grid, outcome: &Outcome) -> SolveRow {
+    /// The row for a valid puzzle that was solved with `outcome`, counting up to
+    /// `limit` solutions.
+    pub fn solved(index: u64, puzzle: &Grid, outcome: &Outcome, limit: u64) -> SolveRow {
         SolveRow {
             index,
             puzzle: {
@@ -108,7 +115,7 @@ impl SolveRow {
                     .expect("ASCII")
                     .to_owned()
             },
-            status: Status::of(outcome),
+            status: Status::of(outcome, limit),
             solutions: outcome.solutions,
             solution: outcome.solution,
             clues: puzzle.clues(),
@@ -237,7 +244,7 @@ mod tests {
         )
         .unwrap();
         let outcome = crate::solver::Solver::new(Default::default()).solve(&puzzle);
-        let row = SolveRow::solved(18_446_744_073_709_551_615, &puzzle, &outcome);
+        let row = SolveRow::solved(18_446_744_073_709_551_615, &puzzle, &outcome, 2);
         assert_eq!(csv_of(&row), csv_via_fields(&row));
         assert!(csv_of(&row).contains(",0.0451822917,4,"));
         let row = SolveRow::invalid(0, "1,2\"", "x:1: duplicate 5 in row 3: r3c2, r3c8".into());

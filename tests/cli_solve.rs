@@ -478,9 +478,11 @@ fn limit_and_no_guess() {
         .get_output()
         .stdout
         .clone();
-    // With a limit of 1 the count stops at the first solution.
+    // With a limit of 1 the count stops at the first solution, so this
+    // multi-solution puzzle must not be called unique.
     let row = &parse_rows(&out)[0];
     assert_eq!(row.num("solutions"), 1);
+    assert_eq!(row.get("status"), "solved");
     assert!(Grid::parse(row.get("solution"))
         .unwrap()
         .is_solution_of(&Grid::parse(SERG).unwrap()));

@@ -14,6 +14,7 @@ use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
 use crate::output::{SolveRow, SOLVE_HEADER};
+use crate::solver::SolveOptions;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
@@ -303,7 +304,8 @@ fn make(
 }
 
 fn write_row<W: Write>(w: &mut csv::Writer<W>, index: u64, p: &Generated) -> anyhow::Result<()> {
-    let row = SolveRow::solved(index, &p.puzzle, &p.outcome);
+    // Scored with solve's default options, so the limit is the default one.
+    let row = SolveRow::solved(index, &p.puzzle, &p.outcome, SolveOptions::default().limit);
     let fields = row.fields();
     let seed = p.seed.to_string();
     w.write_record(fields.iter().map(String::as_str).chain([seed.as_str()]))?;

@@ -65,7 +65,8 @@ pub struct SolveArgs {
         default_value_t = 2,
         value_parser = clap::value_parser!(u64).range(1..),
         long_help = "Count solutions up to N, then stop: 2 is enough to tell 'unique' from \
-            'multiple'. The 'solutions' column is capped at N.\n\
+            'multiple'. The 'solutions' column is capped at N. With --limit 1 the search stops \
+            at the first solution, so uniqueness is not checked and the status is 'solved'.\n\
             Example: sudoflow solve --limit 1000 puzzles.txt"
     )]
     pub limit: u64,
@@ -124,9 +125,10 @@ pub struct SolveArgs {
 }
 
 /// Per-status counts, in the order the summary line lists them.
-const STATUSES: [Status; 6] = [
+const STATUSES: [Status; 7] = [
     Status::Unique,
     Status::Multiple,
+    Status::Solved,
     Status::Unsolvable,
     Status::Stuck,
     Status::Timeout,
@@ -136,7 +138,12 @@ const STATUSES: [Status; 6] = [
 /// The row for one record: solved if it parsed, invalid otherwise.
 pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
     match &record.grid {
-        Ok(grid) => SolveRow::solved(record.index, grid, &solver.solve(grid)),
+        Ok(grid) => SolveRow::solved(
+            record.index,
+            grid,
+            &solver.solve(grid),
+            solver.options().limit,
+        ),
         Err(message) => SolveRow::invalid(record.index, &record.raw, message.clone()),
     }
 }

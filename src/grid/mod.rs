@@ -221,11 +221,11 @@ mod tests {
 
     #[test]
     fn peers_are_twenty_distinct_cells_sharing_a_unit() {
-        for c in 0..81 {
-            let p = PEERS[c];
+        for (c, p) in PEERS.iter().enumerate() {
             assert!(p.windows(2).all(|w| w[0] < w[1]));
-            for &o in &p {
+            for &o in p {
                 let o = o as usize;
+                assert_ne!(o, c, "a cell is not its own peer");
                 assert!(row_of(o) == row_of(c) || col_of(o) == col_of(c) || box_of(o) == box_of(c));
             }
         }
