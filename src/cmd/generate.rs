@@ -227,13 +227,18 @@ enum GiveUp {
     MaxTries,
     /// `--time-budget` ran out.
     Time,
+    /// A lower index already gave up, so this one would not be written.
+    Skipped,
 }
 
 /// Counters shared by the workers, read by the progress bar and the summary.
-#[derive(Default)]
 struct Tally {
     made: AtomicU64,
     tries: AtomicU64,
+    /// Lowest index that ran out of `--max-tries` (`u64::MAX`: none yet).
+    /// Higher indices stop at once (their rows would not be written); lower
+    /// ones run on, so the rows written do not depend on the threads.
+    first_failure: AtomicU64,
     /// Rejections by [`Reject`], in the order of `REJECTS`.
     rejected: [AtomicU64; 4],
 }
@@ -246,6 +251,15 @@ const REJECTS: [Reject; 4] = [
 ];
 
 impl Tally {
+    fn new() -> Tally {
+        Tally {
+            made: AtomicU64::new(0),
+            tries: AtomicU64::new(0),
+            first_failure: AtomicU64::new(u64::MAX),
+            rejected: Default::default(),
+        }
+    }
+
     fn acceptance(&self) -> f64 {
         let tries = self.tries.load(Relaxed);
         if tries == 0 {
@@ -287,6 +301,9 @@ fn make(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(GiveUp::Time);
         }
+        if tally.first_failure.load(Relaxed) < index {
+            return Err(GiveUp::Skipped);
+        }
         tally.tries.fetch_add(1, Relaxed);
         match gen.candidate(seeds.next_u64()) {
             Ok(p) => {
@@ -299,6 +316,7 @@ fn make(
             }
         }
     }
+    tally.first_failure.fetch_min(index, Relaxed);
     Err(GiveUp::MaxTries)
 }
 
@@ -356,7 +374,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .context("cannot start the worker threads")?;
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
-    let tally = Tally::default();
+    let tally = Tally::new();
     let show = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
 
@@ -419,7 +437,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     match failure {
         None => Ok(ExitCode::from(exit::OK)),
-        Some((i, GiveUp::MaxTries)) => {
+        // Skipped is never first in index order: the lower index that gave up is.
+        Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
             eprintln!(
                 "sudoflow: error: puzzle {i}: none of {} candidates passed the filters \
                  (acceptance so far {:.3}%); {written} puzzles written. Loosen --clues, \
