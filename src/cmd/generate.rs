@@ -465,13 +465,19 @@ fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
     let bar = ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} {wide_bar} {pos}/{len} puzzles ({per_sec}, eta {eta}) {msg}",
+            "{elapsed_precise} {wide_bar} {pos}/{len} puzzles (eta {eta}) {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let start = Instant::now();
     while !done.load(Relaxed) {
-        bar.set_position(tally.made.load(Relaxed));
-        bar.set_message(format!("{:.1}% accepted", tally.acceptance()));
+        let made = tally.made.load(Relaxed);
+        bar.set_position(made);
+        bar.set_message(format!(
+            "{:.0} puzzles/s, {:.1}% of candidates accepted",
+            made as f64 / start.elapsed().as_secs_f64().max(1e-3),
+            tally.acceptance()
+        ));
         std::thread::sleep(Duration::from_millis(100));
     }
     bar.finish_and_clear();
