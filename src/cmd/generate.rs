@@ -58,12 +58,10 @@ pub struct GenerateArgs {
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
 
-    /// Symmetry of the pattern of givens.
+    /// Symmetry of the pattern of givens (rows and columns below are zero-based).
     ///
-    /// none: no constraint; rot180: half-turn, (r,c) -> (8-r,8-c);
-    /// rot90: quarter-turn, (r,c) -> (c,8-r); mirror: left-right, (r,c) -> (r,8-c);
-    /// flip: top-bottom, (r,c) -> (8-r,c); diagonal: main diagonal, (r,c) -> (c,r);
-    /// antidiagonal: (r,c) -> (8-c,8-r). Rows and columns zero-based.
+    /// Givens are removed one whole orbit at a time, so the pattern keeps the
+    /// symmetry. Example: `sudoflow generate -n 10 --symmetry rot180`.
     #[arg(long, value_enum, default_value_t = Symmetry::None, value_name = "SYMMETRY")]
     pub symmetry: Symmetry,
 
@@ -80,12 +78,16 @@ pub struct GenerateArgs {
 
     /// Keep puzzles whose clue count is in MIN..MAX (inclusive; `N`, `MIN..`, `..MAX` too).
     ///
-    /// MAX below 17 is refused: there is no proper 17-clue-less Sudoku
-    /// (McGuire, Tugemann, Civario 2012). Example: `--clues 20..23`.
+    /// MAX below 17 is refused: no proper Sudoku has fewer than 17 clues
+    /// (McGuire, Tugemann, Civario 2012). Removal only lowers the clue count,
+    /// so a candidate is dropped as soon as it falls below MIN. Example:
+    /// `--clues 20..23`.
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
     pub clues: Option<RangeInclusive<usize>>,
 
     /// Keep puzzles whose WNF level (1 easy .. 4 very hard) is in L..M (or just L).
+    ///
+    /// The wnf_level column as `solve` reports it. Example: `--wnf-level 4`.
     #[arg(long, value_name = "L[..M]", value_parser = parse_wnf_level)]
     pub wnf_level: Option<RangeInclusive<u8>>,
 
@@ -104,6 +106,10 @@ pub struct GenerateArgs {
     pub quiet: bool,
 
     /// Give up (exit 1) when one puzzle needs more candidates than this.
+    ///
+    /// Per puzzle: the rows before the first puzzle that gives up are written.
+    /// The summary shows the acceptance rate to size it. Example:
+    /// `--clues 20..21 --max-tries 1000000`.
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tries: u64,
 
