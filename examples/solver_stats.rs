@@ -7,6 +7,8 @@
 //! ```
 //! The optional filter keeps the sets whose file name contains it; the
 //! optional cap solves only the first MAX_PUZZLES of each set (for callgrind).
+//! Environment: `PRUNE=basic,matching` picks levels; `NO_PEER=1` skips the
+//! `sudoku` crate row; `NO_ALONE=1` skips the propagation-alone pass.
 
 use std::time::Instant;
 use sudoflow::datasets;
@@ -48,8 +50,10 @@ fn main() -> anyhow::Result<()> {
                 guess: false,
                 ..opts
             });
+            let skip_alone = std::env::var_os("NO_ALONE").is_some();
             let solved_alone = puzzles
                 .iter()
+                .take(if skip_alone { 0 } else { puzzles.len() })
                 .filter(|p| {
                     let out = alone.solve(p);
                     !out.stuck && out.solutions > 0
@@ -68,6 +72,9 @@ fn main() -> anyhow::Result<()> {
                 100.0 * solved_alone as f64 / n,
             );
             std::hint::black_box(checksum);
+        }
+        if std::env::var_os("NO_PEER").is_some() {
+            continue;
         }
         // Peer, same puzzles, same run: the `sudoku` crate 0.8 counting up to 2
         // and keeping the solutions it finds.

@@ -18,8 +18,10 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cli;
 pub mod cmd;
+pub mod counting;
 pub mod datasets;
 pub mod exit;
 pub mod generator;

@@ -9,7 +9,9 @@
 //! WNF = 1388/30720 = 0.0451823, level 4 (the paper prints 1392; its own table
 //! gives 1388).
 
-use crate::grid::{Grid, PEERS};
+#[cfg(test)]
+use crate::grid::PEERS;
+use crate::grid::{box_of, col_of, row_of, Grid};
 
 /// The WNF score and its band for one puzzle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,18 +30,26 @@ pub struct Wnf {
 /// checked; a cell with no candidate contributes `2^0 = 1`).
 pub fn wnf(puzzle: &Grid) -> Wnf {
     let cells = puzzle.cells();
+    // Bit d (1..=9) of rows[r] / cols[c] / boxes[b]: digit d is a given in
+    // that unit. A cell's peers are exactly the other cells of its three
+    // units, so for an empty cell the union of its units' masks is the set
+    // of digits among its peers (one pass over the grid instead of 20 peer
+    // loads per empty cell: this runs for every record `solve` writes).
+    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    for (c, &v) in cells.iter().enumerate() {
+        let bit = (1u16 << v) & !1;
+        rows[row_of(c)] |= bit;
+        cols[col_of(c)] |= bit;
+        boxes[box_of(c)] |= bit;
+    }
     let mut wf = 0u64;
     let mut empty = 0u32;
     for (c, &v) in cells.iter().enumerate() {
         if v != 0 {
             continue;
         }
-        // Bit d set = digit d seen among the peers (bit 0 unused).
-        let mut seen = 0u16;
-        for &p in &PEERS[c] {
-            seen |= 1 << cells[p as usize];
-        }
-        let candidates = 9 - (seen >> 1).count_ones();
+        let seen = rows[row_of(c)] | cols[col_of(c)] | boxes[box_of(c)];
+        let candidates = 9 - seen.count_ones();
         wf += 1u64 << candidates;
         empty += 1;
     }
@@ -85,6 +95,39 @@ mod tests {
         assert_eq!(w.value, 1388.0 / 30720.0);
         assert!((w.value - 0.0451823).abs() < 5e-8);
         assert_eq!(w.level, 4);
+    }
+
+    /// The definition read literally: candidates from the 20 peers of each
+    /// empty cell.
+    fn wf_from_peers(puzzle: &Grid) -> u64 {
+        let cells = puzzle.cells();
+        (0..81)
+            .filter(|&c| cells[c] == 0)
+            .map(|c| {
+                let seen = PEERS[c]
+                    .iter()
+                    .fold(0u16, |m, &p| m | 1 << cells[p as usize]);
+                1u64 << (9 - (seen >> 1).count_ones())
+            })
+            .sum()
+    }
+
+    #[test]
+    fn unit_masks_agree_with_peers() {
+        let mut grids = vec![Grid::EMPTY, Grid::parse(INKALA).unwrap()];
+        // Clashing givens too: WNF reads the givens as they are.
+        let mut clash = Grid::parse(INKALA).unwrap();
+        clash.set(1, 8);
+        clash.set(2, 9);
+        grids.push(clash);
+        for name in [crate::datasets::TOP1465, crate::datasets::SERG] {
+            if let Ok(set) = crate::datasets::load_public(name) {
+                grids.extend(set.into_iter().take(200));
+            }
+        }
+        for g in &grids {
+            assert_eq!(wnf(g).wf, wf_from_peers(g), "{g:?}");
+        }
     }
 
     #[test]

@@ -55,6 +55,22 @@ pub fn single_rows(band: u32) -> u32 {
     out
 }
 
+/// [`single_rows`] for a band mask whose three rows are all non-empty
+/// (as after [`MINIROWS`]), branch-free: subtracting 1 from each row clears
+/// its lowest bit without borrowing across rows; a row left empty had one
+/// bit. The row-emptiness test adds `0o777` to each 9-bit field, rows 0 and
+/// 2 together (bits 9 and 27 carry out), row 1 apart.
+#[inline]
+pub fn single_rows_nonempty(band: u32) -> u32 {
+    debug_assert!(ROW.iter().all(|&r| band & r != 0));
+    let rest = band & band.wrapping_sub(0o001_001_001);
+    let outer = (rest & 0o777_000_777) + 0o777_000_777;
+    let middle = (rest & 0o777_000) + 0o777_000;
+    let multi =
+        ((outer >> 9) & 1) * ROW[0] | ((middle >> 18) & 1) * ROW[1] | ((outer >> 27) & 1) * ROW[2];
+    band & !multi
+}
+
 /// Band mask of every band row that holds a bit of `cells`.
 #[inline]
 pub fn rows_touched(cells: u32) -> u32 {
@@ -291,6 +307,9 @@ mod tests {
             }
             assert_eq!(rows_touched(band), rows);
             assert_eq!(single_rows(band), singles);
+            if ROW.iter().all(|&r| band & r != 0) {
+                assert_eq!(single_rows_nonempty(band), singles);
+            }
             let mut p = 0;
             for &(r, c) in &list {
                 p |= 1 << (3 * r + c / 3);

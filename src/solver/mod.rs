@@ -27,6 +27,8 @@ pub enum Prune {
     /// `basic`, plus deletion of forbidden edges (Régin's all-different
     /// filtering, SEEDS.md section 1) whenever basic propagation stalls.
     Matching,
+    /// `matching` at the root only (before the first guess), `basic` below.
+    MatchingRoot,
 }
 
 /// What a [`Solver`] is asked to do for each puzzle.

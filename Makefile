@@ -1,0 +1,43 @@
+# sudoflow: `make run` solves every public set, `make test` is what CI runs.
+CARGO ?= cargo
+SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
+SUDOFLOW := target/release/sudoflow
+
+.PHONY: all build datasets run test bench lint
+
+all: build
+
+# Release binary (fat LTO, codegen-units = 1, panic = abort).
+build:
+	$(CARGO) build --release
+
+# The four public sets into datasets/: copied from ../shared/datasets when it
+# exists, else downloaded as tdoku's data.zip (see datasets/README.md).
+datasets:
+	@bash datasets/fetch.sh
+
+# The main job on real data: solve every public set, one CSV each in
+# target/run/, and a summary per set (counts per status, time, records/s).
+run: build datasets
+	@mkdir -p target/run
+	@for set in $(SETS); do \
+		printf '%-32s ' "$$set:"; \
+		out=$$($(SUDOFLOW) solve datasets/$$set.txt -o target/run/$$set.csv 2>&1) \
+			|| { echo "$$out"; exit 1; }; \
+		echo "$${out#sudoflow: }"; \
+	done
+	@echo "CSV output in target/run/"
+
+# Unit, property and integration tests (the integration tests need the sets).
+test: datasets
+	$(CARGO) test --profile ci
+
+# Criterion benchmarks, then whole-process CPU time against the sudoku crate.
+bench: datasets
+	$(CARGO) bench
+	bash benches/solve_whole.sh
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Whole-process CPU time (user + sys) of `sudoflow solve -j 1` and `-j 2`
+# against a plain program that classifies each puzzle with the `sudoku` crate
+# 0.8 (examples/sudoku_crate_classify.rs), on each public set (issue 2, "Speed":
+# `solve -j 1` must use no more CPU than that program).
+#
+# Usage: benches/solve_whole.sh [RUNS]   (default 5 runs each; best run kept)
+# Needs the public sets (`make datasets`). Uses hyperfine when installed
+# (apt install hyperfine), else /usr/bin/time (GNU time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+cargo build --release --quiet --bin sudoflow
+cargo build --release --quiet --example sudoku_crate_classify
+sudoflow=target/release/sudoflow
+classify=target/release/examples/sudoku_crate_classify
+
+dataset_dir() {
+    for d in "${SUDOFLOW_DATASETS:-}" datasets ../shared/datasets; do
+        if [[ -n "$d" && -f "$d/puzzles2_17_clue.txt" ]]; then echo "$d"; return; fi
+    done
+    echo "public sets not found: run \`make datasets\`" >&2
+    exit 2
+}
+dir=$(dataset_dir)
+sets=(puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark)
+
+# Best (lowest) user+sys seconds of `runs` runs of the command "$@".
+cpu_seconds() {
+    local best="" t
+    for ((i = 0; i < runs; i++)); do
+        t=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{printf "%.3f", $1 + $2}')
+        if [[ -z "$best" ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+    done
+    echo "$best"
+}
+
+echo "machine: $(nproc) cores, $(uname -m), $(rustc --version)"
+if command -v hyperfine >/dev/null; then
+    for set in "${sets[@]}"; do
+        f="$dir/$set.txt"
+        hyperfine --warmup 1 --runs "$runs" --export-markdown "target/solve_whole_$set.md" \
+            -n "sudoku crate classify" "$classify $f" \
+            -n "sudoflow solve -j 1" "$sudoflow solve -q -j 1 $f -o /dev/null" \
+            -n "sudoflow solve -j 2" "$sudoflow solve -q -j 2 $f -o /dev/null"
+    done
+    echo "(hyperfine reports user and sys per command above)"
+    exit 0
+fi
+if [[ ! -x /usr/bin/time ]]; then
+    echo "needs hyperfine or GNU time (/usr/bin/time)" >&2
+    exit 2
+fi
+printf '%-28s %10s %14s %14s %8s\n' set records "sudoku crate" "solve -j 1" "-j 2"
+for set in "${sets[@]}"; do
+    f="$dir/$set.txt"
+    records=$(grep -cv '^#' "$f")
+    ref=$(cpu_seconds "$classify" "$f")
+    j1=$(cpu_seconds "$sudoflow" solve -q -j 1 "$f" -o /dev/null)
+    j2=$(cpu_seconds "$sudoflow" solve -q -j 2 "$f" -o /dev/null)
+    printf '%-28s %10s %13ss %13ss %7ss\n' "$set" "$records" "$ref" "$j1" "$j2"
+done
+echo "(user+sys CPU seconds, best of $runs runs; lower is better)"

@@ -1,0 +1,908 @@
+//! The number of complete grids with boxes of R rows x C columns (grid side
+//! N = R·C), by the column-set ("gangster") method.
+//!
+//! # Method
+//!
+//! Sources: B. Felgenhauer and F. Jarvis, *Enumerating possible Sudoku grids*
+//! (2005) and *Mathematics of Sudoku I* (2006), retold in SEEDS.md section 5;
+//! the column-set method ("gang of 44", dukuso and others, Enjoy Sudoku forum,
+//! "Su-Doku's maths" thread), ALGORITHMS.md section 5, Algorithm A.
+//!
+//! Transposing a grid turns boxes of R x C into boxes of C x R, so both shapes
+//! have the same count; the method works on the orientation with at least as
+//! many rows per box as columns (`2x4` is counted as `4x2`), which has the
+//! fewest bands. In that orientation there are C bands of R rows and R stacks
+//! of C columns.
+//!
+//! 1. **Column sets.** Rows and boxes lie inside one band, so bands interact only
+//!    through columns: a band's *column-set vector* gives, for every column,
+//!    the set of R digits in that column's minicolumn. A grid is a choice of one
+//!    band per band position whose column sets partition the N digits in every
+//!    column. So `total = Σ Π_i N_b(X_i)` over column-set vectors `X_1..X_C`
+//!    that partition every column, where `N_b(X)` is the number of bands with
+//!    column-set vector `X`.
+//! 2. **Keys.** Digit d of a band sits in one column of each stack: the tuple
+//!    `(j_0, .., j_{R-1})`, `j_s` in `0..C`. The multiset of the N tuples
+//!    determines `X` up to relabelling the digits, and relabelling changes
+//!    neither `N_b` nor the number of completions, so it is the memo key. It
+//!    is packed into a `u128` as a count per tuple ([`Layout`]). All keys are
+//!    enumerated (each stack column must hold exactly R digits); a key stands
+//!    for `N! / Π m_t!` column-set vectors (`m_t` = digits with tuple `t`).
+//! 3. **N_b.** For a key, the rows of each minicolumn's R digits are a
+//!    bijection onto the band's R rows, and each digit's rows across the R
+//!    stacks must be a permutation (it appears once per row). A depth-first
+//!    search assigns the minicolumns of stacks `0..R-1`; the last stack is
+//!    forced (each digit has one row left) and only checked. Permuting the
+//!    band's rows maps bands with column sets `X` onto each other, so the first
+//!    minicolumn is fixed and the count multiplied by `R!`.
+//! 4. **Classes.** Permuting the stacks and the columns inside a stack changes
+//!    neither `N_b` nor the completions, so keys fall into classes (44 for
+//!    9x9, the "gang of 44"); the completions of bands `2..C` are computed once
+//!    per class: `F(X_1) = Σ_{X_2} N_b(X_2) · F'(..)`, enumerating per stack
+//!    every way to give each digit one of its still-free columns with R
+//!    digits per column (56 per stack for 9x9), the last band being forced.
+//! 5. **Total** `= Σ_class W_class · F(class)`, with `W_class` = the number of
+//!    bands whose column sets are in the class `= Σ_key N!/Π m_t! · N_b(key)`.
+//!
+//! For small shapes ([`top_band`](super::top_band)) the top band is also
+//! enumerated directly: completions of the canonical first box (2,612,736 for
+//! 9x9), the lexicographically reduced ones (36,288), their classes under
+//! stack/column permutations (2,051) and with row permutations added (416),
+//! and the column-set classes they fall in (44); the class weights of step 5
+//! are checked against these counts.
+
+// Index loops mirror the notation (digit d, stack s, row i) of the method.
+#![allow(clippy::needless_range_loop)]
+
+use super::top_band;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Largest grid side handled (digit and row sets are `u16` bit masks).
+pub const MAX_SIDE: usize = 16;
+
+/// A box shape: `rows` x `cols` cells per box; the grid side is `rows * cols`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoxShape {
+    /// Rows per box (also the number of stacks).
+    pub rows: usize,
+    /// Columns per box (also the number of bands).
+    pub cols: usize,
+}
+
+impl BoxShape {
+    /// The classic 9x9 Sudoku shape.
+    pub const CLASSIC: BoxShape = BoxShape { rows: 3, cols: 3 };
+
+    /// Grid side N = rows x cols (also the number of digits).
+    pub fn side(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The shape of the transposed grid (`cols` x `rows`), which has the same
+    /// number of grids.
+    pub fn transposed(&self) -> BoxShape {
+        BoxShape {
+            rows: self.cols,
+            cols: self.rows,
+        }
+    }
+}
+
+impl fmt::Display for BoxShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+impl FromStr for BoxShape {
+    type Err = String;
+
+    /// Parses `RxC` (e.g. `3x3`, `2x4`; `X` also accepted), both at least 1.
+    fn from_str(s: &str) -> Result<BoxShape, String> {
+        let bad = || format!("box shape {s:?}: expected RxC with R, C >= 1, e.g. 3x3 or 2x4");
+        let (r, c) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+        let rows: usize = r.trim().parse().map_err(|_| bad())?;
+        let cols: usize = c.trim().parse().map_err(|_| bad())?;
+        if rows == 0 || cols == 0 {
+            return Err(bad());
+        }
+        Ok(BoxShape { rows, cols })
+    }
+}
+
+/// Why [`count_grids`] could not count a shape.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CountGridsError {
+    /// The shape is beyond what this implementation represents.
+    #[error("box shape {shape}: {reason}")]
+    Unsupported {
+        /// The shape asked for.
+        shape: BoxShape,
+        /// What limit it exceeds.
+        reason: String,
+    },
+    /// A count exceeded `u128`.
+    #[error("box shape {0}: the count overflows u128")]
+    Overflow(BoxShape),
+    /// Two independent computations disagreed (a bug).
+    #[error("box shape {shape}: internal check failed: {what}")]
+    Check {
+        /// The shape asked for.
+        shape: BoxShape,
+        /// Which figures disagreed.
+        what: String,
+    },
+}
+
+/// The figures of one [`count_grids`] run: the intermediate counts of the
+/// method and the total.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GridCount {
+    /// The shape asked for.
+    pub shape: BoxShape,
+    /// The orientation the method used (rows >= cols; the transpose of
+    /// `shape` when `shape.cols > shape.rows`).
+    pub counted_as: BoxShape,
+    /// Column-set keys (column-set vectors of one band up to relabelling the
+    /// digits) that satisfy the column counts.
+    pub keys: usize,
+    /// Of those, the keys with at least one band.
+    pub keys_with_bands: usize,
+    /// Number of distinct bands (R x N, rows and boxes valid): `N!` times
+    /// [`GridCount::top_band_completions`].
+    pub bands: u128,
+    /// Bands whose first box is the canonical `1..N` in row-major order.
+    pub top_band_completions: u128,
+    /// Column-set classes of bands under stack and column permutations (44
+    /// for 9x9): the number of completion sums computed.
+    pub column_set_classes: usize,
+    /// Smallest and largest number of ways to complete the other bands for
+    /// one top band, over the classes.
+    pub completions_range: (u128, u128),
+    /// `L_h`: column permutations inside the stacks other than the first,
+    /// times permutations of those stacks (72 for 9x9).
+    pub lex_factor_top: u128,
+    /// `L_v`: the same for rows and bands in the first stack (72 for 9x9).
+    pub lex_factor_side: u128,
+    /// The direct top-band enumeration, when the shape is small enough.
+    pub top_band: Option<TopBandFigures>,
+    /// `total / (N! · L_h · L_v)` (3,546,146,300,288 for 9x9); the group of
+    /// relabellings and those permutations acts freely, so it divides.
+    pub reduced_total: u128,
+    /// Number of complete grids.
+    pub total: u128,
+}
+
+/// Figures from enumerating the top band directly (orientation
+/// [`GridCount::counted_as`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopBandFigures {
+    /// Completions of the top band given the canonical first box (2,612,736).
+    pub completions: u64,
+    /// Of those, the lexicographically reduced ones: columns of each other
+    /// stack increasing along the top row, those stacks ordered by their top
+    /// row's first digit (36,288 = 2,612,736 / 72).
+    pub reduced: u64,
+    /// Classes of reduced top bands under stack and column permutations
+    /// (re-relabelled and reduced): 2,051 for 9x9.
+    pub classes_stack_column: usize,
+    /// Classes when row permutations are added: 416 for 9x9.
+    pub classes_with_rows: usize,
+    /// Column-set classes the reduced top bands fall in: 44 for 9x9.
+    pub column_set_classes: usize,
+}
+
+/// The oriented shape and the packing of column-set keys.
+///
+/// Key layout: digit tuples `(j_0, .., j_{R-1})` (`j_s` = the digit's column
+/// inside stack `s`, 0-based) are numbered `cell = Σ_s j_s · C^s`, and the key
+/// holds, in bits `[bits·cell, bits·cell + bits)`, how many digits have that
+/// tuple (at most R, since stack 0's column `j_0` holds R digits). A key is
+/// therefore `Σ_d 1 << (bits · cell_d)`.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    /// Grid side and number of digits.
+    pub n: usize,
+    /// Rows per box = rows per band = number of stacks.
+    pub r: usize,
+    /// Columns per box = columns per stack = number of bands.
+    pub c: usize,
+    /// Number of tuples, `C^R`.
+    pub cells: usize,
+    /// `pow[s] = C^s`.
+    pub pow: [usize; MAX_SIDE],
+    /// Bits per tuple count.
+    pub bits: u32,
+    /// `cell_cols[cell][s]`: the column (0..C) inside stack `s` of that tuple.
+    pub cell_cols: Vec<[u8; MAX_SIDE]>,
+}
+
+impl Layout {
+    fn new(shape: BoxShape) -> Result<Layout, CountGridsError> {
+        let oriented = if shape.cols > shape.rows {
+            shape.transposed()
+        } else {
+            shape
+        };
+        let (r, c) = (oriented.rows, oriented.cols);
+        let n = r * c;
+        let unsupported = |reason: String| CountGridsError::Unsupported { shape, reason };
+        if n > MAX_SIDE {
+            return Err(unsupported(format!(
+                "grid side {n} is above the supported {MAX_SIDE}"
+            )));
+        }
+        let bits = usize::BITS - r.leading_zeros();
+        let cells = (0..r).try_fold(1usize, |acc, _| acc.checked_mul(c));
+        match cells {
+            Some(cells) if cells * bits as usize <= 128 => {}
+            _ => {
+                return Err(unsupported(format!(
+                    "column-set keys of {c}^{r} tuples do not fit in 128 bits \
+                     (and the enumeration would not finish)"
+                )))
+            }
+        }
+        let cells = cells.unwrap_or(0);
+        let mut pow = [0usize; MAX_SIDE];
+        let mut p = 1;
+        for slot in pow.iter_mut().take(r) {
+            *slot = p;
+            p *= c;
+        }
+        let cell_cols = (0..cells)
+            .map(|cell| {
+                let mut cols = [0u8; MAX_SIDE];
+                for s in 0..r {
+                    cols[s] = ((cell / pow[s]) % c) as u8;
+                }
+                cols
+            })
+            .collect();
+        Ok(Layout {
+            n,
+            r,
+            c,
+            cells,
+            pow,
+            bits,
+            cell_cols,
+        })
+    }
+
+    /// The shape as oriented for the method.
+    fn shape(&self) -> BoxShape {
+        BoxShape {
+            rows: self.r,
+            cols: self.c,
+        }
+    }
+
+    /// Count of digits with tuple `cell` in `key`.
+    #[inline]
+    fn count(&self, key: u128, cell: usize) -> u32 {
+        ((key >> (self.bits as usize * cell)) & ((1u128 << self.bits) - 1)) as u32
+    }
+
+    /// The key of a column-set vector given as each digit's column per stack
+    /// (`cols[s][d]`, 0-based).
+    #[inline]
+    pub(crate) fn key_of(&self, cols: &[[u8; MAX_SIDE]; MAX_SIDE]) -> u128 {
+        let mut key = 0u128;
+        for d in 0..self.n {
+            let mut cell = 0;
+            for s in 0..self.r {
+                cell += cols[s][d] as usize * self.pow[s];
+            }
+            key += 1u128 << (self.bits as usize * cell);
+        }
+        key
+    }
+
+    /// A concrete column-set vector for `key`: digits are handed out to the
+    /// tuples in increasing tuple order; `cols[s][d]` = digit d's column in
+    /// stack s.
+    fn representative(&self, key: u128) -> [[u8; MAX_SIDE]; MAX_SIDE] {
+        let mut cols = [[0u8; MAX_SIDE]; MAX_SIDE];
+        let mut d = 0;
+        for cell in 0..self.cells {
+            for _ in 0..self.count(key, cell) {
+                for s in 0..self.r {
+                    cols[s][d] = self.cell_cols[cell][s];
+                }
+                d += 1;
+            }
+        }
+        cols
+    }
+
+    /// The number of column-set vectors with this key: `N! / Π m_t!`.
+    fn multiplicity(&self, key: u128) -> u128 {
+        let mut m = factorial(self.n);
+        for cell in 0..self.cells {
+            m /= factorial(self.count(key, cell) as usize);
+        }
+        m
+    }
+
+    /// Applies a relabelling of tuples (`map[cell]` = new cell) to a key.
+    fn map_key(&self, key: u128, map: &[usize]) -> u128 {
+        let mut out = 0u128;
+        for cell in 0..self.cells {
+            let m = self.count(key, cell) as u128;
+            out += m << (self.bits as usize * map[cell]);
+        }
+        out
+    }
+}
+
+/// `k!` as `u128` (k <= 16 here).
+pub(crate) fn factorial(k: usize) -> u128 {
+    (1..=k as u128).product()
+}
+
+/// Every key whose tuples put exactly R digits in each column of each stack:
+/// a depth-first search over non-decreasing tuples with per-(stack, column)
+/// counters.
+fn enumerate_keys(lay: &Layout) -> Vec<u128> {
+    fn rec(
+        lay: &Layout,
+        start: usize,
+        placed: usize,
+        key: u128,
+        marg: &mut [[u8; MAX_SIDE]; MAX_SIDE],
+        out: &mut Vec<u128>,
+    ) {
+        if placed == lay.n {
+            out.push(key);
+            return;
+        }
+        for cell in start..lay.cells {
+            let cols = &lay.cell_cols[cell];
+            if (0..lay.r).all(|s| (marg[s][cols[s] as usize] as usize) < lay.r) {
+                for s in 0..lay.r {
+                    marg[s][cols[s] as usize] += 1;
+                }
+                rec(
+                    lay,
+                    cell,
+                    placed + 1,
+                    key + (1u128 << (lay.bits as usize * cell)),
+                    marg,
+                    out,
+                );
+                for s in 0..lay.r {
+                    marg[s][cols[s] as usize] -= 1;
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    rec(lay, 0, 0, 0, &mut [[0; MAX_SIDE]; MAX_SIDE], &mut out);
+    out
+}
+
+/// `N_b(key)`: the number of bands whose column-set vector is the key's
+/// representative (step 3 of the module doc).
+fn band_count(lay: &Layout, key: u128) -> u128 {
+    let cols = lay.representative(key);
+    // mini[s * C + j] = the R digits of stack s, column j.
+    let mut mini = [[0u8; MAX_SIDE]; MAX_SIDE];
+    let mut fill = [0usize; MAX_SIDE];
+    for s in 0..lay.r {
+        for d in 0..lay.n {
+            let m = s * lay.c + cols[s][d] as usize;
+            mini[m][fill[m]] = d as u8;
+            fill[m] += 1;
+        }
+    }
+    let mut search = BandSearch {
+        r: lay.r,
+        c: lay.c,
+        full: ((1u32 << lay.r) - 1) as u16,
+        mini,
+        used: [0; MAX_SIDE],
+    };
+    if lay.r == 1 {
+        // One row, one stack: the band is the row, fixed by its column sets.
+        return 1;
+    }
+    // Fix the first minicolumn: digit i on row i (times R! row orders).
+    for i in 0..lay.r {
+        search.used[mini[0][i] as usize] = 1 << i;
+    }
+    search.dfs(1, 0, 0) as u128 * factorial(lay.r)
+}
+
+/// Depth-first search state of [`band_count`]; row masks are bit `i` = row `i`
+/// of the band (0-based).
+struct BandSearch {
+    r: usize,
+    c: usize,
+    full: u16,
+    mini: [[u8; MAX_SIDE]; MAX_SIDE],
+    /// `used[d]`: rows digit d already occupies (one per stack done).
+    used: [u16; MAX_SIDE],
+}
+
+impl BandSearch {
+    /// Counts assignments of minicolumn `m` from its `i`-th digit on, rows in
+    /// `taken` being already used by that minicolumn.
+    fn dfs(&mut self, m: usize, i: usize, taken: u16) -> u64 {
+        if m == (self.r - 1) * self.c {
+            return self.last_stack_fits() as u64;
+        }
+        if i == self.r {
+            return self.dfs(m + 1, 0, 0);
+        }
+        let d = self.mini[m][i] as usize;
+        let mut free = self.full & !taken & !self.used[d];
+        let mut total = 0;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            self.used[d] |= bit;
+            total += self.dfs(m, i + 1, taken | bit);
+            self.used[d] ^= bit;
+        }
+        total
+    }
+
+    /// In the last stack each digit has one row left; each minicolumn's digits
+    /// must then cover all R rows.
+    fn last_stack_fits(&self) -> bool {
+        let base = (self.r - 1) * self.c;
+        (base..base + self.c).all(|m| {
+            self.mini[m][..self.r]
+                .iter()
+                .fold(0u16, |acc, &d| acc | (self.full & !self.used[d as usize]))
+                == self.full
+        })
+    }
+}
+
+/// A plain union-find over `0..n` (path halving, union by index).
+pub(crate) struct UnionFind(Vec<usize>);
+
+impl UnionFind {
+    pub(crate) fn new(n: usize) -> UnionFind {
+        UnionFind((0..n).collect())
+    }
+    pub(crate) fn find(&mut self, mut x: usize) -> usize {
+        while self.0[x] != x {
+            self.0[x] = self.0[self.0[x]];
+            x = self.0[x];
+        }
+        x
+    }
+    pub(crate) fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a != b {
+            self.0[a.max(b)] = a.min(b);
+        }
+    }
+    /// Number of classes.
+    pub(crate) fn classes(&mut self) -> usize {
+        (0..self.0.len()).filter(|&x| self.find(x) == x).count()
+    }
+}
+
+/// Tuple relabellings that generate the stack/column permutation group:
+/// swaps of adjacent stacks and swaps of adjacent columns inside stack 0.
+fn class_generators(lay: &Layout) -> Vec<Vec<usize>> {
+    let encode = |cols: &[u8; MAX_SIDE]| (0..lay.r).map(|s| cols[s] as usize * lay.pow[s]).sum();
+    let mut gens = Vec::new();
+    for s in 0..lay.r.saturating_sub(1) {
+        gens.push(
+            (0..lay.cells)
+                .map(|cell| {
+                    let mut cols = lay.cell_cols[cell];
+                    cols.swap(s, s + 1);
+                    encode(&cols)
+                })
+                .collect(),
+        );
+    }
+    for j in 0..lay.c.saturating_sub(1) as u8 {
+        gens.push(
+            (0..lay.cells)
+                .map(|cell| {
+                    let mut cols = lay.cell_cols[cell];
+                    cols[0] = match cols[0] {
+                        x if x == j => j + 1,
+                        x if x == j + 1 => j,
+                        x => x,
+                    };
+                    encode(&cols)
+                })
+                .collect(),
+        );
+    }
+    gens
+}
+
+/// The band counts of all keys with at least one band, and the class
+/// structure of those keys.
+pub(crate) struct Bands {
+    pub(crate) lay: Layout,
+    /// `N_b` of every key with at least one band.
+    pub(crate) nb: HashMap<u128, u128>,
+    /// Keys with at least one band, sorted.
+    pub(crate) keys: Vec<u128>,
+    /// Class (0-based, in order of first key) of each entry of `keys`.
+    pub(crate) class_of: Vec<usize>,
+    /// Number of classes.
+    pub(crate) classes: usize,
+}
+
+impl Bands {
+    /// The class of a key, if it has bands.
+    pub(crate) fn class_of_key(&self, key: u128) -> Option<usize> {
+        self.keys.binary_search(&key).ok().map(|i| self.class_of[i])
+    }
+}
+
+/// Counts the complete grids of `shape` (see the module doc for the method),
+/// using the current rayon thread pool (wrap the call in
+/// `ThreadPool::install` to choose the number of threads).
+///
+/// Practical limits (AMD Zen 3, one core): 2x2, 2x3 and 3x2 take
+/// milliseconds, 3x3 about a second, 2x4 and 4x2 seconds; 2x5 and larger
+/// shapes are accepted if their keys fit but are not expected to finish.
+///
+/// Errors: [`CountGridsError::Unsupported`] for grid sides above
+/// [`MAX_SIDE`] or keys above 128 bits (e.g. 3x4, 4x4),
+/// [`CountGridsError::Overflow`] if the total exceeds `u128`,
+/// [`CountGridsError::Check`] if the top-band enumeration disagrees with the
+/// column-set weights (a bug).
+pub fn count_grids(shape: BoxShape) -> Result<GridCount, CountGridsError> {
+    let lay = Layout::new(shape)?;
+    let overflow = || CountGridsError::Overflow(shape);
+    let all_keys = enumerate_keys(&lay);
+    let counted: Vec<(u128, u128)> = all_keys
+        .par_iter()
+        .map(|&k| (k, band_count(&lay, k)))
+        .filter(|&(_, nb)| nb > 0)
+        .collect();
+    let mut keys: Vec<u128> = counted.iter().map(|&(k, _)| k).collect();
+    keys.sort_unstable();
+    let nb: HashMap<u128, u128> = counted.into_iter().collect();
+
+    // Classes under stack/column permutations.
+    let index: HashMap<u128, usize> = keys.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    let mut uf = UnionFind::new(keys.len());
+    for gen in class_generators(&lay) {
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(&j) = index.get(&lay.map_key(k, &gen)) {
+                uf.union(i, j);
+            }
+        }
+    }
+    let mut root_class = HashMap::new();
+    let class_of: Vec<usize> = (0..keys.len())
+        .map(|i| {
+            let root = uf.find(i);
+            let next = root_class.len();
+            *root_class.entry(root).or_insert(next)
+        })
+        .collect();
+    let classes = root_class.len();
+    let bands_info = Bands {
+        lay: lay.clone(),
+        nb,
+        keys,
+        class_of,
+        classes,
+    };
+
+    // Class weights W = Σ multiplicity · N_b, and one representative each.
+    let mut weight = vec![0u128; classes];
+    let mut rep = vec![None; classes];
+    let mut bands = 0u128;
+    for (i, &k) in bands_info.keys.iter().enumerate() {
+        let w = lay
+            .multiplicity(k)
+            .checked_mul(bands_info.nb[&k])
+            .ok_or_else(overflow)?;
+        let cl = bands_info.class_of[i];
+        weight[cl] = weight[cl].checked_add(w).ok_or_else(overflow)?;
+        bands = bands.checked_add(w).ok_or_else(overflow)?;
+        rep[cl].get_or_insert(k);
+    }
+    let n_fact = factorial(lay.n);
+    let lex_top = factorial(lay.c).pow(lay.r as u32 - 1) * factorial(lay.r - 1);
+    let lex_side = factorial(lay.r).pow(lay.c as u32 - 1) * factorial(lay.c - 1);
+
+    // The top band enumerated directly, checked against the class weights.
+    let top = top_band::analyse(&bands_info, bands / n_fact);
+    if let Some((figures, per_class)) = &top {
+        for (cl, &w) in weight.iter().enumerate() {
+            let expect = (per_class[cl] as u128)
+                .checked_mul(lex_top * n_fact)
+                .ok_or_else(overflow)?;
+            if expect != w {
+                return Err(CountGridsError::Check {
+                    shape,
+                    what: format!(
+                        "column-set class {cl}: {} reduced top bands x {lex_top} x {}! \
+                         = {expect}, but the class weight is {w}",
+                        per_class[cl], lay.n
+                    ),
+                });
+            }
+        }
+        debug_assert_eq!(figures.column_set_classes, classes);
+    }
+
+    // Completions of bands 2..C, once per class, split over stack 0's choices.
+    let reps: Vec<[[u8; MAX_SIDE]; MAX_SIDE]> = rep
+        .iter()
+        .map(|k| lay.representative(k.expect("every class has a key")))
+        .collect();
+    let completions = per_class_completions(&bands_info, &reps).ok_or_else(overflow)?;
+    let mut total = 0u128;
+    for (w, f) in weight.iter().zip(&completions) {
+        total = w
+            .checked_mul(*f)
+            .and_then(|x| x.checked_add(total))
+            .ok_or_else(overflow)?;
+    }
+    let range = (
+        completions.iter().copied().min().unwrap_or(0),
+        completions.iter().copied().max().unwrap_or(0),
+    );
+    let divisor = n_fact * lex_top * lex_side;
+    if total % divisor != 0 {
+        return Err(CountGridsError::Check {
+            shape,
+            what: format!("the total {total} is not a multiple of N! L_h L_v = {divisor}"),
+        });
+    }
+    Ok(GridCount {
+        shape,
+        counted_as: lay.shape(),
+        keys: all_keys.len(),
+        keys_with_bands: bands_info.keys.len(),
+        bands,
+        top_band_completions: bands / n_fact,
+        column_set_classes: classes,
+        completions_range: range,
+        lex_factor_top: lex_top,
+        lex_factor_side: lex_side,
+        top_band: top.map(|(f, _)| f),
+        reduced_total: total / divisor,
+        total,
+    })
+}
+
+/// `F(X)` for each class representative `X` (given as `cols[s][d]`): the
+/// number of ways to fill bands `2..C` whose column sets complete `X`.
+/// `None` on overflow.
+fn per_class_completions(bands: &Bands, reps: &[[[u8; MAX_SIDE]; MAX_SIDE]]) -> Option<Vec<u128>> {
+    let lay = &bands.lay;
+    let full_cols = ((1u32 << lay.c) - 1) as u16;
+    // allowed[s][d]: columns of stack s still free for digit d.
+    let allowed: Vec<[[u16; MAX_SIDE]; MAX_SIDE]> = reps
+        .iter()
+        .map(|cols| {
+            let mut a = [[0u16; MAX_SIDE]; MAX_SIDE];
+            for s in 0..lay.r {
+                for d in 0..lay.n {
+                    a[s][d] = full_cols & !(1 << cols[s][d]);
+                }
+            }
+            a
+        })
+        .collect();
+    let bands_left = lay.c - 1;
+    if bands_left < 2 {
+        return allowed
+            .iter()
+            .map(|a| Some(completions(bands, a, bands_left)))
+            .collect();
+    }
+    // Split the outermost loop (stack 0's choices) over the thread pool.
+    let tasks: Vec<(usize, [u8; MAX_SIDE])> = allowed
+        .iter()
+        .enumerate()
+        .flat_map(|(cl, a)| {
+            stack_choices(lay, &a[0])
+                .into_iter()
+                .map(move |ch| (cl, ch))
+        })
+        .collect();
+    let partial: Vec<(usize, Option<u128>)> = tasks
+        .par_iter()
+        .map(|(cl, first)| {
+            let a = &allowed[*cl];
+            let lists: Vec<Vec<[u8; MAX_SIDE]>> =
+                (1..lay.r).map(|s| stack_choices(lay, &a[s])).collect();
+            let mut chosen = [[0u8; MAX_SIDE]; MAX_SIDE];
+            chosen[0] = *first;
+            (*cl, product(bands, a, bands_left, &lists, 1, &mut chosen))
+        })
+        .collect();
+    let mut out = vec![0u128; reps.len()];
+    for (cl, f) in partial {
+        out[cl] = out[cl].checked_add(f?)?;
+    }
+    Some(out)
+}
+
+/// Every way to give each digit one of its `allowed` columns (bit j = column
+/// j of the stack) so that each column gets exactly R digits; entry `[d]` is
+/// digit d's column.
+fn stack_choices(lay: &Layout, allowed: &[u16; MAX_SIDE]) -> Vec<[u8; MAX_SIDE]> {
+    fn rec(
+        lay: &Layout,
+        allowed: &[u16; MAX_SIDE],
+        d: usize,
+        fill: &mut [usize; MAX_SIDE],
+        cur: &mut [u8; MAX_SIDE],
+        out: &mut Vec<[u8; MAX_SIDE]>,
+    ) {
+        if d == lay.n {
+            out.push(*cur);
+            return;
+        }
+        let mut free = allowed[d];
+        while free != 0 {
+            let j = free.trailing_zeros() as usize;
+            free &= free - 1;
+            if fill[j] < lay.r {
+                fill[j] += 1;
+                cur[d] = j as u8;
+                rec(lay, allowed, d + 1, fill, cur, out);
+                fill[j] -= 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    rec(
+        lay,
+        allowed,
+        0,
+        &mut [0; MAX_SIDE],
+        &mut [0; MAX_SIDE],
+        &mut out,
+    );
+    out
+}
+
+/// Σ over the choices of stacks `s..R` (`lists[s - 1]`), stacks before `s`
+/// fixed in `chosen`, of `N_b(next band) · F(rest)`. `None` on overflow.
+fn product(
+    bands: &Bands,
+    allowed: &[[u16; MAX_SIDE]; MAX_SIDE],
+    bands_left: usize,
+    lists: &[Vec<[u8; MAX_SIDE]>],
+    s: usize,
+    chosen: &mut [[u8; MAX_SIDE]; MAX_SIDE],
+) -> Option<u128> {
+    let lay = &bands.lay;
+    if s == lay.r {
+        let Some(&nb) = bands.nb.get(&lay.key_of(chosen)) else {
+            return Some(0);
+        };
+        let mut rest = *allowed;
+        for t in 0..lay.r {
+            for d in 0..lay.n {
+                rest[t][d] &= !(1 << chosen[t][d]);
+            }
+        }
+        return nb.checked_mul(completions(bands, &rest, bands_left - 1));
+    }
+    let mut sum = 0u128;
+    for ch in &lists[s - 1] {
+        chosen[s] = *ch;
+        sum = sum.checked_add(product(bands, allowed, bands_left, lists, s + 1, chosen)?)?;
+    }
+    Some(sum)
+}
+
+/// `F`: ways to fill `bands_left` more bands given each digit's free columns
+/// per stack. With one band left the columns are forced. Overflow saturates
+/// (the callers' checked sums then fail); it cannot occur for shapes that
+/// fit the key.
+fn completions(bands: &Bands, allowed: &[[u16; MAX_SIDE]; MAX_SIDE], bands_left: usize) -> u128 {
+    let lay = &bands.lay;
+    match bands_left {
+        0 => 1,
+        1 => {
+            let mut cols = [[0u8; MAX_SIDE]; MAX_SIDE];
+            for s in 0..lay.r {
+                for d in 0..lay.n {
+                    cols[s][d] = allowed[s][d].trailing_zeros() as u8;
+                }
+            }
+            bands.nb.get(&lay.key_of(&cols)).copied().unwrap_or(0)
+        }
+        _ => {
+            let lists: Vec<Vec<[u8; MAX_SIDE]>> = (0..lay.r)
+                .map(|s| stack_choices(lay, &allowed[s]))
+                .collect();
+            let mut chosen = [[0u8; MAX_SIDE]; MAX_SIDE];
+            let mut sum = 0u128;
+            for first in &lists[0] {
+                chosen[0] = *first;
+                match product(bands, allowed, bands_left, &lists[1..], 1, &mut chosen)
+                    .and_then(|x| x.checked_add(sum))
+                {
+                    Some(x) => sum = x,
+                    None => return u128::MAX,
+                }
+            }
+            sum
+        }
+    }
+}
+
+/// The prime factorisation of `x` by trial division, as `(prime, exponent)`
+/// pairs in increasing order; `x = 0` or `1` gives an empty list.
+pub fn factorize(mut x: u128) -> Vec<(u128, u32)> {
+    let mut out = Vec::new();
+    if x < 2 {
+        return out;
+    }
+    let mut p = 2u128;
+    while p * p <= x {
+        if x % p == 0 {
+            let mut e = 0;
+            while x % p == 0 {
+                x /= p;
+                e += 1;
+            }
+            out.push((p, e));
+        }
+        p += if p == 2 { 1 } else { 2 };
+    }
+    if x > 1 {
+        out.push((x, 1));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shape_parsing() {
+        assert_eq!("2x4".parse(), Ok(BoxShape { rows: 2, cols: 4 }));
+        assert_eq!("3X3".parse(), Ok(BoxShape::CLASSIC));
+        assert!("3".parse::<BoxShape>().is_err());
+        assert!("0x3".parse::<BoxShape>().is_err());
+        assert!("axb".parse::<BoxShape>().is_err());
+    }
+
+    #[test]
+    fn keys_round_trip_through_representatives() {
+        let lay = Layout::new(BoxShape::CLASSIC).unwrap();
+        for &k in enumerate_keys(&lay).iter().take(500) {
+            assert_eq!(lay.key_of(&lay.representative(k)), k);
+        }
+    }
+
+    #[test]
+    fn factorization_of_the_reduced_9x9_count() {
+        assert_eq!(
+            factorize(3_546_146_300_288),
+            vec![(2, 7), (27_704_267_971, 1)]
+        );
+        assert_eq!(factorize(1), vec![]);
+        assert_eq!(factorize(97), vec![(97, 1)]);
+    }
+
+    #[test]
+    fn latin_squares_as_one_column_boxes() {
+        // Boxes of 1 x N are rows: the grids are the Latin squares of order N
+        // (1, 2, 12, 576 for N = 1..4), counted as one band of N x 1 boxes.
+        for (n, squares) in [(1, 1), (2, 2), (3, 12), (4, 576)] {
+            let shape = BoxShape { rows: 1, cols: n };
+            assert_eq!(count_grids(shape).unwrap().total, squares, "order {n}");
+        }
+    }
+}
