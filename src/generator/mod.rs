@@ -71,7 +71,7 @@
 //! always counting to 2 (+4.8%: with a single alternative the count must
 //! first find `S` again); `Prune::Matching` or `Prune::MatchingRoot` in the
 //! checks (2.9x and 1.5x the instructions with main's solver at 4e0086c: the
-//! checks are mostly settled by singles, so the matching sweep is pure cost).
+//! matching sweeps cost more than the guesses they save on these puzzles).
 //! A solver entry point taking forbidden candidates
 //! (`o ≠ S[o]`, limit 1) would make step 3 a single run that never looks
 //! for `S`.
