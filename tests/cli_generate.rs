@@ -343,6 +343,26 @@ fn rare_targets_end_with_exit_1_and_keep_the_puzzles_made() {
         .stderr(predicate::str::contains(
             "puzzle 1: none of 20 candidates passed the filters",
         ));
+    // A failure part-way: the rows before it are written, the same for any -j.
+    let partial = |j: &str| {
+        let out = Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["generate", "-n", "300", "--seed", "4", "--clues", "26..27"])
+            .args(["--max-tries", "12", "-q", "-j", j])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("passed the filters"));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = partial("1");
+    assert_eq!(one, partial("2"));
+    let rows = parse_csv(&one);
+    assert!(rows.len() < 300, "{} rows", rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["index"], (i + 1).to_string());
+        assert!(["26", "27"].contains(&row["clues"].as_str()));
+    }
     // A time budget of zero stops at once; rows before the stop stay written.
     Command::cargo_bin("sudoflow")
         .unwrap()

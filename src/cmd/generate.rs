@@ -59,12 +59,10 @@ pub struct GenerateArgs {
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<NonZeroUsize>,
 
-    /// Symmetry of the pattern of givens.
+    /// Symmetry of the pattern of givens (rows and columns below are zero-based).
     ///
-    /// none: no constraint; rot180: half-turn, (r,c) -> (8-r,8-c);
-    /// rot90: quarter-turn, (r,c) -> (c,8-r); mirror: left-right, (r,c) -> (r,8-c);
-    /// flip: top-bottom, (r,c) -> (8-r,c); diagonal: main diagonal, (r,c) -> (c,r);
-    /// antidiagonal: (r,c) -> (8-c,8-r). Rows and columns zero-based.
+    /// Givens are removed one whole orbit at a time, so the pattern keeps the
+    /// symmetry. Example: `sudoflow generate -n 10 --symmetry rot180`.
     #[arg(long, value_enum, default_value_t = Symmetry::None, value_name = "SYMMETRY")]
     pub symmetry: Symmetry,
 
@@ -81,12 +79,16 @@ pub struct GenerateArgs {
 
     /// Keep puzzles whose clue count is in MIN..MAX (inclusive; `N`, `MIN..`, `..MAX` too).
     ///
-    /// MAX below 17 is refused: there is no proper 17-clue-less Sudoku
-    /// (McGuire, Tugemann, Civario 2012). Example: `--clues 20..23`.
+    /// MAX below 17 is refused: no proper Sudoku has fewer than 17 clues
+    /// (McGuire, Tugemann, Civario 2012). Removal only lowers the clue count,
+    /// so a candidate is dropped as soon as it falls below MIN. Example:
+    /// `--clues 20..23`.
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
     pub clues: Option<RangeInclusive<usize>>,
 
     /// Keep puzzles whose WNF level (1 easy .. 4 very hard) is in L..M (or just L).
+    ///
+    /// The wnf_level column as `solve` reports it. Example: `--wnf-level 4`.
     #[arg(long, value_name = "L[..M]", value_parser = parse_wnf_level)]
     pub wnf_level: Option<RangeInclusive<u8>>,
 
@@ -105,6 +107,10 @@ pub struct GenerateArgs {
     pub quiet: bool,
 
     /// Give up (exit 1) when one puzzle needs more candidates than this.
+    ///
+    /// Per puzzle: the rows before the first puzzle that gives up are written.
+    /// The summary shows the acceptance rate to size it. Example:
+    /// `--clues 20..21 --max-tries 1000000`.
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tries: u64,
 
@@ -228,13 +234,18 @@ enum GiveUp {
     MaxTries,
     /// `--time-budget` ran out.
     Time,
+    /// A lower index already gave up, so this one would not be written.
+    Skipped,
 }
 
 /// Counters shared by the workers, read by the progress bar and the summary.
-#[derive(Default)]
 struct Tally {
     made: AtomicU64,
     tries: AtomicU64,
+    /// Lowest index that ran out of `--max-tries` (`u64::MAX`: none yet).
+    /// Higher indices stop at once (their rows would not be written); lower
+    /// ones run on, so the rows written do not depend on the threads.
+    first_failure: AtomicU64,
     /// Rejections by [`Reject`], in the order of `REJECTS`.
     rejected: [AtomicU64; 4],
 }
@@ -247,6 +258,15 @@ const REJECTS: [Reject; 4] = [
 ];
 
 impl Tally {
+    fn new() -> Tally {
+        Tally {
+            made: AtomicU64::new(0),
+            tries: AtomicU64::new(0),
+            first_failure: AtomicU64::new(u64::MAX),
+            rejected: Default::default(),
+        }
+    }
+
     fn acceptance(&self) -> f64 {
         let tries = self.tries.load(Relaxed);
         if tries == 0 {
@@ -288,6 +308,9 @@ fn make(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(GiveUp::Time);
         }
+        if tally.first_failure.load(Relaxed) < index {
+            return Err(GiveUp::Skipped);
+        }
         tally.tries.fetch_add(1, Relaxed);
         match gen.candidate(seeds.next_u64()) {
             Ok(p) => {
@@ -300,6 +323,7 @@ fn make(
             }
         }
     }
+    tally.first_failure.fetch_min(index, Relaxed);
     Err(GiveUp::MaxTries)
 }
 
@@ -358,7 +382,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .context("cannot start the worker threads")?;
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
-    let tally = Tally::default();
+    let tally = Tally::new();
     let show = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
 
@@ -421,7 +445,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
     match failure {
         None => Ok(ExitCode::from(exit::OK)),
-        Some((i, GiveUp::MaxTries)) => {
+        // Skipped is never first in index order: the lower index that gave up is.
+        Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
             eprintln!(
                 "sudoflow: error: puzzle {i}: none of {} candidates passed the filters \
                  (acceptance so far {:.3}%); {written} puzzles written. Loosen --clues, \
@@ -448,13 +473,19 @@ fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
     let bar = ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
-            "{elapsed_precise} {wide_bar} {pos}/{len} puzzles ({per_sec}, eta {eta}) {msg}",
+            "{elapsed_precise} {wide_bar} {pos}/{len} puzzles (eta {eta}) {msg}",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let start = Instant::now();
     while !done.load(Relaxed) {
-        bar.set_position(tally.made.load(Relaxed));
-        bar.set_message(format!("{:.1}% accepted", tally.acceptance()));
+        let made = tally.made.load(Relaxed);
+        bar.set_position(made);
+        bar.set_message(format!(
+            "{:.0} puzzles/s, {:.1}% of candidates accepted",
+            made as f64 / start.elapsed().as_secs_f64().max(1e-3),
+            tally.acceptance()
+        ));
         std::thread::sleep(Duration::from_millis(100));
     }
     bar.finish_and_clear();

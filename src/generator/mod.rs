@@ -38,36 +38,43 @@
 //!
 //! Let `S` be the solved grid and `P` the current (proper) puzzle. A solution
 //! `T ≠ S` of `P \ O` must differ from `S` somewhere in `O` (otherwise `T`
-//! solves `P`, so `T = S`). So `P \ O` is proper iff, for every cell `o` in
-//! `O` and every digit `e ≠ S[o]` that no remaining given among `o`'s peers
-//! holds, `P \ O` plus the given `o = e` has no solution. Each of those is a
-//! [`Solver`] run with limit 1 that stops at the first solution, and most end
-//! in an early contradiction. Before any solver run, a cheap test on the
-//! givens alone often settles the matter: if every cell of `O` is forced by the
-//! remaining givens (a naked single: its 8 other digits all appear among its
-//! peers' givens; or a hidden single: every other cell of one of its units is
-//! a given or sees a given of its digit), then every solution of `P \ O` agrees
-//! with `S` on `O`, so the removal is safe. This settles about 73% of the
-//! removals that succeed (500 minimal puzzles, symmetry none).
+//! solves `P`, so `T = S`), with a digit that no remaining given among that
+//! cell's peers holds: an *alternative*. Three tests, cheapest first:
 //!
-//! The opposite shortcut uses *unavoidable sets* of `S`: sets of cells whose
-//! digits can be rearranged into another valid grid that agrees with `S`
-//! everywhere else, so every proper puzzle with solution `S` has a given in
-//! each of them. The generator lists, per solved grid, the two-digit ones:
-//! for digits `a < b`, link two of the 18 cells holding `a` or `b` when they
-//! share a unit; swapping `a` and `b` on a connected component keeps every
-//! unit valid (a unit holds one `a` and one `b`, both in the component or
-//! neither). If removing `O` leaves such a set without a given, `P \ O` is
-//! not proper and no solver run is needed. On random grids this settles about
-//! 38% of the removals that must be refused (same sample).
+//! 1. *Forced* (no solver): if every cell of `O` is forced by the remaining
+//!    givens (a naked single: its 8 other digits all appear among its peers'
+//!    givens; or a hidden single: every other cell of one of its units is a
+//!    given or sees a given of its digit), every solution of `P \ O` agrees
+//!    with `S` on `O`: the removal is safe. This settles about 73% of the
+//!    removals that succeed (500 minimal puzzles, symmetry none).
+//! 2. *Unavoidable sets* (no solver): sets of cells whose digits can be
+//!    rearranged into another valid grid that agrees with `S` everywhere
+//!    else, so every proper puzzle with solution `S` has a given in each. The
+//!    generator lists, per solved grid, the two-digit ones: for digits
+//!    `a < b`, link two of the 18 cells holding `a` or `b` when they share a
+//!    unit; swapping `a` and `b` on a connected component keeps every unit
+//!    valid (a unit holds one `a` and one `b`, both in the component or
+//!    neither). If removing `O` leaves such a set without a given, `P \ O` is
+//!    not proper. This settles about 38% of the removals that must be
+//!    refused (same sample).
+//! 3. *Solver*: with exactly one alternative `e` at cell `o`, one limit-1
+//!    [`Solver`] run on `P \ O` plus the given `o = e` answers (any solution
+//!    is a second one); with more, one limit-2 run counts the solutions of
+//!    `P \ O`.
 //!
-//! Rejected: counting the solutions of `P \ O` up to 2 with one limit-2
-//! solver run (the textbook test). It must find `S` again before it can look
-//! for a second solution: with the baseline solver it took 2.5% more
-//! instructions per minimal puzzle (callgrind, 300 puzzles, seed 1).
-//!
-//! Measured share (callgrind, baseline solver): the solver runs take 96% of
-//! the instructions; the carving, shortcuts, shuffling and WNF the other 4%.
+//! Measured with callgrind (300 puzzles, seed 1, fast band solver): the
+//! solver runs take ~88% of the instructions, the carving, shortcuts,
+//! shuffling and WNF the rest. Rejected for step 3: one limit-1 run per
+//! alternative digit, stopping at the first solvable one (+9.8% instructions:
+//! a safe removal must refute every alternative, each run paying the solver's
+//! set-up; with the baseline solver it had been 2.5% cheaper than counting);
+//! always counting to 2 (+4.8%: with a single alternative the count must
+//! first find `S` again); `Prune::Matching` or `Prune::MatchingRoot` in the
+//! checks (2.9x and 1.5x the instructions with main's solver at 4e0086c: the
+//! matching sweeps cost more than the guesses they save on these puzzles).
+//! A solver entry point taking forbidden candidates
+//! (`o ≠ S[o]`, limit 1) would make step 3 a single run that never looks
+//! for `S`.
 
 mod symmetry;
 
@@ -304,8 +311,10 @@ pub struct Generator {
     orbits: Vec<Orbit>,
     /// Visit order of the orbits, reshuffled per candidate.
     order: Vec<Orbit>,
-    /// Limit-1 solver for random grids and uniqueness checks.
+    /// Limit-1 solver for random grids and one-alternative uniqueness checks.
     check: Solver,
+    /// Limit-2 solver for the other uniqueness checks.
+    pair: Solver,
     /// Solver with the scoring options.
     score: Solver,
     /// Two-digit unavoidable sets of the current solved grid.
@@ -321,6 +330,11 @@ impl Generator {
             orbits,
             check: Solver::new(SolveOptions {
                 limit: 1,
+                time_budget: None,
+                ..opts.score
+            }),
+            pair: Solver::new(SolveOptions {
+                limit: 2,
                 time_budget: None,
                 ..opts.score
             }),
@@ -342,9 +356,9 @@ impl Generator {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // Box 1 gets a random permutation of 1..=9 (every grid is one of 9!
         // relabellings with a given box 1, so this loses no grid), and the
-        // randomised solver completes the rest. Starting from the empty grid
-        // instead panics in the fast solver's branching (its candidate
-        // counters stop at 8 candidates per cell; reported to the lead).
+        // randomised solver completes the rest. Started this way because the
+        // fast solver once panicked branching on the empty grid (fixed on main
+        // in 4228990); kept so that a seed keeps making the same puzzles.
         let mut box1 = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
         box1.shuffle(&mut rng);
         let mut start = Grid::EMPTY;
@@ -425,17 +439,25 @@ impl Generator {
         {
             return false;
         }
-        for &o in orbit.cells() {
-            let o = o as usize;
-            let d = carving.solution.get(o);
-            let open = !carving.peer_digits(o) & 0x3FE & !(1 << d);
-            let mut digits = open;
+        // Digits other than the solution's still open in each cell of O.
+        let mut open = [0u16; 4];
+        let mut alternatives = 0;
+        for (k, &o) in orbit.cells().iter().enumerate() {
+            let d = carving.solution.get(o as usize);
+            open[k] = !carving.peer_digits(o as usize) & 0x3FE & !(1 << d);
+            alternatives += open[k].count_ones();
+        }
+        if alternatives > 1 {
+            return self.pair.solve(&carving.puzzle).solutions == 1;
+        }
+        for (k, &o) in orbit.cells().iter().enumerate() {
+            let mut digits = open[k];
             while digits != 0 {
                 let e = digits.trailing_zeros() as u8;
                 digits &= digits - 1;
-                carving.puzzle.set(o, e);
+                carving.puzzle.set(o as usize, e);
                 let found = self.check.solve(&carving.puzzle).solutions;
-                carving.puzzle.set(o, 0);
+                carving.puzzle.set(o as usize, 0);
                 if found > 0 {
                     return false;
                 }
