@@ -221,6 +221,89 @@ fn grid_line<'a>(grid: &Grid, buf: &'a mut [u8; 81]) -> &'a [u8] {
     buf
 }
 
+/// A buffered CSV destination: a file, or stdout for `None` or `-`.
+///
+/// Shared by every command that writes CSV. Write errors name the destination
+/// and keep an I/O error (such as the [`std::io::ErrorKind::BrokenPipe`] of a
+/// closed stdout) as an `std::io::Error` in the chain, where the binary looks
+/// for it to end quietly.
+pub struct CsvSink {
+    wtr: csv::Writer<Box<dyn std::io::Write>>,
+    name: String,
+}
+
+impl CsvSink {
+    /// Opens `path` (created or truncated), or stdout for `None` or `-`.
+    ///
+    /// Errors: the file cannot be created (the message names it).
+    pub fn create(path: Option<&std::path::Path>) -> anyhow::Result<CsvSink> {
+        use anyhow::Context;
+        let (out, name): (Box<dyn std::io::Write>, String) = match path {
+            Some(path) if path.as_os_str() != "-" => (
+                Box::new(
+                    std::fs::File::create(path)
+                        .with_context(|| format!("cannot create output {}", path.display()))?,
+                ),
+                path.display().to_string(),
+            ),
+            _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
+        };
+        let wtr = csv::WriterBuilder::new()
+            .buffer_capacity(64 * 1024)
+            .from_writer(out);
+        Ok(CsvSink { wtr, name })
+    }
+
+    /// Writes one record (a header, or a row's fields).
+    ///
+    /// Errors: the destination's, see [`CsvSink`].
+    pub fn write_record<I, T>(&mut self, fields: I) -> anyhow::Result<()>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        self.wtr.write_record(fields).map_err(|e| self.error(e))
+    }
+
+    /// Writes a `solve` row through [`SolveRow::write_csv`] (no allocation).
+    ///
+    /// Errors: the destination's, see [`CsvSink`].
+    pub fn write_solve_row(&mut self, row: &SolveRow) -> anyhow::Result<()> {
+        row.write_csv(&mut self.wtr).map_err(|e| self.error(e))
+    }
+
+    /// Writes a `solve` row's fields followed by `extra` fields (e.g. `generate`'s seed).
+    ///
+    /// Errors: the destination's, see [`CsvSink`].
+    pub fn write_solve_row_with(&mut self, row: &SolveRow, extra: &[&str]) -> anyhow::Result<()> {
+        let fields = row.fields();
+        let all = fields
+            .iter()
+            .map(String::as_str)
+            .chain(extra.iter().copied());
+        self.wtr.write_record(all).map_err(|e| self.error(e))
+    }
+
+    /// Flushes everything written so far.
+    ///
+    /// Errors: the destination's, see [`CsvSink`].
+    pub fn flush(&mut self) -> anyhow::Result<()> {
+        self.wtr
+            .flush()
+            .map_err(|e| anyhow::Error::from(e).context(format!("cannot write {}", self.name)))
+    }
+
+    /// csv wraps I/O errors; unwrap them so that a closed stdout stays a
+    /// `BrokenPipe` the binary can recognise.
+    fn error(&self, e: csv::Error) -> anyhow::Error {
+        let io = match e.into_kind() {
+            csv::ErrorKind::Io(io) => io,
+            other => std::io::Error::other(format!("{other:?}")),
+        };
+        anyhow::Error::from(io).context(format!("cannot write {}", self.name))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -251,9 +251,10 @@ fn scores_equal_a_fresh_default_solve() {
     let (_, rows) = generate(&["-n", "30", "--seed", "13", "--symmetry", "rot90"]);
     for row in &rows {
         let p = puzzle(row);
-        let outcome = Solver::new(SolveOptions::default()).solve(&p);
+        let opts = SolveOptions::default();
+        let outcome = Solver::new(opts).solve(&p);
         let index: u64 = row["index"].parse().unwrap();
-        let fields = SolveRow::solved(index, &p, &outcome).fields();
+        let fields = SolveRow::solved(index, &p, &outcome, opts.limit).fields();
         for (name, value) in SOLVE_HEADER.iter().zip(fields.iter()) {
             assert_eq!(&row[*name], value, "column {name} of {}", row["puzzle"]);
         }

@@ -7,12 +7,12 @@
 //! `index,puzzle,status,solutions,error`; statuses and the meaning of
 //! `solutions` are tabled in [`crate::counting::solutions`].
 
+use crate::cli;
 use crate::counting::solutions::{count_record, CountOptions, CountResult};
-use crate::exit;
+use crate::output::CsvSink;
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::solver::Solver;
-use anyhow::Context;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -218,38 +218,13 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let solve_opts = count_opts.solve_options();
     let opts = PipelineOptions {
         inputs: args.inputs,
-        threads: args
-            .threads
-            .map(NonZeroUsize::get)
-            .unwrap_or_else(|| PipelineOptions::default().threads),
+        threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-
-    let (sink, sink_name): (Box<dyn Write>, String) = match &args.output {
-        Some(path) if path.as_os_str() != "-" => (
-            Box::new(
-                std::fs::File::create(path)
-                    .with_context(|| format!("cannot create output {}", path.display()))?,
-            ),
-            path.display().to_string(),
-        ),
-        _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
-    };
-    let mut wtr = csv::WriterBuilder::new()
-        .buffer_capacity(64 * 1024)
-        .from_writer(sink);
-    // csv wraps I/O errors; unwrap them so that a closed stdout stays a
-    // BrokenPipe the binary can recognise (as in `solve`).
-    let write_err = |e: csv::Error| {
-        let io = match e.into_kind() {
-            csv::ErrorKind::Io(io) => io,
-            other => std::io::Error::other(format!("{other:?}")),
-        };
-        anyhow::Error::from(io).context(format!("cannot write {sink_name}"))
-    };
-    wtr.write_record(COUNT_HEADER).map_err(write_err)?;
+    let mut sink = CsvSink::create(args.output.as_deref())?;
+    sink.write_record(COUNT_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];
     let summary = pipeline::run(
@@ -259,22 +234,10 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         |row: CountRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
-            wtr.write_record(row.fields()).map_err(write_err)
+            sink.write_record(row.fields())
         },
     )?;
-    wtr.flush()
-        .map_err(|e| anyhow::Error::from(e).context(format!("cannot write {sink_name}")))?;
-
-    if !args.quiet {
-        let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-        eprintln!("sudoflow: {}", summary.line(&named));
-    }
-    if args.strict && summary.invalid > 0 {
-        eprintln!(
-            "sudoflow: --strict: {} invalid record(s) (see the error column)",
-            summary.invalid
-        );
-        return Ok(ExitCode::from(exit::FAILURE));
-    }
-    Ok(ExitCode::from(exit::OK))
+    sink.flush()?;
+    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
+    Ok(summary.finish(&named, args.quiet, args.strict))
 }

@@ -2,7 +2,6 @@
 //! the method's intermediate figures (see [`crate::counting::grids`]).
 
 use crate::counting::grids::{count_grids, factorial, factorize, BoxShape, GridCount};
-use anyhow::Context;
 use std::io::Write;
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
@@ -43,14 +42,7 @@ RxC and CxR have the same count (transposed grids). Example: --box 2x4"
 
 /// Runs `sudoflow count-grids`: figures on stdout, total on the last line.
 pub fn run(args: CountGridsArgs) -> anyhow::Result<ExitCode> {
-    let threads = args
-        .threads
-        .map(NonZeroUsize::get)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = crate::cli::worker_pool(args.threads)?;
     let count = pool.install(|| count_grids(args.shape))?;
     let mut out = std::io::stdout().lock();
     for line in report(&count) {

@@ -13,14 +13,13 @@ use crate::exit;
 use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
-use crate::output::{SolveRow, SOLVE_HEADER};
+use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
 use crate::solver::SolveOptions;
-use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use rayon::prelude::*;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -327,27 +326,16 @@ fn make(
     Err(GiveUp::MaxTries)
 }
 
-fn write_row<W: Write>(w: &mut csv::Writer<W>, index: u64, p: &Generated) -> anyhow::Result<()> {
+fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
     // Scored with solve's default options, so the limit is the default one.
     let row = SolveRow::solved(index, &p.puzzle, &p.outcome, SolveOptions::default().limit);
-    let fields = row.fields();
-    let seed = p.seed.to_string();
-    w.write_record(fields.iter().map(String::as_str).chain([seed.as_str()]))?;
-    Ok(())
+    w.write_solve_row_with(&row, &[&p.seed.to_string()])
 }
 
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
-    let out: Box<dyn Write> = if args.output.as_os_str() == "-" {
-        Box::new(std::io::stdout().lock())
-    } else {
-        Box::new(
-            std::fs::File::create(&args.output)
-                .with_context(|| format!("cannot create {}", args.output.display()))?,
-        )
-    };
-    let mut w = csv::Writer::from_writer(out);
+    let mut w = CsvSink::create(Some(&args.output))?;
     w.write_record(SOLVE_HEADER.iter().copied().chain(["seed"]))?;
 
     if let Some(seed) = args.puzzle_seed {
@@ -372,14 +360,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
 
     let seed = args.seed.unwrap_or_else(rand::random);
-    let threads = args
-        .threads
-        .map(NonZeroUsize::get)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = crate::cli::worker_pool(args.threads)?;
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
     let tally = Tally::new();
@@ -430,9 +411,10 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         let rejected = tally.rejections();
         eprintln!(
-            "sudoflow: generated {written} puzzles in {secs:.2} s ({:.0} puzzles/s, {threads} \
+            "sudoflow: generated {written} puzzles in {secs:.2} s ({:.0} puzzles/s, {} \
              threads), {} candidates ({:.1}% accepted{}{}), seed {seed}",
             written as f64 / secs.max(1e-9),
+            pool.current_num_threads(),
             tally.tries.load(Relaxed),
             tally.acceptance(),
             if rejected.is_empty() {

@@ -4,12 +4,11 @@
 //! [`Solver`]. The row is [`SolveRow`], written with
 //! [`SolveRow::write_csv`] (no allocation per field).
 
-use crate::exit;
-use crate::output::{SolveRow, Status, SOLVE_HEADER};
+use crate::cli;
+use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::solver::{Prune, SolveOptions, Solver};
-use anyhow::Context;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -162,41 +161,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let opts = PipelineOptions {
         inputs: args.inputs,
-        threads: args
-            .threads
-            .map(NonZeroUsize::get)
-            .unwrap_or_else(|| PipelineOptions::default().threads),
+        threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-
-    let (sink, sink_name): (Box<dyn Write>, String) = match &args.output {
-        Some(path) if path.as_os_str() != "-" => (
-            Box::new(
-                std::fs::File::create(path)
-                    .with_context(|| format!("cannot create output {}", path.display()))?,
-            ),
-            path.display().to_string(),
-        ),
-        _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
-    };
-    let mut wtr = csv::WriterBuilder::new()
-        .buffer_capacity(64 * 1024)
-        .from_writer(sink);
-    // csv wraps I/O errors; unwrap them so that a closed stdout stays a
-    // BrokenPipe the binary can recognise.
-    let write_err = |e: csv::Error| {
-        let io = match e.kind() {
-            csv::ErrorKind::Io(_) => match e.into_kind() {
-                csv::ErrorKind::Io(io) => io,
-                _ => unreachable!("checked just above"),
-            },
-            _ => std::io::Error::other(e),
-        };
-        anyhow::Error::from(io).context(format!("cannot write {sink_name}"))
-    };
-    wtr.write_record(SOLVE_HEADER).map_err(write_err)?;
+    let mut sink = CsvSink::create(args.output.as_deref())?;
+    sink.write_record(SOLVE_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];
     let summary = pipeline::run(
@@ -206,26 +177,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         |row: SolveRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status);
             counts[slot.expect("every status is listed")] += 1;
-            row.write_csv(&mut wtr).map_err(write_err)
+            sink.write_solve_row(&row)
         },
     )?;
-    wtr.flush()
-        .map_err(|e| anyhow::Error::from(e).context(format!("cannot write {sink_name}")))?;
-
-    if !args.quiet {
-        let named: Vec<(&str, u64)> = STATUSES
-            .iter()
-            .zip(counts)
-            .map(|(s, n)| (s.as_str(), n))
-            .collect();
-        eprintln!("sudoflow: {}", summary.line(&named));
-    }
-    if args.strict && summary.invalid > 0 {
-        eprintln!(
-            "sudoflow: --strict: {} invalid record(s) (see the error column)",
-            summary.invalid
-        );
-        return Ok(ExitCode::from(exit::FAILURE));
-    }
-    Ok(ExitCode::from(exit::OK))
+    sink.flush()?;
+    let named: Vec<(&str, u64)> = STATUSES.iter().map(|s| s.as_str()).zip(counts).collect();
+    Ok(summary.finish(&named, args.quiet, args.strict))
 }

@@ -68,7 +68,7 @@ impl Default for PipelineOptions {
     fn default() -> Self {
         PipelineOptions {
             inputs: Vec::new(),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::cli::thread_count(None),
             batch_size: 1024,
             progress: false,
         }
@@ -118,6 +118,28 @@ impl Summary {
             self.elapsed.as_secs_f64(),
             self.records_per_sec()
         )
+    }
+
+    /// Ends a run of `solve` or `count`: prints [`Summary::line`] on stderr
+    /// unless `quiet`, and returns the exit code: 1 when `strict` and a record
+    /// was invalid (after everything was written), else 0.
+    pub fn finish(
+        &self,
+        counts: &[(&str, u64)],
+        quiet: bool,
+        strict: bool,
+    ) -> std::process::ExitCode {
+        if !quiet {
+            eprintln!("sudoflow: {}", self.line(counts));
+        }
+        if strict && self.invalid > 0 {
+            eprintln!(
+                "sudoflow: --strict: {} invalid record(s) (see the error column)",
+                self.invalid
+            );
+            return std::process::ExitCode::from(crate::exit::FAILURE);
+        }
+        std::process::ExitCode::from(crate::exit::OK)
     }
 }
 
