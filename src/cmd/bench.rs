@@ -30,7 +30,7 @@ pub struct BenchArgs {
         default_value = "sudoflow,sudoflow-basic,sudoflow-matching,mrv,dlx,matching-only",
         long_help = "Comma-separated solver names, or `all`. Known: sudoflow, sudoflow-basic, \
                      sudoflow-matching, mrv, dlx, matching-only (the default set), naive, \
-                     dsatur, welsh-powell, ilp, sat.\nExample: -s sudoflow,dlx,dsatur"
+                     sudoflow-matching-root, dsatur, welsh-powell, ilp, sat.\nExample: -s sudoflow,dlx,dsatur"
     )]
     pub solvers: Vec<String>,
 

@@ -108,7 +108,9 @@ pub struct SolveArgs {
         default_value_t = Prune::default(),
         long_help = "Propagation before each guess: 'basic' is naked singles, hidden singles \
             and locked candidates to a fixed point; 'matching' adds deletion of forbidden \
-            edges (all-different matching) when basic propagation stalls.\n\
+            edges (all-different matching) whenever basic propagation stalls; 'matching-root' \
+            does that before the first guess only. 'basic' is the default because it is the \
+            fastest on every public set (BENCHMARKS.md, section Solver).\n\
             Example: sudoflow solve --prune matching hard.txt"
     )]
     pub prune: Prune,

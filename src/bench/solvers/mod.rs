@@ -1,7 +1,7 @@
 //! The solvers `bench` compares, one module each, and the name registry.
 //!
 //! Complete solvers (they answer every puzzle, given time): `sudoflow`,
-//! `sudoflow-basic`, `sudoflow-matching`, `naive`, `mrv`, `dlx`, `ilp`, `sat`.
+//! `sudoflow-basic`, `sudoflow-matching`, `sudoflow-matching-root`, `naive`, `mrv`, `dlx`, `ilp`, `sat`.
 //! Incomplete ones (they may answer "don't know", never a wrong answer):
 //! `dsatur`, `welsh-powell`, `matching-only`.
 
@@ -21,10 +21,11 @@ use super::{BenchSolver, Settings};
 use anyhow::bail;
 
 /// Every solver name `--solvers` accepts, in table order (`all`).
-pub const ALL: [&str; 11] = [
+pub const ALL: [&str; 12] = [
     "sudoflow",
     "sudoflow-basic",
     "sudoflow-matching",
+    "sudoflow-matching-root",
     "mrv",
     "dlx",
     "matching-only",
@@ -67,6 +68,11 @@ pub fn build(name: &str, settings: &Settings) -> anyhow::Result<Box<dyn BenchSol
         "sudoflow-matching" => Box::new(sudoflow::SudoflowSolver::new(
             "sudoflow-matching",
             Some(Prune::Matching),
+            settings,
+        )),
+        "sudoflow-matching-root" => Box::new(sudoflow::SudoflowSolver::new(
+            "sudoflow-matching-root",
+            Some(Prune::MatchingRoot),
             settings,
         )),
         "naive" => Box::new(naive::Naive::new(settings)),

@@ -1,7 +1,8 @@
-//! `sudoflow`, `sudoflow-basic`, `sudoflow-matching`: the product solver
-//! ([`crate::solver::Solver`]) at its default pruning level and at each
-//! explicit [`Prune`] level (`basic` = singles and locked candidates;
-//! `matching` = plus forbidden-edge deletion, SEEDS.md section 1).
+//! `sudoflow`, `sudoflow-basic`, `sudoflow-matching`, `sudoflow-matching-root`:
+//! the product solver ([`crate::solver::Solver`]) at its default pruning level
+//! and at each explicit [`Prune`] level (`basic` = singles and locked
+//! candidates; `matching` = plus forbidden-edge deletion, SEEDS.md section 1,
+//! at every node; `matching-root` = the same before the first guess only).
 
 use crate::bench::{Answer, BenchSolver, Settings};
 use crate::grid::Grid;
@@ -61,7 +62,12 @@ mod tests {
     #[test]
     fn every_level_agrees_with_the_default_solver() {
         let settings = Settings { time_budget: None };
-        for prune in [None, Some(Prune::Basic), Some(Prune::Matching)] {
+        for prune in [
+            None,
+            Some(Prune::Basic),
+            Some(Prune::Matching),
+            Some(Prune::MatchingRoot),
+        ] {
             testkit::check_complete(&mut SudoflowSolver::new("sudoflow", prune, &settings));
         }
     }
