@@ -40,7 +40,8 @@ pub struct Record {
     /// 1-based line number within its source (after gzip decoding).
     pub line: u64,
     /// The puzzle field as read (up to the first separator), lossily decoded
-    /// if it was not UTF-8.
+    /// if it was not UTF-8; an invalid field longer than 200 characters is cut
+    /// there and ends in `...` (its error gives the full length).
     pub raw: String,
     /// The puzzle, or a message naming `source:line` and the problem: wrong
     /// length, a bad character, text that is not UTF-8, or clashing givens.

@@ -186,6 +186,19 @@ fn parse_valid(field: &[u8]) -> Option<Grid> {
     Grid::from_cells(cells)
 }
 
+/// Longest `raw` text kept for an invalid record, in characters: a runaway
+/// line (a file with no line ends, say) must not become a giant CSV field.
+/// The error message still gives the full length.
+const RAW_LIMIT: usize = 200;
+
+/// `text` cut to [`RAW_LIMIT`] characters, with `...` marking the cut.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(RAW_LIMIT) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record {
     if let Some(grid) = parse_valid(field) {
         return Record {
@@ -205,7 +218,7 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
                     Ok(()) => Ok(g),
                     Err(clash) => Err(format!("{source}:{line}: {clash}")),
                 });
-            (text.to_owned(), grid)
+            (clip(text), grid)
         }
         Err(e) => {
             let at = e.valid_up_to();
@@ -214,7 +227,7 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
                 field[at],
                 at + 1
             );
-            (String::from_utf8_lossy(field).into_owned(), Err(msg))
+            (clip(&String::from_utf8_lossy(field)), Err(msg))
         }
     };
     Record {
@@ -399,5 +412,19 @@ mod tests {
             r.grid.unwrap_err(),
             "a.txt:2: wrong length: expected 81 cells, found 3"
         );
+    }
+
+    #[test]
+    fn a_runaway_invalid_field_is_clipped_but_its_length_reported() {
+        let field = "1".repeat(5000);
+        let r = make_record(1, &Arc::from("big.txt"), 1, field.as_bytes());
+        assert_eq!(r.raw, format!("{}...", "1".repeat(RAW_LIMIT)));
+        assert_eq!(
+            r.grid.unwrap_err(),
+            "big.txt:1: wrong length: expected 81 cells, found 5000"
+        );
+        // Short invalid fields are kept whole.
+        let r = make_record(2, &Arc::from("a"), 2, b"12x");
+        assert_eq!(r.raw, "12x");
     }
 }
