@@ -68,16 +68,10 @@ impl BenchSolver for Dsatur {
     }
 
     fn solve(&mut self, puzzle: &Grid, _limit: u64) -> Answer {
-        match colour(puzzle) {
-            Some(solution) => Answer {
-                solution: Some(solution),
-                guesses: Some(0),
-                ..Answer::UNKNOWN
-            },
-            None => Answer {
-                guesses: Some(0),
-                ..Answer::UNKNOWN
-            },
+        Answer {
+            solution: colour(puzzle),
+            guesses: Some(0),
+            ..Answer::UNKNOWN
         }
     }
 }
