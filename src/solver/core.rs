@@ -174,9 +174,45 @@ impl State {
     }
 
     /// Removes the cells `solved` (just fixed to digit `d`) from the other
-    /// eight digits of band `b`. Written lane-wise over the band's 16 lanes
-    /// so that it vectorises (SSE2 is enough); the owner's lane is restored.
+    /// eight digits of band `b`; the owner's lane is restored.
+    ///
+    /// On x86_64 this is three SSE2 steps over lanes `16b..16b+12` (lanes
+    /// 9..12 are padding, always 0, so they never change): AND-NOT, then a
+    /// compare with zero and `movmskps` give four "changed" bits per step.
+    /// The portable loop below it compiled to ~50 instructions per call;
+    /// this is ~25 (callgrind, 17-clue: ~70 calls per puzzle).
     #[inline]
+    #[cfg(target_arch = "x86_64")]
+    fn clear_solved(&mut self, b: usize, d: usize, solved: u32) {
+        use std::arch::x86_64::*;
+        let base = LANES * (b & 3);
+        let lanes: &mut [u32; 12] = (&mut self.cands[base..base + 12])
+            .try_into()
+            .expect("12 lanes");
+        let ptr = lanes.as_mut_ptr() as *mut __m128i;
+        let mut changed = 0u32;
+        // SAFETY: SSE2 is part of the x86_64 baseline; `lanes` is 12 u32 =
+        // three 16-byte vectors, borrowed mutably, and unaligned loads and
+        // stores need no alignment.
+        unsafe {
+            let s = _mm_set1_epi32(solved as i32);
+            let zero = _mm_setzero_si128();
+            for k in 0..3 {
+                let v = _mm_loadu_si128(ptr.add(k));
+                let hit = _mm_and_si128(v, s);
+                _mm_storeu_si128(ptr.add(k), _mm_xor_si128(v, hit));
+                let untouched = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(hit, zero)));
+                changed |= ((untouched ^ 0xF) as u32) << (4 * k);
+            }
+        }
+        self.cands[(base + d) & 63] |= solved;
+        let changed = (changed & !(1 << d)) as u64;
+        self.dirty |= changed << (LANES * b);
+    }
+
+    /// Portable [`State::clear_solved`]: lane-wise over the band's lanes.
+    #[inline]
+    #[cfg(not(target_arch = "x86_64"))]
     fn clear_solved(&mut self, b: usize, d: usize, solved: u32) {
         let lanes = &mut self.cands[LANES * b..LANES * b + 9];
         let mut changed = 0u64;
