@@ -27,7 +27,7 @@
 //! mask and leaves every other digit's; `unsolved[b]` holds the band's other
 //! cells. One propagation step (`update`) works on one (digit, band) mask:
 //!
-//! 1. [`MINIROWS`] keeps the cells lying on some placement of the digit with
+//! 1. [`MINIROWS_IL`] keeps the cells lying on some placement of the digit with
 //!    one minirow per band row and per box: locked candidates inside the band,
 //!    hidden singles in the band's rows and boxes, dead ends.
 //! 2. [`ALONE`]: a box where the digit is down to one column removes that
@@ -50,8 +50,8 @@
 //! matching stage.
 
 use super::masks::{
-    fold_cols, pattern, rows_touched, single_rows, single_rows_nonempty, spread_cols, ALONE, BAND,
-    CLAIM, MINIROWS,
+    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, spread_cols, ALONE, BAND,
+    CLAIM, MINIROWS_IL,
 };
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::Grid;
@@ -70,6 +70,25 @@ pub(super) const LANES: usize = 16;
 /// that any index below 64 (a bit of a `u64` dirty set, or `LANES * b + d`
 /// for `b < 4`, `d < 16`) is in bounds and the compiler drops the checks.
 pub(super) const MASKS: usize = 4 * LANES;
+
+/// `OTHERS[LANES * b + d]`: the lanes of digit `d` in the two bands other
+/// than `b` (for `b < 3`; padding lanes map to themselves).
+const OTHERS: [[u8; 2]; MASKS] = {
+    let mut t = [[0u8; 2]; MASKS];
+    let mut i = 0;
+    while i < MASKS {
+        t[i] = if i < 3 * LANES {
+            [
+                ((i + LANES) % (3 * LANES)) as u8,
+                ((i + 2 * LANES) % (3 * LANES)) as u8,
+            ]
+        } else {
+            [i as u8, i as u8]
+        };
+        i += 1;
+    }
+    t
+};
 
 /// `cands` of the empty grid: every band mask full, padding lanes 0.
 const EMPTY_CANDS: [u32; MASKS] = {
@@ -164,7 +183,13 @@ impl State {
     /// changed.
     #[inline]
     pub(super) fn remove(&mut self, d: usize, b: usize, cells: u32) {
-        let i = LANES * b + d;
+        self.remove_at(LANES * b + d, cells);
+    }
+
+    /// [`State::remove`] on mask `i = LANES * b + d` (below 64).
+    #[inline]
+    fn remove_at(&mut self, i: usize, cells: u32) {
+        let i = i & 63;
         let old = self.cands[i];
         let new = old & !cells;
         if new != old {
@@ -229,25 +254,26 @@ impl State {
     /// One propagation step on mask `i = LANES * b + d` (see the module doc).
     #[inline]
     fn update(&mut self, i: usize) -> Result<(), Dead> {
-        let (b, d) = ((i >> 4) & 3, i & 15);
-        let band = self.cands[i] & MINIROWS[pattern(self.cands[i])];
+        let b = (i >> 4) & 3;
+        let band = self.cands[i] & MINIROWS_IL[interleaved(self.cands[i])];
         if band == 0 {
             return Err(Dead);
         }
         self.cands[i] = band;
         let point = spread_cols(ALONE[fold_cols(band) as usize] as u32);
-        // The other two bands, without a table: (1, 2), (0, 2), (0, 1).
-        let b1 = (b == 0) as usize;
-        let b2 = 2 - (b == 2) as usize;
+        // The same digit's lanes in the other two bands (a table: two loads
+        // cost fewer instructions than computing them).
+        let [i1, i2] = OTHERS[i & 63];
+        let (i1, i2) = (i1 as usize & 63, i2 as usize & 63);
         // Usually neither band has these columns left: one test for both.
-        if (self.cands[LANES * b1 + d] | self.cands[LANES * b2 + d]) & point != 0 {
-            self.remove(d, b1, point);
-            self.remove(d, b2, point);
+        if (self.cands[i1] | self.cands[i2]) & point != 0 {
+            self.remove_at(i1, point);
+            self.remove_at(i2, point);
         }
-        let solved = single_rows_nonempty(band) & self.unsolved[b];
+        let solved = single_rows_table(band) & self.unsolved[b];
         if solved != 0 {
             self.unsolved[b] &= !solved;
-            self.clear_solved(b, d, solved);
+            self.clear_solved(b, i & 15, solved);
         }
         Ok(())
     }
