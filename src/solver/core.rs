@@ -357,17 +357,22 @@ impl State {
     /// only on those masks. This halved the column pass's cost on serg.
     pub(super) fn propagate(&mut self) -> Result<(), Dead> {
         let mut touched = 0u64;
-        let mut cursor = 0u32;
         loop {
             while self.dirty != 0 {
-                // Round robin: the next dirty mask at or after the cursor.
-                let ahead = self.dirty & (u64::MAX << cursor);
-                let pick = if ahead != 0 { ahead } else { self.dirty };
-                let i = pick.trailing_zeros() as usize & 63;
-                cursor = (i as u32 + 1) & 63;
-                self.dirty &= !(1u64 << i);
-                touched |= 1 << i;
-                self.update(i)?;
+                // Sweeps: the masks dirty now, lowest first; masks they dirty
+                // wait for the next sweep, so each update sees more changes
+                // at once. Measured against round robin (taking a mask dirtied
+                // ahead of the cursor in the same pass): -18% instructions on
+                // 17-clue, -7% serg, -11% top1465 and hardest_1106; highest
+                // first within a sweep: +5% on 17-clue.
+                let mut sweep = self.dirty;
+                touched |= sweep;
+                while sweep != 0 {
+                    let i = sweep.trailing_zeros() as usize & 63;
+                    sweep &= sweep - 1;
+                    self.dirty &= !(1u64 << i);
+                    self.update(i)?;
+                }
             }
             if self.naked_singles(touched)? {
                 continue;
