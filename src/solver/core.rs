@@ -331,18 +331,27 @@ impl State {
             if cols[0] | cols[1] | cols[2] != 0o777 {
                 return Err(Dead);
             }
-            for (b, &here) in cols.iter().enumerate() {
-                let only = here & !twice;
-                if only == 0 {
-                    continue;
+            // Branch-free: CLAIM[0] keeps every column, so a band with no
+            // column of its own costs no test; one test for the digit.
+            let keep = [
+                spread_cols(CLAIM[(cols[0] & !twice) as usize] as u32),
+                spread_cols(CLAIM[(cols[1] & !twice) as usize] as u32),
+                spread_cols(CLAIM[(cols[2] & !twice) as usize] as u32),
+            ];
+            let lose = [
+                self.cands[d] & !keep[0],
+                self.cands[LANES + d] & !keep[1],
+                self.cands[2 * LANES + d] & !keep[2],
+            ];
+            if lose[0] | lose[1] | lose[2] != 0 {
+                for (b, (&lost, &kept)) in lose.iter().zip(&keep).enumerate() {
+                    if lost != 0 {
+                        let i = LANES * b + d;
+                        self.cands[i] &= kept;
+                        self.dirty |= 1u64 << i;
+                    }
                 }
-                let keep = spread_cols(CLAIM[only as usize] as u32);
-                let i = LANES * b + d;
-                if self.cands[i] & !keep != 0 {
-                    self.cands[i] &= keep;
-                    self.dirty |= 1u64 << i;
-                    changed = true;
-                }
+                changed = true;
             }
         }
         Ok(changed)
