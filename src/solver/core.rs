@@ -113,6 +113,11 @@ pub(super) struct State {
     pub(super) unsolved: [u32; 3],
     /// Bit `i` set: `cands[i]` changed since its last update.
     dirty: u64,
+    /// Per band, the cells that had exactly two candidates when the band's
+    /// counters were last computed ([`State::naked_singles`]); at a fixed
+    /// point that is the current state (`& unsolved` drops cells solved
+    /// since), so [`State::branch_cell`] need not count again.
+    pairs: [u32; 3],
 }
 
 impl State {
@@ -123,6 +128,7 @@ impl State {
             unsolved: [BAND; 3],
             // A full mask has nothing to propagate: only placements dirty masks.
             dirty: 0,
+            pairs: [0; 3],
         }
     }
 
@@ -294,13 +300,15 @@ impl State {
             if unsolved == 0 || (touched >> (LANES * b)) & 0o777 == 0 {
                 continue;
             }
-            // at_least_1 / at_least_2: cells with >= 1 / >= 2 candidates.
-            let (mut at_least_1, mut at_least_2) = (0u32, 0u32);
+            // at_least_k: cells with >= k candidates.
+            let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
             for d in 0..9 {
                 let cells = self.cands[LANES * b + d];
+                at_least_3 |= at_least_2 & cells;
                 at_least_2 |= at_least_1 & cells;
                 at_least_1 |= cells;
             }
+            self.pairs[b] = unsolved & at_least_2 & !at_least_3;
             if unsolved & !at_least_1 != 0 {
                 return Err(Dead);
             }
@@ -418,18 +426,8 @@ impl State {
     pub(super) fn branch_cell(&self) -> (usize, u32) {
         let mut best = (0usize, 0u32, 0u32);
         for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 {
-                continue;
-            }
-            let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let cells = self.cands[LANES * b + d];
-                at_least_3 |= at_least_2 & cells;
-                at_least_2 |= at_least_1 & cells;
-                at_least_1 |= cells;
-            }
-            let pairs = unsolved & at_least_2 & !at_least_3;
+            // Kept by the last naked-singles pass over the band (see `pairs`).
+            let pairs = self.pairs[b] & self.unsolved[b];
             let n = pairs.count_ones();
             if n > best.2 {
                 best = (b, pairs & pairs.wrapping_neg(), n);
