@@ -33,21 +33,25 @@
 //! 2. [`ALONE`]: a box where the digit is down to one column removes that
 //!    column from the digit's other two bands (pointing along a column; this
 //!    also covers a digit placed in the band).
-//! 3. A band row where the digit has one cell left solves that cell: the cell
-//!    leaves the other eight digits' masks.
+//! 3. A band row where the digit has one cell left ([`LONE`](super::masks::LONE)) solves that
+//!    cell: the cell leaves the other eight digits' masks at once (three
+//!    SSE2 steps over the band's lanes).
 //!
-//! Only changed masks are updated (a dirty bit per mask). When none is dirty,
-//! bit-sliced counters across the nine digits of a band find dead cells (no
-//! candidate) and naked singles; a column pass over each digit's three bands
-//! finds columns the digit has left (dead) and columns it can only take in one
+//! Only changed masks are updated (a dirty bit per mask), in sweeps: the
+//! masks dirty at the start of a sweep, lowest first; masks they dirty wait
+//! for the next sweep. When none is dirty, bit-sliced counters across the
+//! nine digits of a band find dead cells (no candidate), naked singles and
+//! the bivalue cells; a column pass over each digit's three bands finds
+//! columns the digit has left (dead) and columns it can only take in one
 //! band ([`CLAIM`]: locked candidates from a column, which includes the
-//! hidden singles in columns). At the fixed point the search branches on the
-//! first bivalue cell, else a cell with the fewest candidates, copying the
-//! state (a few hundred bytes) for every candidate but the last.
+//! hidden singles in columns). At the fixed point the search branches on a
+//! bivalue cell of the band with the most of them, else a cell with the
+//! fewest candidates, copying the state (a few hundred bytes) for every
+//! candidate but the last.
 //!
 //! The hot path has no per-cell loop: cells are only visited one by one to
-//! list a guessed cell's candidates, to write the solution, and in the
-//! matching stage.
+//! list a guessed cell's candidates and in the matching stage (the solution
+//! is written eight cells at a time).
 
 use super::masks::{
     fold_cols, interleaved, rows_touched, single_rows, single_rows_table, spread_cols, ALONE, BAND,
@@ -498,10 +502,9 @@ impl State {
             // Chunks at 0, 8, 16, 24: the last writes five bytes past the
             // band, which the next band's first chunk overwrites.
             for at in [0, 8, 16, 24] {
-                let word = planes
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |w, (j, &p)| w | SPREAD[((p >> at) & 0xff) as usize] << j);
+                let word = planes.iter().enumerate().fold(0u64, |w, (j, &p)| {
+                    w | SPREAD[((p >> at) & 0xff) as usize] << j
+                });
                 let start = 27 * b + at;
                 buf[start..start + 8].copy_from_slice(&word.to_le_bytes());
             }
