@@ -294,6 +294,73 @@ impl State {
         Ok(())
     }
 
+    /// Bit-sliced counters over the nine digit masks of band `b`: the cells
+    /// with at least 1, 2 and 3 candidates.
+    ///
+    /// On x86_64, SSE2 over the band's lanes as three vectors of four
+    /// (lanes 9..12 are 0): saturating counters lane-wise, then two halving
+    /// steps across lanes, merging counters `a`, `c` as `>=1: a1|c1`,
+    /// `>=2: a2|c2|a1&c1`, `>=3: a3|c3|a2&c1|a1&c2` (~38 instructions against
+    /// ~60 for the scalar loop).
+    #[inline]
+    #[cfg(target_arch = "x86_64")]
+    fn counters(&self, b: usize) -> [u32; 3] {
+        use std::arch::x86_64::*;
+        let base = LANES * (b & 3);
+        let lanes: &[u32; 12] = (&self.cands[base..base + 12]).try_into().expect("12 lanes");
+        let ptr = lanes.as_ptr() as *const __m128i;
+        // SAFETY: SSE2 is part of the x86_64 baseline; `lanes` is 12 u32 =
+        // three 16-byte vectors, and unaligned loads need no alignment.
+        unsafe {
+            let (v0, v1, v2) = (
+                _mm_loadu_si128(ptr),
+                _mm_loadu_si128(ptr.add(1)),
+                _mm_loadu_si128(ptr.add(2)),
+            );
+            let v01 = _mm_or_si128(v0, v1);
+            let mut a1 = _mm_or_si128(v01, v2);
+            let both = _mm_and_si128(v0, v1);
+            let mut a2 = _mm_or_si128(both, _mm_and_si128(v2, v01));
+            let mut a3 = _mm_and_si128(both, v2);
+            macro_rules! halve {
+                ($imm:expr) => {
+                    let (c1, c2, c3) = (
+                        _mm_shuffle_epi32::<$imm>(a1),
+                        _mm_shuffle_epi32::<$imm>(a2),
+                        _mm_shuffle_epi32::<$imm>(a3),
+                    );
+                    a3 = _mm_or_si128(
+                        _mm_or_si128(a3, c3),
+                        _mm_or_si128(_mm_and_si128(a2, c1), _mm_and_si128(a1, c2)),
+                    );
+                    a2 = _mm_or_si128(_mm_or_si128(a2, c2), _mm_and_si128(a1, c1));
+                    a1 = _mm_or_si128(a1, c1);
+                };
+            }
+            halve!(0b1110);
+            halve!(0b0001);
+            [
+                _mm_cvtsi128_si32(a1) as u32,
+                _mm_cvtsi128_si32(a2) as u32,
+                _mm_cvtsi128_si32(a3) as u32,
+            ]
+        }
+    }
+
+    /// Portable [`State::counters`]: one digit mask at a time.
+    #[inline]
+    #[cfg(not(target_arch = "x86_64"))]
+    fn counters(&self, b: usize) -> [u32; 3] {
+        let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let cells = self.cands[LANES * b + d];
+            at_least_3 |= at_least_2 & cells;
+            at_least_2 |= at_least_1 & cells;
+            at_least_1 |= cells;
+        }
+        [at_least_1, at_least_2, at_least_3]
+    }
+
     /// Naked singles and dead cells from bit-sliced counters; true if some
     /// naked single was placed.
     #[inline]
@@ -305,13 +372,7 @@ impl State {
                 continue;
             }
             // at_least_k: cells with >= k candidates.
-            let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let cells = self.cands[LANES * b + d];
-                at_least_3 |= at_least_2 & cells;
-                at_least_2 |= at_least_1 & cells;
-                at_least_1 |= cells;
-            }
+            let [at_least_1, at_least_2, at_least_3] = self.counters(b);
             self.pairs[b] = unsolved & at_least_2 & !at_least_3;
             if unsolved & !at_least_1 != 0 {
                 return Err(Dead);
@@ -755,6 +816,37 @@ mod tests {
             let out = Search::new().run(&g, &opts(), None);
             assert_eq!(out.solutions, 0, "{}", g.to_line());
             assert!(out.backtracks > 0);
+        }
+    }
+
+    #[test]
+    fn counters_match_a_per_cell_count() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000 {
+            let mut st = State::empty();
+            for b in 0..3 {
+                for d in 0..9 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    // Sparse masks, so that every count from 0 to 4 occurs.
+                    st.cands[LANES * b + d] = (seed & (seed >> 32)) as u32 & BAND;
+                }
+            }
+            for b in 0..3 {
+                let mut want = [0u32; 3];
+                for bit in 0..27 {
+                    let n = (0..9)
+                        .filter(|&d| st.cands[LANES * b + d] >> bit & 1 == 1)
+                        .count();
+                    for (k, w) in want.iter_mut().enumerate() {
+                        if n > k {
+                            *w |= 1 << bit;
+                        }
+                    }
+                }
+                assert_eq!(st.counters(b), want, "band {b}");
+            }
         }
     }
 
