@@ -30,12 +30,13 @@
 //! 1. [`MINIROWS_IL`] keeps the cells lying on some placement of the digit with
 //!    one minirow per band row and per box: locked candidates inside the band,
 //!    hidden singles in the band's rows and boxes, dead ends.
-//! 2. [`ALONE`]: a box where the digit is down to one column removes that
-//!    column from the digit's other two bands (pointing along a column; this
-//!    also covers a digit placed in the band).
-//! 3. A band row where the digit has one cell left ([`LONE`](super::masks::LONE)) solves that
-//!    cell: the cell leaves the other eight digits' masks at once (three
-//!    SSE2 steps over the band's lanes).
+//! 2. [`ALONE_BAND`]: a box where the digit is down to one column removes
+//!    that column from the digit's other two bands (pointing along a column;
+//!    this also covers a digit placed in the band).
+//! 3. A band row where the digit has one cell left
+//!    ([`LONE`](super::masks::LONE)) solves that cell: the cell leaves the
+//!    other eight digits' masks at once (three SSE2 steps over the band's
+//!    lanes).
 //!
 //! Only changed masks are updated (a dirty bit per mask), in sweeps: the
 //! masks dirty at the start of a sweep, lowest first; masks they dirty wait
@@ -43,8 +44,8 @@
 //! nine digits of a band find dead cells (no candidate), naked singles and
 //! the bivalue cells; a column pass over each digit's three bands finds
 //! columns the digit has left (dead) and columns it can only take in one
-//! band ([`CLAIM`]: locked candidates from a column, which includes the
-//! hidden singles in columns). At the fixed point the search branches on a
+//! band ([`CLAIM_BAND`]: locked candidates from a column, which includes
+//! the hidden singles in columns). At the fixed point the search branches on a
 //! bivalue cell of the band with the most of them, else a cell with the
 //! fewest candidates, copying the state (a few hundred bytes) for every
 //! candidate but the last.
@@ -54,8 +55,8 @@
 //! is written eight cells at a time).
 
 use super::masks::{
-    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, spread_cols, ALONE, BAND,
-    CLAIM, MINIROWS_IL,
+    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, ALONE_BAND, BAND,
+    CLAIM_BAND, MINIROWS_IL,
 };
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::Grid;
@@ -276,7 +277,7 @@ impl State {
             return Err(Dead);
         }
         self.cands[i] = band;
-        let point = spread_cols(ALONE[fold_cols(band) as usize] as u32);
+        let point = ALONE_BAND[fold_cols(band) as usize];
         // The same digit's lanes in the other two bands (a table: two loads
         // cost fewer instructions than computing them).
         let [i1, i2] = OTHERS[i & 63];
@@ -393,7 +394,7 @@ impl State {
 
     /// Column pass: for each digit, every column must keep the digit in some
     /// band, and a column where it is left in one band only claims it there
-    /// ([`CLAIM`]). True if a mask changed.
+    /// ([`CLAIM_BAND`]). True if a mask changed.
     #[inline]
     fn column_claims(&mut self, touched: u64) -> Result<bool, Dead> {
         let mut changed = false;
@@ -413,9 +414,9 @@ impl State {
             // Branch-free: CLAIM[0] keeps every column, so a band with no
             // column of its own costs no test; one test for the digit.
             let keep = [
-                spread_cols(CLAIM[(cols[0] & !twice) as usize] as u32),
-                spread_cols(CLAIM[(cols[1] & !twice) as usize] as u32),
-                spread_cols(CLAIM[(cols[2] & !twice) as usize] as u32),
+                CLAIM_BAND[(cols[0] & !twice) as usize],
+                CLAIM_BAND[(cols[1] & !twice) as usize],
+                CLAIM_BAND[(cols[2] & !twice) as usize],
             ];
             let lose = [
                 self.cands[d] & !keep[0],

@@ -218,7 +218,7 @@ const fn build_minirows() -> [u32; 512] {
 /// columns that are the only column of their box in `cols` (a digit confined
 /// to one minicolumn of a box: pointing along that column into the other
 /// two bands).
-pub static ALONE: [u16; 512] = build_alone();
+pub const ALONE: [u16; 512] = build_alone();
 
 const fn build_alone() -> [u16; 512] {
     let mut t = [0u16; 512];
@@ -239,13 +239,30 @@ const fn build_alone() -> [u16; 512] {
     t
 }
 
+/// [`ALONE`] spread to band masks (`spread_cols(ALONE[cols])`), so that
+/// an update saves the multiply.
+pub static ALONE_BAND: [u32; 512] = spread_table(ALONE);
+
+/// [`CLAIM`] spread to band masks (`spread_cols(CLAIM[only])`).
+pub static CLAIM_BAND: [u32; 512] = spread_table(CLAIM);
+
+const fn spread_table(cols: [u16; 512]) -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = spread_cols(cols[x] as u32);
+        x += 1;
+    }
+    t
+}
+
 /// `CLAIM[only]`: input the columns where a digit can only go in this band
 /// (it is absent from them in the other two bands); output the column set the
 /// digit may keep in this band: a box holding one such column keeps only that
 /// column (locked candidates, claiming from a column), a box holding two or
 /// three keeps none (a contradiction the next step detects as an empty box),
 /// a box holding none keeps all three.
-pub static CLAIM: [u16; 512] = build_claim();
+pub const CLAIM: [u16; 512] = build_claim();
 
 const fn build_claim() -> [u16; 512] {
     let mut t = [0u16; 512];
@@ -339,6 +356,8 @@ mod tests {
             }
             assert_eq!(ALONE[x as usize], alone, "cols {x:09b}");
             assert_eq!(CLAIM[x as usize], claim, "cols {x:09b}");
+            assert_eq!(ALONE_BAND[x as usize], spread_cols(alone as u32));
+            assert_eq!(CLAIM_BAND[x as usize], spread_cols(claim as u32));
         }
     }
 
