@@ -60,14 +60,30 @@ pub fn single_rows(band: u32) -> u32 {
 /// ~18 instructions per call, one call per mask update).
 #[inline]
 pub fn single_rows_table(band: u32) -> u32 {
-    LONE[(band & 0o777) as usize] as u32
-        | (LONE[((band >> 9) & 0o777) as usize] as u32) << 9
-        | (LONE[((band >> 18) & 0o777) as usize] as u32) << 18
+    LONE_ROWS[0][(band & 0o777) as usize]
+        | LONE_ROWS[1][((band >> 9) & 0o777) as usize]
+        | LONE_ROWS[2][((band >> 18) & 0o777) as usize]
 }
+
+/// `LONE_ROWS[r][row]`: [`LONE`] placed at band row `r` (shifted by `9r`),
+/// so that [`single_rows_table`] needs no shifts back.
+pub static LONE_ROWS: [[u32; 512]; 3] = {
+    let mut t = [[0u32; 512]; 3];
+    let mut x = 0;
+    while x < 512 {
+        let mut r = 0;
+        while r < 3 {
+            t[r][x] = (LONE[x] as u32) << (9 * r);
+            r += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 /// `LONE[row]`: input the 9 column bits of one band row; output the row
 /// itself when it holds exactly one bit, else 0.
-pub static LONE: [u16; 512] = build_lone();
+pub const LONE: [u16; 512] = build_lone();
 
 const fn build_lone() -> [u16; 512] {
     let mut t = [0u16; 512];
