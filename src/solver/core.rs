@@ -115,7 +115,9 @@ pub(super) struct State {
     /// `d + 1` can go, solved cells included.
     pub(super) cands: [u32; MASKS],
     /// Band mask per band of the cells whose digit is not fixed yet.
-    pub(super) unsolved: [u32; 3],
+    /// (A fourth entry, always 0, so that `unsolved[i >> 4 & 3]` needs no
+    /// bounds check.)
+    pub(super) unsolved: [u32; 4],
     /// Bit `i` set: `cands[i]` changed since its last update.
     dirty: u64,
     /// Per band, the cells that had exactly two candidates when the band's
@@ -130,7 +132,7 @@ impl State {
     pub(super) fn empty() -> State {
         State {
             cands: EMPTY_CANDS,
-            unsolved: [BAND; 3],
+            unsolved: [BAND, BAND, BAND, 0],
             // A full mask has nothing to propagate: only placements dirty masks.
             dirty: 0,
             pairs: [0; 3],
