@@ -27,31 +27,36 @@
 //! mask and leaves every other digit's; `unsolved[b]` holds the band's other
 //! cells. One propagation step (`update`) works on one (digit, band) mask:
 //!
-//! 1. [`MINIROWS`] keeps the cells lying on some placement of the digit with
+//! 1. [`MINIROWS_IL`] keeps the cells lying on some placement of the digit with
 //!    one minirow per band row and per box: locked candidates inside the band,
 //!    hidden singles in the band's rows and boxes, dead ends.
-//! 2. [`ALONE`]: a box where the digit is down to one column removes that
-//!    column from the digit's other two bands (pointing along a column; this
-//!    also covers a digit placed in the band).
-//! 3. A band row where the digit has one cell left solves that cell: the cell
-//!    leaves the other eight digits' masks.
+//! 2. [`ALONE_BAND`]: a box where the digit is down to one column removes
+//!    that column from the digit's other two bands (pointing along a column;
+//!    this also covers a digit placed in the band).
+//! 3. A band row where the digit has one cell left
+//!    ([`LONE`](super::masks::LONE)) solves that cell: the cell leaves the
+//!    other eight digits' masks at once (three SSE2 steps over the band's
+//!    lanes).
 //!
-//! Only changed masks are updated (a dirty bit per mask). When none is dirty,
-//! bit-sliced counters across the nine digits of a band find dead cells (no
-//! candidate) and naked singles; a column pass over each digit's three bands
-//! finds columns the digit has left (dead) and columns it can only take in one
-//! band ([`CLAIM`]: locked candidates from a column, which includes the
-//! hidden singles in columns). At the fixed point the search branches on the
-//! first bivalue cell, else a cell with the fewest candidates, copying the
-//! state (a few hundred bytes) for every candidate but the last.
+//! Only changed masks are updated (a dirty bit per mask), in sweeps: the
+//! masks dirty at the start of a sweep, lowest first; masks they dirty wait
+//! for the next sweep. When none is dirty, bit-sliced counters across the
+//! nine digits of a band find dead cells (no candidate), naked singles and
+//! the bivalue cells; a column pass over each digit's three bands finds
+//! columns the digit has left (dead) and columns it can only take in one
+//! band ([`CLAIM_BAND`]: locked candidates from a column, which includes
+//! the hidden singles in columns). At the fixed point the search branches on a
+//! bivalue cell of the band with the most of them, else a cell with the
+//! fewest candidates, copying the state (a few hundred bytes) for every
+//! candidate but the last.
 //!
 //! The hot path has no per-cell loop: cells are only visited one by one to
-//! list a guessed cell's candidates, to write the solution, and in the
-//! matching stage.
+//! list a guessed cell's candidates and in the matching stage (the solution
+//! is written eight cells at a time).
 
 use super::masks::{
-    fold_cols, pattern, rows_touched, single_rows, single_rows_nonempty, spread_cols, ALONE, BAND,
-    CLAIM, MINIROWS,
+    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, ALONE_BAND, BAND,
+    CLAIM_BAND, MINIROWS_IL,
 };
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::Grid;
@@ -70,6 +75,25 @@ pub(super) const LANES: usize = 16;
 /// that any index below 64 (a bit of a `u64` dirty set, or `LANES * b + d`
 /// for `b < 4`, `d < 16`) is in bounds and the compiler drops the checks.
 pub(super) const MASKS: usize = 4 * LANES;
+
+/// `OTHERS[LANES * b + d]`: the lanes of digit `d` in the two bands other
+/// than `b` (for `b < 3`; padding lanes map to themselves).
+const OTHERS: [[u8; 2]; MASKS] = {
+    let mut t = [[0u8; 2]; MASKS];
+    let mut i = 0;
+    while i < MASKS {
+        t[i] = if i < 3 * LANES {
+            [
+                ((i + LANES) % (3 * LANES)) as u8,
+                ((i + 2 * LANES) % (3 * LANES)) as u8,
+            ]
+        } else {
+            [i as u8, i as u8]
+        };
+        i += 1;
+    }
+    t
+};
 
 /// `cands` of the empty grid: every band mask full, padding lanes 0.
 const EMPTY_CANDS: [u32; MASKS] = {
@@ -91,9 +115,16 @@ pub(super) struct State {
     /// `d + 1` can go, solved cells included.
     pub(super) cands: [u32; MASKS],
     /// Band mask per band of the cells whose digit is not fixed yet.
-    pub(super) unsolved: [u32; 3],
+    /// (A fourth entry, always 0, so that `unsolved[i >> 4 & 3]` needs no
+    /// bounds check.)
+    pub(super) unsolved: [u32; 4],
     /// Bit `i` set: `cands[i]` changed since its last update.
     dirty: u64,
+    /// Per band, the cells that had exactly two candidates when the band's
+    /// counters were last computed ([`State::naked_singles`]); at a fixed
+    /// point that is the current state (`& unsolved` drops cells solved
+    /// since), so [`State::branch_cell`] need not count again.
+    pairs: [u32; 3],
 }
 
 impl State {
@@ -101,9 +132,10 @@ impl State {
     pub(super) fn empty() -> State {
         State {
             cands: EMPTY_CANDS,
-            unsolved: [BAND; 3],
+            unsolved: [BAND, BAND, BAND, 0],
             // A full mask has nothing to propagate: only placements dirty masks.
             dirty: 0,
+            pairs: [0; 3],
         }
     }
 
@@ -164,7 +196,13 @@ impl State {
     /// changed.
     #[inline]
     pub(super) fn remove(&mut self, d: usize, b: usize, cells: u32) {
-        let i = LANES * b + d;
+        self.remove_at(LANES * b + d, cells);
+    }
+
+    /// [`State::remove`] on mask `i = LANES * b + d` (below 64).
+    #[inline]
+    fn remove_at(&mut self, i: usize, cells: u32) {
+        let i = i & 63;
         let old = self.cands[i];
         let new = old & !cells;
         if new != old {
@@ -174,9 +212,51 @@ impl State {
     }
 
     /// Removes the cells `solved` (just fixed to digit `d`) from the other
-    /// eight digits of band `b`. Written lane-wise over the band's 16 lanes
-    /// so that it vectorises (SSE2 is enough); the owner's lane is restored.
+    /// eight digits of band `b`; the owner's lane is restored.
+    ///
+    /// On x86_64 this is three SSE2 steps over lanes `16b..16b+12` (lanes
+    /// 9..12 are padding, always 0, so they never change): AND-NOT, then a
+    /// compare with zero, two saturating packs and `pmovmskb` give the
+    /// changed lanes.
+    /// The portable loop below it compiled to ~50 instructions per call;
+    /// this is ~25 (callgrind, 17-clue: ~70 calls per puzzle).
     #[inline]
+    #[cfg(target_arch = "x86_64")]
+    fn clear_solved(&mut self, b: usize, d: usize, solved: u32) {
+        use std::arch::x86_64::*;
+        let base = LANES * (b & 3);
+        let lanes: &mut [u32; 12] = (&mut self.cands[base..base + 12])
+            .try_into()
+            .expect("12 lanes");
+        let ptr = lanes.as_mut_ptr() as *mut __m128i;
+        // SAFETY: SSE2 is part of the x86_64 baseline; `lanes` is 12 u32 =
+        // three 16-byte vectors, borrowed mutably, and unaligned loads and
+        // stores need no alignment.
+        let changed = unsafe {
+            let s = _mm_set1_epi32(solved as i32);
+            let zero = _mm_setzero_si128();
+            let mut hit = [zero; 3];
+            for (k, h) in hit.iter_mut().enumerate() {
+                let v = _mm_loadu_si128(ptr.add(k));
+                *h = _mm_and_si128(v, s);
+                _mm_storeu_si128(ptr.add(k), _mm_xor_si128(v, *h));
+            }
+            // Lane k "untouched" (hit == 0) -> all-ones; saturating packs
+            // keep that, so one byte mask gives bit k for lane k.
+            let untouched = _mm_packs_epi16(
+                _mm_packs_epi32(_mm_cmpeq_epi32(hit[0], zero), _mm_cmpeq_epi32(hit[1], zero)),
+                _mm_packs_epi32(_mm_cmpeq_epi32(hit[2], zero), zero),
+            );
+            !(_mm_movemask_epi8(untouched) as u32) & 0xfff
+        };
+        self.cands[(base + d) & 63] |= solved;
+        let changed = (changed & !(1 << d)) as u64;
+        self.dirty |= changed << (LANES * b);
+    }
+
+    /// Portable [`State::clear_solved`]: lane-wise over the band's lanes.
+    #[inline]
+    #[cfg(not(target_arch = "x86_64"))]
     fn clear_solved(&mut self, b: usize, d: usize, solved: u32) {
         let lanes = &mut self.cands[LANES * b..LANES * b + 9];
         let mut changed = 0u64;
@@ -193,27 +273,95 @@ impl State {
     /// One propagation step on mask `i = LANES * b + d` (see the module doc).
     #[inline]
     fn update(&mut self, i: usize) -> Result<(), Dead> {
-        let (b, d) = ((i >> 4) & 3, i & 15);
-        let band = self.cands[i] & MINIROWS[pattern(self.cands[i])];
+        let b = (i >> 4) & 3;
+        let band = self.cands[i] & MINIROWS_IL[interleaved(self.cands[i])];
         if band == 0 {
             return Err(Dead);
         }
         self.cands[i] = band;
-        let point = spread_cols(ALONE[fold_cols(band) as usize] as u32);
-        // The other two bands, without a table: (1, 2), (0, 2), (0, 1).
-        let b1 = (b == 0) as usize;
-        let b2 = 2 - (b == 2) as usize;
+        let point = ALONE_BAND[fold_cols(band) as usize];
+        // The same digit's lanes in the other two bands (a table: two loads
+        // cost fewer instructions than computing them).
+        let [i1, i2] = OTHERS[i & 63];
+        let (i1, i2) = (i1 as usize & 63, i2 as usize & 63);
         // Usually neither band has these columns left: one test for both.
-        if (self.cands[LANES * b1 + d] | self.cands[LANES * b2 + d]) & point != 0 {
-            self.remove(d, b1, point);
-            self.remove(d, b2, point);
+        if (self.cands[i1] | self.cands[i2]) & point != 0 {
+            self.remove_at(i1, point);
+            self.remove_at(i2, point);
         }
-        let solved = single_rows_nonempty(band) & self.unsolved[b];
+        let solved = single_rows_table(band) & self.unsolved[b];
         if solved != 0 {
             self.unsolved[b] &= !solved;
-            self.clear_solved(b, d, solved);
+            self.clear_solved(b, i & 15, solved);
         }
         Ok(())
+    }
+
+    /// Bit-sliced counters over the nine digit masks of band `b`: the cells
+    /// with at least 1, 2 and 3 candidates.
+    ///
+    /// On x86_64, SSE2 over the band's lanes as three vectors of four
+    /// (lanes 9..12 are 0): saturating counters lane-wise, then two halving
+    /// steps across lanes, merging counters `a`, `c` as `>=1: a1|c1`,
+    /// `>=2: a2|c2|a1&c1`, `>=3: a3|c3|a2&c1|a1&c2` (~38 instructions against
+    /// ~60 for the scalar loop).
+    #[inline]
+    #[cfg(target_arch = "x86_64")]
+    fn counters(&self, b: usize) -> [u32; 3] {
+        use std::arch::x86_64::*;
+        let base = LANES * (b & 3);
+        let lanes: &[u32; 12] = (&self.cands[base..base + 12]).try_into().expect("12 lanes");
+        let ptr = lanes.as_ptr() as *const __m128i;
+        // SAFETY: SSE2 is part of the x86_64 baseline; `lanes` is 12 u32 =
+        // three 16-byte vectors, and unaligned loads need no alignment.
+        unsafe {
+            let (v0, v1, v2) = (
+                _mm_loadu_si128(ptr),
+                _mm_loadu_si128(ptr.add(1)),
+                _mm_loadu_si128(ptr.add(2)),
+            );
+            let v01 = _mm_or_si128(v0, v1);
+            let mut a1 = _mm_or_si128(v01, v2);
+            let both = _mm_and_si128(v0, v1);
+            let mut a2 = _mm_or_si128(both, _mm_and_si128(v2, v01));
+            let mut a3 = _mm_and_si128(both, v2);
+            macro_rules! halve {
+                ($imm:expr) => {
+                    let (c1, c2, c3) = (
+                        _mm_shuffle_epi32::<$imm>(a1),
+                        _mm_shuffle_epi32::<$imm>(a2),
+                        _mm_shuffle_epi32::<$imm>(a3),
+                    );
+                    a3 = _mm_or_si128(
+                        _mm_or_si128(a3, c3),
+                        _mm_or_si128(_mm_and_si128(a2, c1), _mm_and_si128(a1, c2)),
+                    );
+                    a2 = _mm_or_si128(_mm_or_si128(a2, c2), _mm_and_si128(a1, c1));
+                    a1 = _mm_or_si128(a1, c1);
+                };
+            }
+            halve!(0b1110);
+            halve!(0b0001);
+            [
+                _mm_cvtsi128_si32(a1) as u32,
+                _mm_cvtsi128_si32(a2) as u32,
+                _mm_cvtsi128_si32(a3) as u32,
+            ]
+        }
+    }
+
+    /// Portable [`State::counters`]: one digit mask at a time.
+    #[inline]
+    #[cfg(not(target_arch = "x86_64"))]
+    fn counters(&self, b: usize) -> [u32; 3] {
+        let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let cells = self.cands[LANES * b + d];
+            at_least_3 |= at_least_2 & cells;
+            at_least_2 |= at_least_1 & cells;
+            at_least_1 |= cells;
+        }
+        [at_least_1, at_least_2, at_least_3]
     }
 
     /// Naked singles and dead cells from bit-sliced counters; true if some
@@ -226,13 +374,9 @@ impl State {
             if unsolved == 0 || (touched >> (LANES * b)) & 0o777 == 0 {
                 continue;
             }
-            // at_least_1 / at_least_2: cells with >= 1 / >= 2 candidates.
-            let (mut at_least_1, mut at_least_2) = (0u32, 0u32);
-            for d in 0..9 {
-                let cells = self.cands[LANES * b + d];
-                at_least_2 |= at_least_1 & cells;
-                at_least_1 |= cells;
-            }
+            // at_least_k: cells with >= k candidates.
+            let [at_least_1, at_least_2, at_least_3] = self.counters(b);
+            self.pairs[b] = unsolved & at_least_2 & !at_least_3;
             if unsolved & !at_least_1 != 0 {
                 return Err(Dead);
             }
@@ -252,7 +396,7 @@ impl State {
 
     /// Column pass: for each digit, every column must keep the digit in some
     /// band, and a column where it is left in one band only claims it there
-    /// ([`CLAIM`]). True if a mask changed.
+    /// ([`CLAIM_BAND`]). True if a mask changed.
     #[inline]
     fn column_claims(&mut self, touched: u64) -> Result<bool, Dead> {
         let mut changed = false;
@@ -269,18 +413,27 @@ impl State {
             if cols[0] | cols[1] | cols[2] != 0o777 {
                 return Err(Dead);
             }
-            for (b, &here) in cols.iter().enumerate() {
-                let only = here & !twice;
-                if only == 0 {
-                    continue;
+            // Branch-free: CLAIM[0] keeps every column, so a band with no
+            // column of its own costs no test; one test for the digit.
+            let keep = [
+                CLAIM_BAND[(cols[0] & !twice) as usize],
+                CLAIM_BAND[(cols[1] & !twice) as usize],
+                CLAIM_BAND[(cols[2] & !twice) as usize],
+            ];
+            let lose = [
+                self.cands[d] & !keep[0],
+                self.cands[LANES + d] & !keep[1],
+                self.cands[2 * LANES + d] & !keep[2],
+            ];
+            if lose[0] | lose[1] | lose[2] != 0 {
+                for (b, (&lost, &kept)) in lose.iter().zip(&keep).enumerate() {
+                    if lost != 0 {
+                        let i = LANES * b + d;
+                        self.cands[i] &= kept;
+                        self.dirty |= 1u64 << i;
+                    }
                 }
-                let keep = spread_cols(CLAIM[only as usize] as u32);
-                let i = LANES * b + d;
-                if self.cands[i] & !keep != 0 {
-                    self.cands[i] &= keep;
-                    self.dirty |= 1u64 << i;
-                    changed = true;
-                }
+                changed = true;
             }
         }
         Ok(changed)
@@ -295,17 +448,22 @@ impl State {
     /// only on those masks. This halved the column pass's cost on serg.
     pub(super) fn propagate(&mut self) -> Result<(), Dead> {
         let mut touched = 0u64;
-        let mut cursor = 0u32;
         loop {
             while self.dirty != 0 {
-                // Round robin: the next dirty mask at or after the cursor.
-                let ahead = self.dirty & (u64::MAX << cursor);
-                let pick = if ahead != 0 { ahead } else { self.dirty };
-                let i = pick.trailing_zeros() as usize & 63;
-                cursor = (i as u32 + 1) & 63;
-                self.dirty &= !(1u64 << i);
-                touched |= 1 << i;
-                self.update(i)?;
+                // Sweeps: the masks dirty now, lowest first; masks they dirty
+                // wait for the next sweep, so each update sees more changes
+                // at once. Measured against round robin (taking a mask dirtied
+                // ahead of the cursor in the same pass): -18% instructions on
+                // 17-clue, -7% serg, -11% top1465 and hardest_1106; highest
+                // first within a sweep: +5% on 17-clue.
+                let mut sweep = self.dirty;
+                touched |= sweep;
+                while sweep != 0 {
+                    let i = sweep.trailing_zeros() as usize & 63;
+                    sweep &= sweep - 1;
+                    self.dirty &= !(1u64 << i);
+                    self.update(i)?;
+                }
             }
             if self.naked_singles(touched)? {
                 continue;
@@ -336,18 +494,8 @@ impl State {
     pub(super) fn branch_cell(&self) -> (usize, u32) {
         let mut best = (0usize, 0u32, 0u32);
         for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 {
-                continue;
-            }
-            let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let cells = self.cands[LANES * b + d];
-                at_least_3 |= at_least_2 & cells;
-                at_least_2 |= at_least_1 & cells;
-                at_least_1 |= cells;
-            }
-            let pairs = unsolved & at_least_2 & !at_least_3;
+            // Kept by the last naked-singles pass over the band (see `pairs`).
+            let pairs = self.pairs[b] & self.unsolved[b];
             let n = pairs.count_ones();
             if n > best.2 {
                 best = (b, pairs & pairs.wrapping_neg(), n);
@@ -398,20 +546,53 @@ impl State {
     }
 
     /// The grid of a solved state.
+    ///
+    /// Bit-sliced, no per-cell loop: per band, four planes hold bit `j` of
+    /// each cell's digit (an OR of the digit masks with that bit), and each
+    /// plane's eight-cell chunks are spread to bytes by [`SPREAD`] and ORed
+    /// into one `u64` per chunk (about 300 instructions against 550 for
+    /// walking each digit's cells; callgrind, 17-clue).
     pub(super) fn solution_grid(&self) -> Option<Grid> {
-        let mut cells = [0u8; 81];
-        for d in 0..9 {
-            for b in 0..3 {
-                let mut m = self.cands[LANES * b + d];
-                while m != 0 {
-                    cells[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
-                    m &= m - 1;
-                }
+        // 3 bands x 27 cells, plus room for the last chunk's spill.
+        let mut buf = [0u8; 88];
+        for b in 0..3 {
+            let lane = |d: usize| self.cands[(LANES * b + d) & 63];
+            let planes = [
+                lane(0) | lane(2) | lane(4) | lane(6) | lane(8),
+                lane(1) | lane(2) | lane(5) | lane(6),
+                lane(3) | lane(4) | lane(5) | lane(6),
+                lane(7) | lane(8),
+            ];
+            // Chunks at 0, 8, 16, 24: the last writes five bytes past the
+            // band, which the next band's first chunk overwrites.
+            for at in [0, 8, 16, 24] {
+                let word = planes.iter().enumerate().fold(0u64, |w, (j, &p)| {
+                    w | SPREAD[((p >> at) & 0xff) as usize] << j
+                });
+                let start = 27 * b + at;
+                buf[start..start + 8].copy_from_slice(&word.to_le_bytes());
             }
         }
+        let mut cells = [0u8; 81];
+        cells.copy_from_slice(&buf[..81]);
         Grid::from_cells(cells)
     }
 }
+
+/// `SPREAD[x]`: byte `k` of the result is bit `k` of `x` (0 or 1).
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[x] |= ((x as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 /// `cands` as a branch's last matching pass saw it (all zero before the
 /// first), so the next pass filters only the units whose candidates changed.
@@ -638,6 +819,37 @@ mod tests {
             let out = Search::new().run(&g, &opts(), None);
             assert_eq!(out.solutions, 0, "{}", g.to_line());
             assert!(out.backtracks > 0);
+        }
+    }
+
+    #[test]
+    fn counters_match_a_per_cell_count() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000 {
+            let mut st = State::empty();
+            for b in 0..3 {
+                for d in 0..9 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    // Sparse masks, so that every count from 0 to 4 occurs.
+                    st.cands[LANES * b + d] = (seed & (seed >> 32)) as u32 & BAND;
+                }
+            }
+            for b in 0..3 {
+                let mut want = [0u32; 3];
+                for bit in 0..27 {
+                    let n = (0..9)
+                        .filter(|&d| st.cands[LANES * b + d] >> bit & 1 == 1)
+                        .count();
+                    for (k, w) in want.iter_mut().enumerate() {
+                        if n > k {
+                            *w |= 1 << bit;
+                        }
+                    }
+                }
+                assert_eq!(st.counters(b), want, "band {b}");
+            }
         }
     }
 
