@@ -38,10 +38,10 @@ use std::time::Duration;
 ///
 /// | set | basic | matching | matching-root | (instructions per puzzle)
 /// |---|---:|---:|---:|
-/// | 17-clue | 25.3k | 32.6k | 29.2k |
-/// | top1465 | 97k | 228k | 108k |
-/// | hardest_1106 | 1.06M | 4.26M | 1.08M |
-/// | serg | 28.4k | 140k | 57.1k |
+/// | 17-clue | 15.6k | 23.9k | 20.4k |
+/// | top1465 | 64k | 207k | 84k |
+/// | hardest_1106 | 0.70M | 3.97M | 0.73M |
+/// | serg | 18.8k | 130k | 47.4k |
 ///
 /// `matching` cuts guesses per puzzle by 52% on top1465 (14.8 -> 7.2), 20%
 /// on hardest_1106 (213 -> 170) and 62% on 17-clue (1.02 -> 0.39), but a
