@@ -6,7 +6,10 @@
 //! - **skipped, no record**: blank (only spaces or tabs), or its first
 //!   non-blank character is `#` (tdoku-style headers), or it is the first
 //!   non-skipped line of an input and its first CSV field is `quizzes` or
-//!   `puzzle` (Kaggle's header; a UTF-8 byte-order mark before it is ignored);
+//!   `puzzle` (Kaggle's header; a UTF-8 byte-order mark before it is ignored),
+//!   or `index` followed by `puzzle`: sudoflow's own CSV, whose later lines
+//!   then have their puzzle field read from the second column, so that
+//!   `solve` re-reads a `generate` corpus or its own output;
 //! - **a record**: everything else. Its puzzle field is the text up to the
 //!   first separator (space, tab, `,`, `;` or `:`); what follows the separator
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
@@ -92,6 +95,9 @@ pub fn for_each_record(
         };
         let mut line_no = 0u64;
         let mut first = true;
+        // sudoflow's own CSV (`solve`/`generate` output): the puzzle is the
+        // second column.
+        let mut second_column = false;
         loop {
             let more = lines
                 .read_line(&mut buf)
@@ -100,11 +106,22 @@ pub fn for_each_record(
                 break;
             }
             line_no += 1;
-            let Some(field) = puzzle_field(&buf, first) else {
+            let line = if second_column {
+                after_first_comma(&buf)
+            } else {
+                &buf[..]
+            };
+            let Some(field) = puzzle_field(line, first) else {
                 continue;
             };
-            if std::mem::take(&mut first) && is_csv_header(field) {
-                continue;
+            if std::mem::take(&mut first) {
+                if is_csv_header(field) {
+                    continue;
+                }
+                if is_sudoflow_header(&buf, field) {
+                    second_column = true;
+                    continue;
+                }
             }
             index += 1;
             if f(make_record(index, &name, line_no, field)).is_break() {
@@ -134,6 +151,20 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
         .position(|&b| matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r'))
         .unwrap_or(line.len());
     Some(&line[..end])
+}
+
+/// sudoflow's own header (`index,puzzle,...`, as `solve` and `generate`
+/// write it): `field` is the line's first field, `index`, and `puzzle` follows.
+fn is_sudoflow_header(line: &[u8], field: &[u8]) -> bool {
+    let end = field.as_ptr() as usize - line.as_ptr() as usize + field.len();
+    field == b"index" && line[end..].starts_with(b",puzzle")
+}
+
+/// What follows the first `,` of `line` (all of it when there is none).
+fn after_first_comma(line: &[u8]) -> &[u8] {
+    line.iter()
+        .position(|&b| b == b',')
+        .map_or(line, |i| &line[i + 1..])
 }
 
 /// Kaggle-style header: the first column is `quizzes` or `puzzle` (any case,
