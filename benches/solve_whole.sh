@@ -51,6 +51,7 @@ cpu_seconds() {
 echo "machine: $(nproc) cores, $(uname -m), $(rustc --version)"
 if command -v hyperfine >/dev/null; then
     for set in "${sets[@]}"; do
+        echo "== $set"
         f="$dir/$set.txt"
         hyperfine --warmup 1 --runs "$runs" --export-markdown "target/solve_whole_$set.md" \
             -n "sudoku crate classify" "$classify $f" \
