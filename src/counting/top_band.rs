@@ -120,28 +120,33 @@ pub(crate) fn analyse(bands: &Bands, tops_expected: u128) -> Option<(TopBandFigu
     // each of those prefixes.
     let mut prefixes = Vec::new();
     let depth = free.len().min(PREFIX_CELLS);
-    prefix_states(
+    fill_band(
         &geo,
         &free[..depth],
         0,
         &mut g,
         &mut row_used,
         0,
-        &mut prefixes,
+        &mut |g, rows, box_used| prefixes.push((*g, *rows, box_used)),
     );
     let parts: Vec<(u64, Vec<u128>)> = prefixes
         .into_par_iter()
         .map(|(mut g, mut row_used, box_used)| {
             let (mut completions, mut reduced) = (0u64, Vec::new());
-            fill(
+            // Count every completion; keep the reduced ones' encodings.
+            fill_band(
                 &geo,
                 &free,
                 depth,
                 &mut g,
                 &mut row_used,
                 box_used,
-                &mut completions,
-                &mut reduced,
+                &mut |g, _, _| {
+                    completions += 1;
+                    if geo.is_reduced(g) {
+                        reduced.push(geo.encode(g));
+                    }
+                },
             );
             (completions, reduced)
         })
@@ -226,57 +231,23 @@ pub(crate) fn analyse(bands: &Bands, tops_expected: u128) -> Option<(TopBandFigu
 /// 100 prefixes for 9x9).
 const PREFIX_CELLS: usize = 3;
 
-/// Every way to fill `free[pos..]` (a prefix of the free cells), as
-/// (band, row masks, box mask) states for [`fill`] to complete.
-fn prefix_states(
+/// Every way to fill `free[pos..]` with digits not yet in the row or the
+/// box: calls `leaf` with each completed band, its row masks and the box mask
+/// of the last stack. Used twice: over a few free cells to make the prefixes
+/// the thread pool splits, then by each task to complete its prefix.
+fn fill_band<L>(
     geo: &Geometry,
     free: &[(usize, usize)],
     pos: usize,
     g: &mut Band,
     row_used: &mut [u16; MAX_SIDE],
     box_used: u16,
-    out: &mut Vec<(Band, [u16; MAX_SIDE], u16)>,
-) {
+    leaf: &mut L,
+) where
+    L: FnMut(&Band, &[u16; MAX_SIDE], u16),
+{
     if pos == free.len() {
-        out.push((*g, *row_used, box_used));
-        return;
-    }
-    let (i, k) = free[pos];
-    let box_used = if k % geo.c == 0 && i == 0 {
-        0
-    } else {
-        box_used
-    };
-    let all = ((1u32 << geo.n) - 1) as u16;
-    let mut cand = all & !row_used[i] & !box_used;
-    while cand != 0 {
-        let bit = cand & cand.wrapping_neg();
-        cand ^= bit;
-        g[i][k] = bit.trailing_zeros() as u8;
-        row_used[i] |= bit;
-        prefix_states(geo, free, pos + 1, g, row_used, box_used | bit, out);
-        row_used[i] ^= bit;
-    }
-}
-
-/// Fills `free[pos..]` (row, column) with digits not yet in the row or the
-/// box; counts completions and keeps the reduced ones' encodings.
-#[allow(clippy::too_many_arguments)]
-fn fill(
-    geo: &Geometry,
-    free: &[(usize, usize)],
-    pos: usize,
-    g: &mut Band,
-    row_used: &mut [u16; MAX_SIDE],
-    box_used: u16,
-    completions: &mut u64,
-    reduced: &mut Vec<u128>,
-) {
-    if pos == free.len() {
-        *completions += 1;
-        if geo.is_reduced(g) {
-            reduced.push(geo.encode(g));
-        }
+        leaf(g, row_used, box_used);
         return;
     }
     let (i, k) = free[pos];
@@ -293,16 +264,7 @@ fn fill(
         cand ^= bit;
         g[i][k] = bit.trailing_zeros() as u8;
         row_used[i] |= bit;
-        fill(
-            geo,
-            free,
-            pos + 1,
-            g,
-            row_used,
-            box_used | bit,
-            completions,
-            reduced,
-        );
+        fill_band(geo, free, pos + 1, g, row_used, box_used | bit, leaf);
         row_used[i] ^= bit;
     }
 }
