@@ -254,10 +254,18 @@ impl State {
         self.dirty |= changed << (LANES * b);
     }
 
-    /// Portable [`State::clear_solved`]: lane-wise over the band's lanes.
+    /// [`State::clear_solved`] where there is no SSE2.
     #[inline]
     #[cfg(not(target_arch = "x86_64"))]
     fn clear_solved(&mut self, b: usize, d: usize, solved: u32) {
+        self.clear_solved_portable(b, d, solved)
+    }
+
+    /// Portable [`State::clear_solved`]: lane-wise over the band's lanes.
+    /// Also built in tests on x86_64, where a test holds the SSE2 version to it.
+    #[inline]
+    #[cfg(any(not(target_arch = "x86_64"), test))]
+    fn clear_solved_portable(&mut self, b: usize, d: usize, solved: u32) {
         let lanes = &mut self.cands[LANES * b..LANES * b + 9];
         let mut changed = 0u64;
         for (k, lane) in lanes.iter_mut().enumerate() {
@@ -350,10 +358,18 @@ impl State {
         }
     }
 
-    /// Portable [`State::counters`]: one digit mask at a time.
+    /// [`State::counters`] where there is no SSE2.
     #[inline]
     #[cfg(not(target_arch = "x86_64"))]
     fn counters(&self, b: usize) -> [u32; 3] {
+        self.counters_portable(b)
+    }
+
+    /// Portable [`State::counters`]: one digit mask at a time. Also built in
+    /// tests on x86_64, where a test holds the SSE2 version to it.
+    #[inline]
+    #[cfg(any(not(target_arch = "x86_64"), test))]
+    fn counters_portable(&self, b: usize) -> [u32; 3] {
         let (mut at_least_1, mut at_least_2, mut at_least_3) = (0u32, 0u32, 0u32);
         for d in 0..9 {
             let cells = self.cands[LANES * b + d];
@@ -849,7 +865,41 @@ mod tests {
                     }
                 }
                 assert_eq!(st.counters(b), want, "band {b}");
+                assert_eq!(st.counters_portable(b), want, "band {b}, portable");
             }
+        }
+    }
+
+    #[test]
+    fn clear_solved_matches_its_portable_twin() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2_000 {
+            let mut st = State::empty();
+            for b in 0..3 {
+                for d in 0..9 {
+                    st.cands[LANES * b + d] = next() as u32 & BAND;
+                }
+            }
+            let (b, d) = ((next() % 3) as usize, (next() % 9) as usize);
+            // A few solved cells of digit d in band b, as the update finds them.
+            let solved = (next() & next() & next()) as u32 & st.cands[LANES * b + d];
+            let mut portable = st;
+            st.clear_solved(b, d, solved);
+            portable.clear_solved_portable(b, d, solved);
+            assert_eq!(
+                st.cands, portable.cands,
+                "band {b} digit {d} solved {solved:#x}"
+            );
+            assert_eq!(
+                st.dirty, portable.dirty,
+                "band {b} digit {d} solved {solved:#x}"
+            );
         }
     }
 
