@@ -7,7 +7,6 @@
 use crate::grid::Grid;
 use crate::rating::Wnf;
 use crate::solver::Outcome;
-use std::io::Write;
 
 /// The header of `solve`'s CSV, in column order.
 pub const SOLVE_HEADER: [&str; 11] = [
@@ -82,8 +81,12 @@ impl Status {
 pub struct SolveRow {
     /// 1-based position of the record among all records.
     pub index: u64,
-    /// The puzzle with `.` for blanks, or the raw text of an invalid record.
-    pub puzzle: String,
+    /// The puzzle; `None` for an invalid record. The `puzzle` column is its
+    /// 81 cells with `.` for blanks, or [`SolveRow::raw`] when `None`.
+    pub puzzle: Option<Grid>,
+    /// An invalid record's text as read ([`crate::pipeline::Record::raw`]);
+    /// empty for a valid one.
+    pub raw: String,
     /// See [`Status`].
     pub status: Status,
     /// Solutions found, capped at the limit.
@@ -106,20 +109,21 @@ impl SolveRow {
     /// The row for a valid puzzle that was solved with `outcome`, counting up to
     /// `limit` solutions.
     pub fn solved(index: u64, puzzle: &Grid, outcome: &Outcome, limit: u64) -> SolveRow {
+        SolveRow::rated(index, puzzle, crate::rating::wnf(puzzle), outcome, limit)
+    }
+
+    /// [`SolveRow::solved`] with the puzzle's WNF already at hand (e.g.
+    /// [`crate::pipeline::Record::wnf`]).
+    pub fn rated(index: u64, puzzle: &Grid, wnf: Wnf, outcome: &Outcome, limit: u64) -> SolveRow {
         SolveRow {
             index,
-            puzzle: {
-                // Bytes rather than Grid::to_line's char pushes: once per row.
-                let mut line = [0u8; 81];
-                std::str::from_utf8(grid_line(puzzle, &mut line))
-                    .expect("ASCII")
-                    .to_owned()
-            },
+            puzzle: Some(*puzzle),
+            raw: String::new(),
             status: Status::of(outcome, limit),
             solutions: outcome.solutions,
             solution: outcome.solution,
             clues: puzzle.clues(),
-            wnf: Some(crate::rating::wnf(puzzle)),
+            wnf: Some(wnf),
             guesses: outcome.guesses,
             backtracks: outcome.backtracks,
             error: String::new(),
@@ -131,7 +135,8 @@ impl SolveRow {
     pub fn invalid(index: u64, raw: &str, error: String) -> SolveRow {
         SolveRow {
             index,
-            puzzle: raw.to_string(),
+            puzzle: None,
+            raw: raw.to_string(),
             status: Status::Invalid,
             solutions: 0,
             solution: None,
@@ -147,14 +152,13 @@ impl SolveRow {
     pub fn fields(&self) -> [String; 11] {
         [
             self.index.to_string(),
-            self.puzzle.clone(),
+            self.puzzle
+                .map_or_else(|| self.raw.clone(), |p| p.to_line()),
             self.status.as_str().to_string(),
             self.solutions.to_string(),
             self.solution.map(|s| s.to_line()).unwrap_or_default(),
             self.clues.to_string(),
-            self.wnf
-                .map(|w| format!("{:.10}", w.value))
-                .unwrap_or_default(),
+            self.wnf.map(|w| wnf_text(&w)).unwrap_or_default(),
             self.wnf.map(|w| w.level.to_string()).unwrap_or_default(),
             self.guesses.to_string(),
             self.backtracks.to_string(),
@@ -162,55 +166,102 @@ impl SolveRow {
         ]
     }
 
-    /// Writes the row as one CSV record, in [`SOLVE_HEADER`] order, the same
-    /// text as [`SolveRow::fields`] but formatted into stack buffers: no
-    /// allocation per row (the fast path of `solve`).
-    ///
-    /// Errors: the writer's (e.g. a closed stdout).
-    pub fn write_csv<W: std::io::Write>(&self, wtr: &mut csv::Writer<W>) -> csv::Result<()> {
-        let mut num = [0u8; 20];
-        wtr.write_field(format_u64(self.index, &mut num))?;
-        wtr.write_field(self.puzzle.as_bytes())?;
-        wtr.write_field(self.status.as_str())?;
-        wtr.write_field(format_u64(self.solutions, &mut num))?;
+    /// Puts the row's fields into `record` (cleared first), in
+    /// [`SOLVE_HEADER`] order: the same text as [`SolveRow::fields`], but
+    /// formatted into stack buffers and copied into `record`'s one buffer, so
+    /// that a reused record costs no allocation per row and
+    /// [`csv::Writer::write_byte_record`] can take its fast path (the
+    /// whole record at once rather than field by field).
+    pub fn fill_record(&self, record: &mut csv::ByteRecord) {
+        record.clear();
+        let mut num = itoa::Buffer::new();
         let mut line = [0u8; 81];
-        match &self.solution {
-            Some(s) => wtr.write_field(grid_line(s, &mut line))?,
-            None => wtr.write_field([])?,
+        record.push_field(num.format(self.index).as_bytes());
+        match &self.puzzle {
+            Some(p) => record.push_field(grid_line(p, &mut line)),
+            None => record.push_field(self.raw.as_bytes()),
         }
-        wtr.write_field(format_u64(self.clues as u64, &mut num))?;
+        record.push_field(self.status.as_str().as_bytes());
+        record.push_field(num.format(self.solutions).as_bytes());
+        match &self.solution {
+            Some(s) => record.push_field(grid_line(s, &mut line)),
+            None => record.push_field(b""),
+        }
+        record.push_field(num.format(self.clues).as_bytes());
         match &self.wnf {
             Some(w) => {
-                let mut text = [0u8; 32];
-                let mut cursor = &mut text[..];
-                write!(cursor, "{:.10}", w.value).expect("a WNF in [0, 1] fits 32 bytes");
-                let len = 32 - cursor.len();
-                wtr.write_field(&text[..len])?;
-                wtr.write_field(format_u64(u64::from(w.level), &mut num))?;
+                let mut text = [0u8; WNF_TEXT_LEN];
+                match wnf_decimals(w, &mut text) {
+                    Some(fixed) => record.push_field(fixed),
+                    None => record.push_field(wnf_text(w).as_bytes()),
+                }
+                record.push_field(num.format(w.level).as_bytes());
             }
             None => {
-                wtr.write_field([])?;
-                wtr.write_field([])?;
+                record.push_field(b"");
+                record.push_field(b"");
             }
         }
-        wtr.write_field(format_u64(self.guesses, &mut num))?;
-        wtr.write_field(format_u64(self.backtracks, &mut num))?;
-        wtr.write_field(self.error.as_bytes())?;
-        wtr.write_record(None::<&[u8]>)
+        record.push_field(num.format(self.guesses).as_bytes());
+        record.push_field(num.format(self.backtracks).as_bytes());
+        record.push_field(self.error.as_bytes());
     }
 }
 
-/// Decimal digits of `n`, written at the end of `buf`.
-fn format_u64(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &buf[i..];
+/// Decimals of the `wnf` column.
+const WNF_DECIMALS: usize = 10;
+
+/// Length of the `wnf` column's text: `0.` or `1.` and [`WNF_DECIMALS`] digits.
+const WNF_TEXT_LEN: usize = 2 + WNF_DECIMALS;
+
+/// The `wnf` column as `format!("{:.10}", w.value)` writes it.
+fn wnf_text(w: &Wnf) -> String {
+    format!("{:.*}", WNF_DECIMALS, w.value)
+}
+
+/// The `wnf` column from integers, the same text as [`wnf_text`] but without
+/// float formatting (whose exact mode costs as much as the WNF itself).
+///
+/// `WNF = wf / (512·|E|)`, so `WNF·10^10 = wf·19,531,250 / |E|` exactly
+/// (`10^10 / 512 = 19,531,250`), and its quotient and remainder give the ten
+/// decimals rounded to nearest. `w.value` is that fraction rounded once to
+/// f64, an error below `10^-17`, while a fraction with `|E| <= 81` that is not
+/// exactly halfway between two 10-decimal numbers lies at least
+/// `10^-10 / 162` from the halfway point: so both round the same way. At an
+/// exact tie the f64 is the fraction itself when the fraction's reduced
+/// denominator is a power of two, and float formatting then rounds half to
+/// even, as here; otherwise (|E| a multiple of 20, a handful of fractions)
+/// the f64's own rounding decides and this returns `None`: the caller then
+/// formats the float.
+fn wnf_decimals<'a>(w: &Wnf, buf: &'a mut [u8; WNF_TEXT_LEN]) -> Option<&'a [u8]> {
+    let (num, den) = match w.empty {
+        0 => (0, 1),
+        e => (w.wf * 19_531_250, u64::from(e)),
+    };
+    let (mut q, r) = (num / den, num % den);
+    match (2 * r).cmp(&den) {
+        std::cmp::Ordering::Less => {}
+        std::cmp::Ordering::Greater => q += 1,
+        std::cmp::Ordering::Equal => {
+            let mut a = (w.wf, den);
+            while a.1 != 0 {
+                a = (a.1, a.0 % a.1);
+            }
+            if !(den / a.0).is_power_of_two() {
+                return None;
+            }
+            q += q & 1;
         }
     }
+    // q <= 10^10, i.e. WNF <= 1.
+    buf[0] = b'0' + (q / 10_000_000_000) as u8;
+    buf[1] = b'.';
+    let mut digits = q % 10_000_000_000;
+    for out in buf[2..].iter_mut().rev() {
+        *out = b'0' + (digits % 10) as u8;
+        digits /= 10;
+    }
+    Some(&buf[..])
 }
 
 /// The 81-character line form of `grid` (`.` for blanks) in `buf`.
@@ -230,6 +281,8 @@ fn grid_line<'a>(grid: &Grid, buf: &'a mut [u8; 81]) -> &'a [u8] {
 pub struct CsvSink {
     wtr: csv::Writer<Box<dyn std::io::Write>>,
     name: String,
+    /// Reused by [`CsvSink::write_solve_row`].
+    record: csv::ByteRecord,
 }
 
 impl CsvSink {
@@ -251,7 +304,11 @@ impl CsvSink {
         let wtr = csv::WriterBuilder::new()
             .buffer_capacity(64 * 1024)
             .from_writer(out);
-        Ok(CsvSink { wtr, name })
+        Ok(CsvSink {
+            wtr,
+            name,
+            record: csv::ByteRecord::new(),
+        })
     }
 
     /// Writes one record (a header, or a row's fields).
@@ -265,11 +322,14 @@ impl CsvSink {
         self.wtr.write_record(fields).map_err(|e| self.error(e))
     }
 
-    /// Writes a `solve` row through [`SolveRow::write_csv`] (no allocation).
+    /// Writes a `solve` row through [`SolveRow::fill_record`] (no allocation).
     ///
     /// Errors: the destination's, see [`CsvSink`].
     pub fn write_solve_row(&mut self, row: &SolveRow) -> anyhow::Result<()> {
-        row.write_csv(&mut self.wtr).map_err(|e| self.error(e))
+        row.fill_record(&mut self.record);
+        self.wtr
+            .write_byte_record(&self.record)
+            .map_err(|e| self.error(e))
     }
 
     /// Writes a `solve` row's fields followed by `extra` fields (e.g. `generate`'s seed).
@@ -310,7 +370,9 @@ mod tests {
 
     fn csv_of(row: &SolveRow) -> String {
         let mut wtr = csv::Writer::from_writer(Vec::new());
-        row.write_csv(&mut wtr).unwrap();
+        let mut record = csv::ByteRecord::new();
+        row.fill_record(&mut record);
+        wtr.write_byte_record(&record).unwrap();
         String::from_utf8(wtr.into_inner().unwrap()).unwrap()
     }
 
@@ -318,6 +380,37 @@ mod tests {
         let mut wtr = csv::Writer::from_writer(Vec::new());
         wtr.write_record(row.fields()).unwrap();
         String::from_utf8(wtr.into_inner().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn wnf_decimals_match_float_formatting_for_every_fraction() {
+        // Every WF a puzzle can have lies in [|E|, 512·|E|]; check them all
+        // (and a few outside), for every number of empty cells.
+        let (mut ties, mut checked) = (0, 0);
+        for empty in 0..=81u32 {
+            for wf in 0..=512 * u64::from(empty.max(1)) {
+                let value = if empty == 0 {
+                    0.0
+                } else {
+                    wf as f64 / (512.0 * f64::from(empty))
+                };
+                let w = Wnf {
+                    wf,
+                    empty,
+                    value,
+                    level: crate::rating::wnf_level(value),
+                };
+                checked += 1;
+                let mut buf = [0u8; WNF_TEXT_LEN];
+                match wnf_decimals(&w, &mut buf) {
+                    Some(text) => assert_eq!(text, wnf_text(&w).as_bytes(), "{wf}/{empty}"),
+                    None => ties += 1,
+                }
+            }
+        }
+        // Ties whose f64 is not the exact fraction (|E| = 20, 40, 60, 80)
+        // exist and fall back to float formatting; they are about 1%.
+        assert!(ties > 0 && ties < checked / 50, "{ties} ties of {checked}");
     }
 
     #[test]

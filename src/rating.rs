@@ -11,19 +11,7 @@
 
 #[cfg(test)]
 use crate::grid::PEERS;
-use crate::grid::{box_of, col_of, row_of, Grid};
-
-/// Row, column and box (each 0..9) of every cell (0..81): a table, because
-/// the divisions of [`row_of`]/[`box_of`] cost more than the WNF loop itself.
-const CELL_UNITS: [[u8; 3]; 81] = {
-    let mut t = [[0u8; 3]; 81];
-    let mut c = 0;
-    while c < 81 {
-        t[c] = [row_of(c) as u8, col_of(c) as u8, box_of(c) as u8];
-        c += 1;
-    }
-    t
-};
+use crate::grid::{Grid, UnitGivens};
 
 /// The WNF score and its band for one puzzle.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,31 +43,38 @@ const WEIGHT: [u16; 512] = {
 /// Computes WNF for a puzzle whose givens are read as they are (clashes are not
 /// checked; a cell with no candidate contributes `2^0 = 1`).
 pub fn wnf(puzzle: &Grid) -> Wnf {
+    wnf_from_units(puzzle, &UnitGivens::of(puzzle.cells()))
+}
+
+/// [`wnf`] for a puzzle whose unit masks are at hand: `units` must be
+/// [`UnitGivens::of`] the puzzle's cells (the reader builds them to check the
+/// givens, so rating a record costs one more pass over the cells, not two).
+pub fn wnf_from_units(puzzle: &Grid, units: &UnitGivens) -> Wnf {
     let cells = puzzle.cells();
-    // Bit d (1..=9) of rows[r] / cols[c] / boxes[b]: digit d is a given in
-    // that unit. A cell's peers are exactly the other cells of its three
-    // units, so for an empty cell the union of its units' masks is the set
-    // of digits among its peers (one pass over the grid instead of 20 peer
-    // loads per empty cell: this runs for every record `solve` writes).
-    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-    for (c, &v) in cells.iter().enumerate() {
-        let bit = (1u16 << v) & !1;
-        let [r, col, b] = CELL_UNITS[c];
-        rows[r as usize] |= bit;
-        cols[col as usize] |= bit;
-        boxes[b as usize] |= bit;
-    }
-    let mut wf = 0u64;
+    // A cell's peers are exactly the other cells of its three units, so for
+    // an empty cell the union of its units' givens is the set of digits among
+    // its peers (one pass over the grid instead of 20 peer loads per empty
+    // cell: this runs for every record `solve` writes).
+    let UnitGivens {
+        rows, cols, boxes, ..
+    } = *units;
+    // Every cell is weighed and givens count zero times: no branch on "given
+    // or empty", which random givens would mispredict dozens of times.
+    let mut wf = 0u32;
     let mut empty = 0u32;
-    for (c, &v) in cells.iter().enumerate() {
-        if v != 0 {
-            continue;
+    for band in 0..3 {
+        // What the columns and boxes of this band see, per column.
+        let seen_cb: [u16; 9] = std::array::from_fn(|c| cols[c] | boxes[3 * band + c / 3]);
+        for r in 3 * band..3 * band + 3 {
+            for c in 0..9 {
+                let seen = rows[r] | seen_cb[c];
+                let is_empty = u32::from(cells[9 * r + c] == 0);
+                wf += u32::from(WEIGHT[usize::from(seen >> 1) & 511]) & is_empty.wrapping_neg();
+                empty += is_empty;
+            }
         }
-        let [r, col, b] = CELL_UNITS[c];
-        let seen = rows[r as usize] | cols[col as usize] | boxes[b as usize];
-        wf += u64::from(WEIGHT[usize::from(seen >> 1)]);
-        empty += 1;
     }
+    let wf = u64::from(wf);
     let value = if empty == 0 {
         0.0
     } else {

@@ -2,7 +2,7 @@
 //!
 //! Records stream through [`crate::pipeline`]; each worker reuses one
 //! [`Solver`]. The row is [`SolveRow`], written with
-//! [`SolveRow::write_csv`] (no allocation per field).
+//! [`SolveRow::fill_record`] (no allocation per row).
 
 use crate::cli;
 use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
@@ -139,9 +139,10 @@ const STATUSES: [Status; 7] = [
 /// The row for one record: solved if it parsed, invalid otherwise.
 pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
     match &record.grid {
-        Ok(grid) => SolveRow::solved(
+        Ok(grid) => SolveRow::rated(
             record.index,
             grid,
+            record.wnf.unwrap_or_else(|| crate::rating::wnf(grid)),
             &solver.solve(grid),
             solver.options().limit,
         ),

@@ -86,6 +86,72 @@ const fn build_peers() -> [[u8; 20]; 81] {
     peers
 }
 
+/// The digits given in each unit, from 81 cell values in one branch-free
+/// pass (the reader's parse and the WNF rating run it on every record).
+///
+/// Bit layout of `rows[r]`, `cols[c]`, `boxes[b]` (each index 0..9): bit `d`
+/// (1..=9) set when digit `d` is a given in that unit; bit 0 and bits 10-15
+/// stay clear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnitGivens {
+    /// Digits given in each row.
+    pub rows: [u16; 9],
+    /// Digits given in each column.
+    pub cols: [u16; 9],
+    /// Digits given in each box (numbered row-major).
+    pub boxes: [u16; 9],
+    /// True when some digit is given twice in a unit (the givens clash).
+    pub clash: bool,
+}
+
+/// `DIGIT_BIT[v] = 1 << v` for a digit `v` in 1..=9, 0 for a blank (and for
+/// 10..16, which no cell holds).
+const DIGIT_BIT: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut v = 1;
+    while v <= 9 {
+        t[v] = 1 << v;
+        v += 1;
+    }
+    t
+};
+
+impl UnitGivens {
+    /// The unit masks of `cells` (row-major, 0 blank, 1..=9 given; values
+    /// above 9 are read modulo 16 and above 9 count as blank).
+    ///
+    /// No branch per cell: a clash is a digit's bit already set in one of
+    /// its cell's unit masks, accumulated with `|`.
+    #[inline]
+    pub fn of(cells: &[u8; 81]) -> UnitGivens {
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        // Digits seen twice: a digit's bit meets the unit masks built so far.
+        let mut twice = 0u16;
+        for band in 0..3 {
+            let mut band_boxes = [0u16; 3];
+            for r in 3 * band..3 * band + 3 {
+                let mut row = 0u16;
+                for c in 0..9 {
+                    let bit = DIGIT_BIT[usize::from(cells[9 * r + c] & 15)];
+                    twice |= (row | cols[c] | band_boxes[c / 3]) & bit;
+                    row |= bit;
+                    cols[c] |= bit;
+                    band_boxes[c / 3] |= bit;
+                }
+                rows[r] = row;
+            }
+            boxes[3 * band..3 * band + 3].copy_from_slice(&band_boxes);
+        }
+        let differ = twice;
+        UnitGivens {
+            rows,
+            cols,
+            boxes,
+            clash: differ != 0,
+        }
+    }
+}
+
 /// A 9x9 grid: 81 cells row-major, each 0 (blank) or a digit 1..=9.
 ///
 /// Built by [`Grid::parse`] (which checks characters and length) or
@@ -205,6 +271,33 @@ pub fn cell_name(cell: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The branch-free masks and clash flag agree with the plain
+        /// definitions: a unit's mask is the digits of its givens, and a
+        /// clash is what `check_givens` reports. Sparse grids (mostly
+        /// blanks) make clash-free cases common.
+        #[test]
+        fn unit_givens_match_the_definition(
+            cells in proptest::collection::vec(
+                proptest::prop_oneof![4 => proptest::strategy::Just(0u8), 1 => 1u8..=9],
+                81,
+            )
+        ) {
+            let cells: [u8; 81] = cells.try_into().unwrap();
+            let got = UnitGivens::of(&cells);
+            let grid = Grid::from_cells(cells).unwrap();
+            for u in 0..9 {
+                let mask = |k: usize| {
+                    UNITS[k].iter().fold(0u16, |m, &c| m | (1 << cells[c as usize]) & !1)
+                };
+                proptest::prop_assert_eq!(got.rows[u], mask(u));
+                proptest::prop_assert_eq!(got.cols[u], mask(9 + u));
+                proptest::prop_assert_eq!(got.boxes[u], mask(18 + u));
+            }
+            proptest::prop_assert_eq!(got.clash, grid.check_givens().is_err());
+        }
+    }
 
     #[test]
     fn units_cover_every_cell_three_times() {

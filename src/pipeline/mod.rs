@@ -10,6 +10,10 @@
 //!   (reorders by seq, emit(T) in input order, progress bar)
 //! ```
 //!
+//! With one worker thread (`-j 1`) there is nothing to overlap: the calling
+//! thread reads, works and emits each record in turn, which saves the CPU
+//! time that handing records between threads costs.
+//!
 //! The shape follows fd's `walk.rs`: one reader, a pool of workers, one
 //! receiver that owns the output. Memory is bounded by a window of batches in
 //! flight: the reader takes a token before it sends a batch and the calling
@@ -25,13 +29,14 @@ mod workers;
 mod writer;
 
 use crate::grid::Grid;
+use crate::rating::Wnf;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// One input record: a line that is not blank and not a `#` comment (nor a CSV
 /// header), whether or not it holds a valid puzzle.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     /// 1-based position among all records of all inputs.
     pub index: u64,
@@ -39,14 +44,21 @@ pub struct Record {
     pub source: Arc<str>,
     /// 1-based line number within its source (after gzip decoding).
     pub line: u64,
-    /// The puzzle field as read (up to the first separator), lossily decoded
-    /// if it was not UTF-8; an invalid field longer than 200 characters is cut
-    /// there and ends in `...` (its error gives the full length).
+    /// For an invalid record, its puzzle field as read (up to the first
+    /// separator), lossily decoded if it was not UTF-8; a field longer than
+    /// 200 characters is cut there and ends in `...` (its error gives the
+    /// full length). Empty for a valid record, whose [`Record::grid`] holds
+    /// the puzzle (not copying the text saves an allocation per record).
     pub raw: String,
     /// The puzzle, or a message naming `source:line` and the problem: wrong
     /// length, a bad character, text that is not UTF-8, or clashing givens.
     /// An `Ok` grid's givens never clash.
     pub grid: Result<Grid, String>,
+    /// The WNF rating of a valid record's puzzle, `None` for an invalid one.
+    /// It depends on the givens alone, and the reader has just built the
+    /// unit masks it needs to check them, so it is rated here at the cost of
+    /// one more pass over the cells ([`crate::rating::wnf_from_units`]).
+    pub wnf: Option<Wnf>,
 }
 
 /// How to run the pipeline.
