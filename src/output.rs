@@ -278,11 +278,22 @@ fn grid_line<'a>(grid: &Grid, buf: &'a mut [u8; 81]) -> &'a [u8] {
 /// and keep an I/O error (such as the [`std::io::ErrorKind::BrokenPipe`] of a
 /// closed stdout) as an `std::io::Error` in the chain, where the binary looks
 /// for it to end quietly.
+///
+/// Quoting: the text is what a csv writer with the default
+/// `QuoteStyle::Necessary` writes. The writer underneath is set to
+/// `QuoteStyle::Never` and fields arrive already quoted where they need it,
+/// decided and quoted by csv-core ([`csv_core::Writer::should_quote`],
+/// [`csv_core::quote`]), so that the rows of valid puzzles, whose fields are
+/// digits, dots, status words and decimals, skip the per-byte scan.
 pub struct CsvSink {
     wtr: csv::Writer<Box<dyn std::io::Write>>,
     name: String,
-    /// Reused by [`CsvSink::write_solve_row`].
+    /// Decides which fields need quotes (csv-core's default configuration).
+    quoter: csv_core::Writer,
+    /// Reused for each row.
     record: csv::ByteRecord,
+    /// The same row with its fields quoted where needed.
+    quoted: csv::ByteRecord,
 }
 
 impl CsvSink {
@@ -303,11 +314,14 @@ impl CsvSink {
         };
         let wtr = csv::WriterBuilder::new()
             .buffer_capacity(64 * 1024)
+            .quote_style(csv::QuoteStyle::Never)
             .from_writer(out);
         Ok(CsvSink {
             wtr,
             name,
+            quoter: csv_core::Writer::new(),
             record: csv::ByteRecord::new(),
+            quoted: csv::ByteRecord::new(),
         })
     }
 
@@ -319,7 +333,11 @@ impl CsvSink {
         I: IntoIterator<Item = T>,
         T: AsRef<[u8]>,
     {
-        self.wtr.write_record(fields).map_err(|e| self.error(e))
+        self.record.clear();
+        for field in fields {
+            self.record.push_field(field.as_ref());
+        }
+        self.write_quoted()
     }
 
     /// Writes a `solve` row through [`SolveRow::fill_record`] (no allocation).
@@ -327,6 +345,15 @@ impl CsvSink {
     /// Errors: the destination's, see [`CsvSink`].
     pub fn write_solve_row(&mut self, row: &SolveRow) -> anyhow::Result<()> {
         row.fill_record(&mut self.record);
+        if row.puzzle.is_none() || !row.error.is_empty() {
+            // Raw text and error messages may hold commas and quotes.
+            return self.write_quoted();
+        }
+        debug_assert!(
+            self.record.iter().all(|f| !self.quoter.should_quote(f)),
+            "a valid row needs no quotes: {:?}",
+            self.record
+        );
         self.wtr
             .write_byte_record(&self.record)
             .map_err(|e| self.error(e))
@@ -336,12 +363,39 @@ impl CsvSink {
     ///
     /// Errors: the destination's, see [`CsvSink`].
     pub fn write_solve_row_with(&mut self, row: &SolveRow, extra: &[&str]) -> anyhow::Result<()> {
-        let fields = row.fields();
-        let all = fields
-            .iter()
-            .map(String::as_str)
-            .chain(extra.iter().copied());
-        self.wtr.write_record(all).map_err(|e| self.error(e))
+        row.fill_record(&mut self.record);
+        for field in extra {
+            self.record.push_field(field.as_bytes());
+        }
+        self.write_quoted()
+    }
+
+    /// Writes `self.record` with each field quoted where csv's
+    /// `QuoteStyle::Necessary` would quote it.
+    fn write_quoted(&mut self) -> anyhow::Result<()> {
+        self.quoted.clear();
+        let mut buf = Vec::new();
+        for field in self.record.iter() {
+            if !self.quoter.should_quote(field) {
+                self.quoted.push_field(field);
+                continue;
+            }
+            // Worst case: every byte doubled, plus the two quotes.
+            buf.clear();
+            buf.resize(2 * field.len() + 2, 0);
+            buf[0] = b'"';
+            let (_, _, n) = csv_core::quote(field, &mut buf[1..], b'"', b'\\', true);
+            buf[n + 1] = b'"';
+            self.quoted.push_field(&buf[..n + 2]);
+        }
+        if self.quoted.len() == 1 && self.quoted[0].is_empty() {
+            // A lone empty field must be written `""` to be a record at all.
+            self.quoted.clear();
+            self.quoted.push_field(b"\"\"");
+        }
+        self.wtr
+            .write_byte_record(&self.quoted)
+            .map_err(|e| self.error(e))
     }
 
     /// Flushes everything written so far.
@@ -411,6 +465,63 @@ mod tests {
         // Ties whose f64 is not the exact fraction (|E| = 20, 40, 60, 80)
         // exist and fall back to float formatting; they are about 1%.
         assert!(ties > 0 && ties < checked / 50, "{ties} ties of {checked}");
+    }
+
+    #[test]
+    fn sink_quotes_exactly_as_a_default_csv_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let puzzle = Grid::parse(
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+        )
+        .unwrap();
+        let outcome = crate::solver::Solver::new(Default::default()).solve(&puzzle);
+        let rows = [
+            SolveRow::solved(1, &puzzle, &outcome, 2),
+            SolveRow::invalid(
+                2,
+                "1,2\"3;\u{e9}",
+                "x:2: duplicate 5 in row 3: r3c2, r3c8".into(),
+            ),
+            SolveRow::invalid(
+                3,
+                "",
+                "x:3: wrong length: expected 81 cells, found 0".into(),
+            ),
+        ];
+        let sink_at = |name: &str| CsvSink::create(Some(&dir.path().join(name))).unwrap();
+        let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+        let text = |w: csv::Writer<Vec<u8>>| String::from_utf8(w.into_inner().unwrap()).unwrap();
+        // solve's rows, then generate's (one more field), each with its header.
+        let (mut sink, mut want) = (sink_at("solve.csv"), csv::Writer::from_writer(Vec::new()));
+        sink.write_record(SOLVE_HEADER).unwrap();
+        want.write_record(SOLVE_HEADER).unwrap();
+        for row in &rows {
+            sink.write_solve_row(row).unwrap();
+            want.write_record(row.fields()).unwrap();
+        }
+        sink.flush().unwrap();
+        let want = text(want);
+        assert_eq!(read("solve.csv"), want);
+        assert!(want.contains("\"1,2\"\"3;\u{e9}\""), "{want}");
+        let (mut sink, mut want) = (sink_at("gen.csv"), csv::Writer::from_writer(Vec::new()));
+        for row in &rows {
+            sink.write_solve_row_with(row, &["a,b"]).unwrap();
+            let mut fields: Vec<String> = row.fields().into();
+            fields.push("a,b".to_string());
+            want.write_record(&fields).unwrap();
+        }
+        sink.flush().unwrap();
+        assert_eq!(read("gen.csv"), text(want));
+        // Other records: a lone empty field, newlines, quotes, blanks.
+        let others: [&[&str]; 2] = [&["a\nb", "\"", " ", ""], &["", "", "x", "y"]];
+        for (k, fields) in others.into_iter().chain([&[""][..]]).enumerate() {
+            let name = format!("other{k}.csv");
+            let (mut sink, mut want) = (sink_at(&name), csv::Writer::from_writer(Vec::new()));
+            sink.write_record(fields).unwrap();
+            want.write_record(fields).unwrap();
+            sink.flush().unwrap();
+            assert_eq!(read(&name), text(want), "{fields:?}");
+        }
     }
 
     #[test]
