@@ -91,26 +91,24 @@ pub fn for_each_record(
             }
             (Arc::from(path.display().to_string()), Box::new(input))
         };
-        let mut lines = Lines {
-            layer: Layer::Plain(input),
-        };
+        let mut lines = Lines::new(input);
         let mut line_no = 0u64;
         let mut first = true;
         // sudoflow's own CSV (`solve`/`generate` output): the puzzle is the
         // second column.
         let mut second_column = false;
         loop {
-            let more = lines
-                .read_line(&mut buf)
+            let whole = lines
+                .next_line(&mut buf)
                 .with_context(|| format!("cannot read input {} after line {line_no}", name))?;
-            if !more {
+            let Some(whole) = whole else {
                 break;
-            }
+            };
             line_no += 1;
             let line = if second_column {
-                after_first_comma(&buf)
+                after_first_comma(whole)
             } else {
-                &buf[..]
+                whole
             };
             // The common case first: 81 cells then a separator or the end.
             if let Some((grid, units)) = line_of_valid_puzzle(line).filter(|_| !first) {
@@ -135,7 +133,7 @@ pub fn for_each_record(
                 if is_csv_header(field) {
                     continue;
                 }
-                if is_sudoflow_header(&buf, field) {
+                if is_sudoflow_header(whole, field) {
                     second_column = true;
                     continue;
                 }
@@ -303,6 +301,9 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
 /// The bytes of one input, gzip members decompressed where they start.
 struct Lines {
     layer: Layer,
+    /// Bytes of the layer's buffer that the line last returned by
+    /// [`Lines::next_line`] took in place; consumed on the next call.
+    pending: usize,
 }
 
 /// A gzip member's decoder reads from the bytes of the line where its magic
@@ -317,6 +318,48 @@ enum Layer {
 }
 
 impl Lines {
+    fn new(input: Box<dyn BufRead>) -> Lines {
+        Lines {
+            layer: Layer::Plain(input),
+            pending: 0,
+        }
+    }
+
+    /// The layer's buffered reader.
+    fn input(&mut self) -> &mut dyn BufRead {
+        match &mut self.layer {
+            Layer::Plain(input) => input,
+            Layer::Gzip(member) => member,
+            Layer::Switching => unreachable!("layer restored before use"),
+        }
+    }
+
+    /// The next line, end of line included, or `None` at the end of the
+    /// input. A line that lies whole in the reader's buffer is returned in
+    /// place (no copy: the common case); any other is assembled in `buf` by
+    /// [`Lines::read_line`]. In plain bytes, a line starting with gzip's
+    /// first magic byte always takes that path, which opens gzip members.
+    fn next_line<'a>(&'a mut self, buf: &'a mut Vec<u8>) -> io::Result<Option<&'a [u8]>> {
+        let pending = std::mem::take(&mut self.pending);
+        self.input().consume(pending);
+        let plain = matches!(self.layer, Layer::Plain(_));
+        let avail = self.input().fill_buf()?;
+        let in_place = if plain && avail.first() == Some(&GZIP_MAGIC[0]) {
+            None
+        } else {
+            memchr::memchr(b'\n', avail).map(|end| end + 1)
+        };
+        match in_place {
+            Some(len) => {
+                self.pending = len;
+                // Still buffered: fill_buf returns the same bytes.
+                Ok(Some(&self.input().fill_buf()?[..len]))
+            }
+            None if self.read_line(buf)? => Ok(Some(&buf[..])),
+            None => Ok(None),
+        }
+    }
+
     /// Reads the next line into `buf` (cleared first), end of line included.
     /// Returns false at the end of the input.
     fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<bool> {
@@ -390,13 +433,20 @@ mod tests {
     }
 
     fn lines_of(bytes: Vec<u8>) -> Vec<Vec<u8>> {
-        let mut lines = Lines {
-            layer: Layer::Plain(Box::new(Cursor::new(bytes))),
-        };
+        // A tiny buffer puts lines across buffer boundaries (the copying
+        // path); a whole-input one serves most lines in place.
+        let tiny = lines_with(BufReader::with_capacity(3, Cursor::new(bytes.clone())));
+        let whole = lines_with(BufReader::with_capacity(1 << 16, Cursor::new(bytes)));
+        assert_eq!(tiny, whole);
+        whole
+    }
+
+    fn lines_with(input: impl BufRead + 'static) -> Vec<Vec<u8>> {
+        let mut lines = Lines::new(Box::new(input));
         let mut out = Vec::new();
         let mut buf = Vec::new();
-        while lines.read_line(&mut buf).unwrap() {
-            out.push(buf.clone());
+        while let Some(line) = lines.next_line(&mut buf).unwrap() {
+            out.push(line.to_vec());
         }
         out
     }
