@@ -92,21 +92,39 @@ where
     let mut state = make_state();
     let (mut records, mut invalid) = (0u64, 0u64);
     let mut emitted = Ok(());
-    let read = reader::for_each_record(&opts.inputs, |record| {
-        invalid += u64::from(record.grid.is_err());
-        if let Err(e) = emit(work(&mut state, &record)) {
-            emitted = Err(e);
-            return ControlFlow::Break(());
+    // Each phase runs over a whole batch: the solver's code and tables stay
+    // in cache while it works, and so do the writer's.
+    let mut batch: Vec<Record> = Vec::with_capacity(batch_size);
+    let mut results: Vec<T> = Vec::with_capacity(batch_size);
+    let mut flush = |batch: &mut Vec<Record>| -> anyhow::Result<()> {
+        results.extend(batch.iter().map(|record| work(&mut state, record)));
+        invalid += batch.iter().filter(|r| r.grid.is_err()).count() as u64;
+        records += batch.len() as u64;
+        batch.clear();
+        for result in results.drain(..) {
+            emit(result)?;
         }
-        records += 1;
-        if let Some(bar) = progress
-            .as_ref()
-            .filter(|_| records % batch_size as u64 == 0)
-        {
+        if let Some(bar) = &progress {
             bar.set_position(records);
         }
-        ControlFlow::Continue(())
+        Ok(())
+    };
+    let read = reader::for_each_record(&opts.inputs, |record| {
+        batch.push(record);
+        if batch.len() < batch_size {
+            return ControlFlow::Continue(());
+        }
+        match flush(&mut batch) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                emitted = Err(e);
+                ControlFlow::Break(())
+            }
+        }
     });
+    if emitted.is_ok() && read.is_ok() && !batch.is_empty() {
+        emitted = flush(&mut batch);
+    }
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }
