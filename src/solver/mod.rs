@@ -15,6 +15,7 @@
 //! numbering and bit layout), `masks` (lookup tables), `prune` (the seam
 //! between the band masks and the per-unit [`matching`] filter).
 
+mod branch;
 mod core;
 mod masks;
 pub mod matching;
