@@ -16,23 +16,24 @@
 //! bivalue cell, the same score picks among the cells with the fewest
 //! candidates. Both pruning levels use this rule.
 //!
-//! **Until the first backtrack** the search uses the cheaper earlier rule
-//! instead: the first bivalue cell of the band with the most of them. A
-//! puzzle that never backtracks (most of 17-clue and serg) gains nothing from
-//! a better branch choice, and the score costs about as much as a search
-//! node (~1,500 instructions with ~14 bivalue cells); once a branch has died,
-//! the tree is worth shaping.
+//! **For the first [`SCORE_AFTER`] (8) backtracks** the search uses the
+//! cheaper earlier rule instead: the first bivalue cell of the band with
+//! the most of them. A puzzle whose search rarely dies (most of 17-clue and
+//! serg) gains little from a better branch choice, and the score costs about
+//! as much as a search node (~1,500 instructions with ~14 bivalue cells);
+//! once branches keep dying, the tree is worth shaping.
 //!
 //! This is the "most constrained variable, then most constraining" idea of
 //! constraint programming (Brélaz's tie-break for graph colouring: most
 //! edges into the uncoloured rest), weighted towards removals that force a
 //! naked single. Measured against the earlier rule alone (BENCHMARKS.md,
-//! "Branching rule", which also lists every rule tried, at both levels):
-//! guesses per puzzle on puzzles6_forum_hardest_1106 213 -> 113 at the basic
-//! level and 170 -> 90 at the matching level; instructions per puzzle
-//! (callgrind, basic) -20% on hardest_1106, -6% on top1465, +0.1% on
-//! 17-clue, +4% on serg. Scoring from the first guess on guesses a little
-//! less (112 and 89) but costs +62% instructions on serg.
+//! "Branching rule", which also lists every rule tried, at both levels, and
+//! the sweep of [`SCORE_AFTER`]): guesses per puzzle on
+//! puzzles6_forum_hardest_1106 213 -> 114 at the basic level and 170 -> 92
+//! at the matching level; instructions per puzzle (callgrind, basic)
+//! -20.5% on hardest_1106, -7.1% on top1465, -1.6% on 17-clue, +0.1% on
+//! serg. Scoring from the first guess on guesses a little less (112 and 89)
+//! but costs +62% instructions on serg.
 //!
 //! # Bit layout
 //! The scores are summed from the band masks of `core` (bit `9r + c` of band
@@ -71,27 +72,39 @@ const COLUMN: [u32; 32] = {
     t
 };
 
-/// The cell to branch on, as (band, one-bit band mask). With `scored`
-/// (the search has backtracked): the bivalue cell with the highest score
-/// (module doc); with no bivalue cell, the cell with the highest score among
-/// those with the fewest candidates. Without: the first bivalue cell of the
-/// band with the most of them (the lowest band on a tie), else as with
-/// `scored`. Call at a
-/// fixed point of an unsolved state (where `State::pairs` is current: the
-/// last naked-singles pass saw every band that changed).
-pub(super) fn branch_cell(st: &State, scored: bool) -> (usize, u32) {
+/// Backtracks a search makes with the cheap rule before it switches to the
+/// scored rule (module doc).
+pub(super) const SCORE_AFTER: u64 = 8;
+
+/// The cell to branch on, as (band, one-bit band mask), for a search that
+/// has met `backtracks` dead ends so far. From [`SCORE_AFTER`] backtracks
+/// on: the bivalue cell with the highest score (module doc); with no
+/// bivalue cell, the cell with the highest score among those with the
+/// fewest candidates. Before: the first bivalue cell of the band with the
+/// most of them (the lowest band on a tie), else as after. Call at a fixed
+/// point of an unsolved state (where `State::pairs` is current: the last
+/// naked-singles pass saw every band that changed).
+#[inline]
+pub(super) fn branch_cell(st: &State, backtracks: u64) -> (usize, u32) {
     let pairs = [
         st.pairs[0] & st.unsolved[0],
         st.pairs[1] & st.unsolved[1],
         st.pairs[2] & st.unsolved[2],
     ];
-    if !scored {
+    if backtracks < SCORE_AFTER {
         let n = pairs.map(u32::count_ones);
         let b = (0..3).fold(0, |b, k| if n[k] > n[b] { k } else { b });
         if n[b] > 0 {
             return (b, pairs[b] & pairs[b].wrapping_neg());
         }
     }
+    scored_cell(st, pairs)
+}
+
+/// The scored rule of [`branch_cell`]; `pairs` are the unsolved bivalue
+/// cells per band. Kept out of line: the cheap rule inlines into the search.
+#[inline(never)]
+fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
     let chosen = if pairs[0] | pairs[1] | pairs[2] != 0 {
         pairs
     } else {
@@ -261,7 +274,7 @@ mod tests {
                 .max_by_key(|&c| (plain[c], std::cmp::Reverse(c)));
             let Some(want) = want else { continue };
             tested += 1;
-            let (b, bit) = branch_cell(&st, true);
+            let (b, bit) = branch_cell(&st, SCORE_AFTER);
             assert_eq!(
                 27 * b + bit.trailing_zeros() as usize,
                 want,
@@ -278,7 +291,7 @@ mod tests {
             let first = (27 * band..27 * band + 27)
                 .find(|&c| !solved[c] && cands[c].count_ones() == 2)
                 .unwrap();
-            let (b, bit) = branch_cell(&st, false);
+            let (b, bit) = branch_cell(&st, 0);
             assert_eq!(27 * b + bit.trailing_zeros() as usize, first);
         }
         assert!(tested > 2_000, "only {tested} states had a bivalue cell");

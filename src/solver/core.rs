@@ -678,7 +678,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
             return;
         }
     }
-    let (b, cell) = super::branch::branch_cell(st, run.out.backtracks > 0);
+    let (b, cell) = super::branch::branch_cell(st, run.out.backtracks);
     let mut digits = [0usize; 9];
     let n = st.digits_of(b, cell, &mut digits);
     let bit = cell.trailing_zeros() as usize;
