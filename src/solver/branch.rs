@@ -176,7 +176,7 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
                 cells &= cells - 1;
                 let (near, col) = (NEAR[i], COLUMN[i]);
                 // Peers in the other bands, packed: column bits sit at c,
-                // c + 9, c + 18, so shifts 0..6 never collide. The bivalue
+                // c + 9, c + 18, so shifts 0 to 5 never collide. The bivalue
                 // ones appear twice (weight 1 + 2).
                 let (l1, l2) = (live[b1] & col, live[b2] & col);
                 let (v1, v2) = (biv[b1] & col, biv[b2] & col);
