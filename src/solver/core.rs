@@ -46,9 +46,9 @@
 //! columns the digit has left (dead) and columns it can only take in one
 //! band ([`CLAIM_BAND`]: locked candidates from a column, which includes
 //! the hidden singles in columns). At the fixed point the search branches on a
-//! bivalue cell of the band with the most of them, else a cell with the
-//! fewest candidates, copying the state (a few hundred bytes) for every
-//! candidate but the last.
+//! cell chosen by [`super::branch`] (a bivalue cell whose candidates have the
+//! most peers), copying the state (a few hundred bytes) for every candidate
+//! but the last.
 //!
 //! The hot path has no per-cell loop: cells are only visited one by one to
 //! list a guessed cell's candidates and in the matching stage (the solution
@@ -123,8 +123,8 @@ pub(super) struct State {
     /// Per band, the cells that had exactly two candidates when the band's
     /// counters were last computed ([`State::naked_singles`]); at a fixed
     /// point that is the current state (`& unsolved` drops cells solved
-    /// since), so [`State::branch_cell`] need not count again.
-    pairs: [u32; 3],
+    /// since), so [`super::branch::branch_cell`] need not count again.
+    pub(super) pairs: [u32; 3],
 }
 
 impl State {
@@ -498,55 +498,6 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
-    /// The cell to branch on, as (band, one-bit band mask): a bivalue cell
-    /// if there is one, taken from the band with the most bivalue cells (its
-    /// first); else the first cell with the fewest candidates. Call at a
-    /// fixed point of an unsolved state.
-    ///
-    /// Measured against "first bivalue cell" (the JCZSolve rule): guesses per
-    /// puzzle 284 -> 208 on hardest_1106 and 18.8 -> 14.6 on top1465, 25%
-    /// fewer instructions on hardest_1106. Scoring each bivalue cell by the
-    /// bivalue cells among its peers guessed about as little but cost more.
-    pub(super) fn branch_cell(&self) -> (usize, u32) {
-        let mut best = (0usize, 0u32, 0u32);
-        for b in 0..3 {
-            // Kept by the last naked-singles pass over the band (see `pairs`).
-            let pairs = self.pairs[b] & self.unsolved[b];
-            let n = pairs.count_ones();
-            if n > best.2 {
-                best = (b, pairs & pairs.wrapping_neg(), n);
-            }
-        }
-        if best.2 > 0 {
-            return (best.0, best.1);
-        }
-        // No bivalue cell: full counters, at_least[k] = cells with > k
-        // candidates (at_least[9], "more than nine", stays empty).
-        let mut best = (0, 0, 10);
-        for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 {
-                continue;
-            }
-            let mut at_least = [0u32; 10];
-            for d in 0..9 {
-                let cells = self.cands[LANES * b + d];
-                for k in (1..9).rev() {
-                    at_least[k] |= at_least[k - 1] & cells;
-                }
-                at_least[0] |= cells;
-            }
-            for k in 2..best.2 {
-                let exactly = unsolved & at_least[k - 1] & !at_least[k];
-                if exactly != 0 {
-                    best = (b, exactly & exactly.wrapping_neg(), k);
-                    break;
-                }
-            }
-        }
-        (best.0, best.1)
-    }
-
     /// The digits (0-based) still possible in `cell` of band `b`, ascending;
     /// returns how many were written.
     #[inline]
@@ -727,7 +678,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
             return;
         }
     }
-    let (b, cell) = st.branch_cell();
+    let (b, cell) = super::branch::branch_cell(st, run.out.backtracks);
     let mut digits = [0usize; 9];
     let n = st.digits_of(b, cell, &mut digits);
     let bit = cell.trailing_zeros() as usize;

@@ -13,8 +13,10 @@
 //!
 //! Layout: `core` (state, propagation, search; its module doc has the cell
 //! numbering and bit layout), `masks` (lookup tables), `prune` (the seam
-//! between the band masks and the per-unit [`matching`] filter).
+//! between the band masks and the per-unit [`matching`] filter), `branch`
+//! (which cell to guess on).
 
+mod branch;
 mod core;
 mod masks;
 pub mod matching;
@@ -38,15 +40,16 @@ use std::time::Duration;
 ///
 /// | set | basic | matching | matching-root | (instructions per puzzle)
 /// |---|---:|---:|---:|
-/// | 17-clue | 15.6k | 23.9k | 20.4k |
-/// | top1465 | 64k | 207k | 84k |
-/// | hardest_1106 | 0.70M | 3.97M | 0.73M |
+/// | 17-clue | 15.4k | 23.5k | 20.4k |
+/// | top1465 | 60k | 192k | 83k |
+/// | hardest_1106 | 0.56M | 2.60M | 0.58M |
 /// | serg | 18.8k | 130k | 47.4k |
 ///
-/// `matching` cuts guesses per puzzle by 52% on top1465 (14.8 -> 7.2), 20%
-/// on hardest_1106 (213 -> 170) and 62% on 17-clue (1.02 -> 0.39), but a
-/// filter pass over the changed units (~700 instructions per unit) costs as
-/// much as several basic search nodes, so every set gets slower.
+/// With the branching rule of `branch` at every level, `matching` cuts
+/// guesses per puzzle by 46% on top1465 (11.4 -> 6.1), 20% on hardest_1106
+/// (114 -> 92; issue 3 asks for 30%) and 56% on 17-clue (0.84 -> 0.37), but
+/// a filter pass over the changed units (~700 instructions per unit) costs
+/// as much as several basic search nodes, so every set gets slower.
 /// `matching-root` loses less but still loses everywhere. Only `basic` is at
 /// least as fast as `basic` on both hard sets and within 5% on 17-clue, so
 /// it is the default; the matching levels serve the study of the pruning,

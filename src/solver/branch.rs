@@ -1,0 +1,321 @@
+//! The branching rule: which cell the search guesses on at a fixed point.
+//!
+//! **Rule: the bivalue cell whose candidates have the most peers.** Among
+//! the unsolved cells with exactly two candidates, take the one with the
+//! highest *score*
+//!
+//! ```text
+//!   score(c) = sum over the two candidates d of c,
+//!              over the unsolved peers p of c that have d as a candidate:
+//!                  1, or 3 if p is itself a bivalue cell
+//! ```
+//!
+//! that is, the candidate removals that either guess makes at once, where a
+//! removal from a bivalue peer (which then becomes a naked single) counts
+//! three times. Ties go to the first cell in row-major order. With no
+//! bivalue cell, the same score picks among the cells with the fewest
+//! candidates. Both pruning levels use this rule.
+//!
+//! **For the first [`SCORE_AFTER`] (8) backtracks** the search uses the
+//! cheaper earlier rule instead: the first bivalue cell of the band with
+//! the most of them. A puzzle whose search rarely dies (most of 17-clue and
+//! serg) gains little from a better branch choice, and the score costs about
+//! as much as a search node (~1,500 instructions with ~14 bivalue cells);
+//! once branches keep dying, the tree is worth shaping.
+//!
+//! This is the "most constrained variable, then most constraining" idea of
+//! constraint programming (Brélaz's tie-break for graph colouring: most
+//! edges into the uncoloured rest), weighted towards removals that force a
+//! naked single. Measured against the earlier rule alone (BENCHMARKS.md,
+//! "Branching rule", which also lists every rule tried, at both levels, and
+//! the sweep of [`SCORE_AFTER`]): guesses per puzzle on
+//! puzzles6_forum_hardest_1106 213 -> 114 at the basic level and 170 -> 92
+//! at the matching level; instructions per puzzle (callgrind, basic)
+//! -20.5% on hardest_1106, -7.1% on top1465, -1.6% on 17-clue, +0.1% on
+//! serg. Scoring from the first guess on guesses a little less (112 and 89)
+//! but costs +62% instructions on serg.
+//!
+//! # Bit layout
+//! The scores are summed from the band masks of `core` (bit `9r + c` of band
+//! `b` = cell `27b + 9r + c`): the peers of a cell at bit `i` are
+//! [`NEAR`]`[i]` inside its own band (its row and its box, the cell itself
+//! excluded) and the three cells of its column, [`COLUMN`]`[i]`, in each of
+//! the other two bands.
+
+use super::core::{State, LANES};
+use super::masks::{spread_cols, ROW};
+
+/// `NEAR[i]`: the peers of band bit `i` (0..27) inside its band: the other
+/// cells of its band row and of its box (which holds its column's other
+/// cells in the band).
+const NEAR: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 27 {
+        let (r, c) = (i / 9, i % 9);
+        let box_cols = spread_cols(0b111 << (3 * (c / 3)));
+        t[i] = (ROW[r] | box_cols) & !(1 << i);
+        i += 1;
+    }
+    t
+};
+
+/// `COLUMN[i]`: the three cells of band bit `i`'s column in a band (bits
+/// `c`, `c + 9`, `c + 18` for column `c = i % 9`).
+const COLUMN: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = spread_cols(1 << (i % 9));
+        i += 1;
+    }
+    t
+};
+
+/// Backtracks a search makes with the cheap rule before it switches to the
+/// scored rule (module doc).
+pub(super) const SCORE_AFTER: u64 = 8;
+
+/// The cell to branch on, as (band, one-bit band mask), for a search that
+/// has met `backtracks` dead ends so far. From [`SCORE_AFTER`] backtracks
+/// on: the bivalue cell with the highest score (module doc); with no
+/// bivalue cell, the cell with the highest score among those with the
+/// fewest candidates. Before: the first bivalue cell of the band with the
+/// most of them (the lowest band on a tie), else as after. Call at a fixed
+/// point of an unsolved state (where `State::pairs` is current: the last
+/// naked-singles pass saw every band that changed).
+#[inline]
+pub(super) fn branch_cell(st: &State, backtracks: u64) -> (usize, u32) {
+    let pairs = [
+        st.pairs[0] & st.unsolved[0],
+        st.pairs[1] & st.unsolved[1],
+        st.pairs[2] & st.unsolved[2],
+    ];
+    if backtracks < SCORE_AFTER {
+        let n = pairs.map(u32::count_ones);
+        let b = (0..3).fold(0, |b, k| if n[k] > n[b] { k } else { b });
+        if n[b] > 0 {
+            return (b, pairs[b] & pairs[b].wrapping_neg());
+        }
+    }
+    scored_cell(st, pairs)
+}
+
+/// The scored rule of [`branch_cell`]; `pairs` are the unsolved bivalue
+/// cells per band. Kept out of line: the cheap rule inlines into the search.
+#[inline(never)]
+fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
+    let chosen = if pairs[0] | pairs[1] | pairs[2] != 0 {
+        pairs
+    } else {
+        fewest(st)
+    };
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT, checked just above.
+        return unsafe { best_popcnt(st, pairs, chosen) };
+    }
+    best(st, pairs, chosen)
+}
+
+/// [`best`] compiled with the POPCNT instruction (one instruction per count
+/// against about fifteen for the x86_64 baseline's bit tricks).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn best_popcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
+    best(st, pairs, chosen)
+}
+
+/// The unsolved cells with the fewest candidates, per band, for a state
+/// with no bivalue cell (so the fewest is three or more).
+fn fewest(st: &State) -> [u32; 3] {
+    // Per band: (candidate count, cells with exactly that many).
+    let mut per_band = [(10usize, 0u32); 3];
+    for (b, slot) in per_band.iter_mut().enumerate() {
+        let unsolved = st.unsolved[b];
+        // at_least[k]: cells with more than k candidates.
+        let mut at_least = [0u32; 10];
+        for d in 0..9 {
+            let digit = st.cands[LANES * b + d];
+            for k in (1..9).rev() {
+                at_least[k] |= at_least[k - 1] & digit;
+            }
+            at_least[0] |= digit;
+        }
+        if let Some(k) = (2..10).find(|&k| unsolved & at_least[k - 1] & !at_least[k] != 0) {
+            *slot = (k, unsolved & at_least[k - 1] & !at_least[k]);
+        }
+    }
+    let min = per_band.iter().map(|p| p.0).min().unwrap_or(10);
+    per_band.map(|(k, cells)| if k == min { cells } else { 0 })
+}
+
+/// The first cell of `chosen` (per band; not all empty) with the highest
+/// score, where `pairs` are the unsolved bivalue cells.
+#[inline(always)]
+fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
+    // scores[b][i]: the score of cell i of band b (for cells in `chosen`).
+    let mut scores = [[0u32; 32]; 3];
+    for d in 0..9 {
+        let digit = [st.cands[d], st.cands[LANES + d], st.cands[2 * LANES + d]];
+        let live = [
+            digit[0] & st.unsolved[0],
+            digit[1] & st.unsolved[1],
+            digit[2] & st.unsolved[2],
+        ];
+        let biv = [
+            digit[0] & pairs[0],
+            digit[1] & pairs[1],
+            digit[2] & pairs[2],
+        ];
+        for b in 0..3 {
+            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+            let mut cells = chosen[b] & digit[b];
+            while cells != 0 {
+                let i = cells.trailing_zeros() as usize & 31;
+                cells &= cells - 1;
+                let (near, col) = (NEAR[i], COLUMN[i]);
+                // Peers in the other bands, packed: column bits sit at c,
+                // c + 9, c + 18, so shifts 0 to 5 never collide. The bivalue
+                // ones appear twice (weight 1 + 2).
+                let (l1, l2) = (live[b1] & col, live[b2] & col);
+                let (v1, v2) = (biv[b1] & col, biv[b2] & col);
+                let far = l1 | l2 << 1 | v1 << 2 | v2 << 3 | v1 << 4 | v2 << 5;
+                let v0 = biv[b] & near;
+                let x = (live[b] & near) as u64 | (v0 as u64) << 32;
+                let y = v0 as u64 | (far as u64) << 32;
+                scores[b][i] += x.count_ones() + y.count_ones();
+            }
+        }
+    }
+    let mut best = (0usize, 0u32, 0u32);
+    for (b, &band) in chosen.iter().enumerate() {
+        let mut cells = band;
+        while cells != 0 {
+            let i = cells.trailing_zeros() as usize & 31;
+            cells &= cells - 1;
+            // `best.1 == 0` until the first chosen cell is seen.
+            if scores[b][i] > best.2 || best.1 == 0 {
+                best = (b, 1 << i, scores[b][i]);
+            }
+        }
+    }
+    (best.0, best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::PEERS;
+
+    /// The score of every cell, by the definition over 81 per-cell masks.
+    fn plain_scores(cands: &[u16; 81], solved: &[bool; 81]) -> [u32; 81] {
+        let bivalue = |p: usize| !solved[p] && cands[p].count_ones() == 2;
+        let mut out = [0u32; 81];
+        for c in (0..81).filter(|&c| bivalue(c)) {
+            for d in (0..9).filter(|&d| cands[c] >> d & 1 == 1) {
+                for &p in &PEERS[c] {
+                    let p = p as usize;
+                    if !solved[p] && cands[p] >> d & 1 == 1 {
+                        out[c] += if bivalue(p) { 3 } else { 1 };
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Random states (sparse masks, with solved cells), the `pairs` field as
+    /// the counters leave it; the chosen cell must be the first cell with
+    /// the highest plain score.
+    #[test]
+    fn picks_the_first_bivalue_cell_with_the_highest_score() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut tested = 0;
+        for _ in 0..3_000 {
+            let mut st = State::empty();
+            let mut cands = [0u16; 81];
+            let mut solved = [false; 81];
+            for (cell, mask) in cands.iter_mut().enumerate() {
+                // Mostly 2-4 candidates, sometimes 1 (solved or not).
+                *mask = (next() as u16 | 1 << (next() % 9)) & (next() as u16) & 0o777;
+                if *mask == 0 {
+                    *mask = 1 << (next() % 9);
+                }
+                solved[cell] = mask.count_ones() == 1 && next() % 2 == 0;
+            }
+            st.cands = [0; super::super::core::MASKS];
+            st.unsolved = [0; 4];
+            st.pairs = [0; 3];
+            for cell in 0..81 {
+                let (b, bit) = (cell / 27, 1u32 << (cell % 27));
+                for d in 0..9 {
+                    if cands[cell] >> d & 1 == 1 {
+                        st.cands[LANES * b + d] |= bit;
+                    }
+                }
+                if !solved[cell] {
+                    st.unsolved[b] |= bit;
+                }
+                if cands[cell].count_ones() == 2 {
+                    // As the counters do: solved cells are masked off later.
+                    st.pairs[b] |= bit;
+                }
+            }
+            let plain = plain_scores(&cands, &solved);
+            let want = (0..81)
+                .filter(|&c| !solved[c] && cands[c].count_ones() == 2)
+                .max_by_key(|&c| (plain[c], std::cmp::Reverse(c)));
+            let Some(want) = want else { continue };
+            tested += 1;
+            let (b, bit) = branch_cell(&st, SCORE_AFTER);
+            assert_eq!(
+                27 * b + bit.trailing_zeros() as usize,
+                want,
+                "scores {:?}",
+                &plain[..]
+            );
+            // Unscored: the first bivalue cell of the band with the most.
+            let count = |b: usize| {
+                (27 * b..27 * b + 27)
+                    .filter(|&c| !solved[c] && cands[c].count_ones() == 2)
+                    .count()
+            };
+            let band = (0..3).rev().max_by_key(|&b| count(b)).unwrap();
+            let first = (27 * band..27 * band + 27)
+                .find(|&c| !solved[c] && cands[c].count_ones() == 2)
+                .unwrap();
+            let (b, bit) = branch_cell(&st, 0);
+            assert_eq!(27 * b + bit.trailing_zeros() as usize, first);
+        }
+        assert!(tested > 2_000, "only {tested} states had a bivalue cell");
+    }
+
+    #[test]
+    fn near_and_column_are_the_peers() {
+        for (cell, peers) in PEERS.iter().enumerate() {
+            let (b, i) = (cell / 27, cell % 27);
+            let mut from_tables: Vec<usize> = (0..27)
+                .filter(|&j| NEAR[i] >> j & 1 == 1)
+                .map(|j| 27 * b + j)
+                .collect();
+            for other in (0..3).filter(|&o| o != b) {
+                from_tables.extend(
+                    (0..27)
+                        .filter(|&j| COLUMN[i] >> j & 1 == 1)
+                        .map(|j| 27 * other + j),
+                );
+            }
+            from_tables.sort_unstable();
+            let mut peers: Vec<usize> = peers.iter().map(|&p| p as usize).collect();
+            peers.sort_unstable();
+            assert_eq!(from_tables, peers, "cell {}", crate::grid::cell_name(cell));
+        }
+    }
+}
