@@ -95,12 +95,13 @@ const OTHERS: [[u8; 2]; MASKS] = {
     t
 };
 
-/// `cands` of the empty grid: every band mask full, padding lanes 0.
+/// `cands` of the empty grid: every band mask full, every cell unsolved,
+/// padding lanes 0.
 const EMPTY_CANDS: [u32; MASKS] = {
     let mut c = [0u32; MASKS];
     let mut i = 0;
     while i < MASKS {
-        if i % LANES < 9 && i < 3 * LANES {
+        if (i % LANES < 9 || i % LANES == UNSOLVED) && i < 3 * LANES {
             c[i] = BAND;
         }
         i += 1;
@@ -108,23 +109,36 @@ const EMPTY_CANDS: [u32; MASKS] = {
     c
 };
 
+/// Lane `LANES * b + UNSOLVED` of `cands`: band mask of the cells of band
+/// `b` whose digit is not fixed yet.
+const UNSOLVED: usize = 12;
+/// Lane `LANES * b + PAIRS` of `cands`: the cells of band `b` that had
+/// exactly two candidates when the band's counters were last computed
+/// ([`State::naked_singles`]); at a fixed point that is the current state
+/// (`& unsolved` drops cells solved since), so [`State::branch_cell`] need
+/// not count again.
+const PAIRS: usize = 13;
+
 /// One search node's candidates.
+///
+/// ```text
+///   cands[16b + 0..9]   digit masks of band b (d = 0..9)
+///   cands[16b + 9..12]  0 (read and written by the SSE2 steps)
+///   cands[16b + 12]     unsolved cells of band b   (UNSOLVED)
+///   cands[16b + 13]     bivalue cells of band b    (PAIRS)
+///   cands[16b + 14..16], cands[48..64]  0
+/// ```
+/// The per-band words live in padding lanes so that the candidates a guess
+/// copies are 256 bytes, which the compiler copies inline (16 SSE2 moves)
+/// instead of calling `memcpy` for the 296 bytes of separate fields.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct State {
     /// `cands[LANES * b + d]`: band mask of the cells of band `b` where digit
-    /// `d + 1` can go, solved cells included.
+    /// `d + 1` can go, solved cells included; the per-band words above.
     pub(super) cands: [u32; MASKS],
-    /// Band mask per band of the cells whose digit is not fixed yet.
-    /// (A fourth entry, always 0, so that `unsolved[i >> 4 & 3]` needs no
-    /// bounds check.)
-    pub(super) unsolved: [u32; 4],
-    /// Bit `i` set: `cands[i]` changed since its last update.
+    /// Bit `i` set: `cands[i]` changed since its last update. Always 0 at a
+    /// fixed point, so a guess does not copy it.
     dirty: u64,
-    /// Per band, the cells that had exactly two candidates when the band's
-    /// counters were last computed ([`State::naked_singles`]); at a fixed
-    /// point that is the current state (`& unsolved` drops cells solved
-    /// since), so [`State::branch_cell`] need not count again.
-    pairs: [u32; 3],
 }
 
 impl State {
@@ -132,10 +146,8 @@ impl State {
     pub(super) fn empty() -> State {
         State {
             cands: EMPTY_CANDS,
-            unsolved: [BAND, BAND, BAND, 0],
             // A full mask has nothing to propagate: only placements dirty masks.
             dirty: 0,
-            pairs: [0; 3],
         }
     }
 
@@ -160,6 +172,23 @@ impl State {
             }
         }
         Ok(st)
+    }
+
+    /// The cells of band `b` (below 4; band 3 is empty) whose digit is not
+    /// fixed yet.
+    #[inline]
+    pub(super) fn unsolved(&self, b: usize) -> u32 {
+        self.cands[(LANES * b + UNSOLVED) & 63]
+    }
+
+    /// A guess's child: the candidates without the (empty) dirty set.
+    #[inline]
+    fn child(&self) -> State {
+        debug_assert_eq!(self.dirty, 0, "guess off a fixed point");
+        State {
+            cands: self.cands,
+            dirty: 0,
+        }
     }
 
     /// Fixes digit `d` (0-based) in `cells` of band `b` (at most one cell
@@ -297,9 +326,10 @@ impl State {
             self.remove_at(i1, point);
             self.remove_at(i2, point);
         }
-        let solved = single_rows_table(band) & self.unsolved[b];
+        let u = (LANES * b + UNSOLVED) & 63;
+        let solved = single_rows_table(band) & self.cands[u];
         if solved != 0 {
-            self.unsolved[b] &= !solved;
+            self.cands[u] &= !solved;
             self.clear_solved(b, i & 15, solved);
         }
         Ok(())
@@ -386,13 +416,13 @@ impl State {
     fn naked_singles(&mut self, touched: u64) -> Result<bool, Dead> {
         let mut found = false;
         for b in 0..3 {
-            let unsolved = self.unsolved[b];
+            let unsolved = self.unsolved(b);
             if unsolved == 0 || (touched >> (LANES * b)) & 0o777 == 0 {
                 continue;
             }
             // at_least_k: cells with >= k candidates.
             let [at_least_1, at_least_2, at_least_3] = self.counters(b);
-            self.pairs[b] = unsolved & at_least_2 & !at_least_3;
+            self.cands[LANES * b + PAIRS] = unsolved & at_least_2 & !at_least_3;
             if unsolved & !at_least_1 != 0 {
                 return Err(Dead);
             }
@@ -495,7 +525,7 @@ impl State {
     /// True when every cell is solved (meaningful at a fixed point).
     #[inline]
     pub(super) fn solved(&self) -> bool {
-        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
+        self.unsolved(0) | self.unsolved(1) | self.unsolved(2) == 0
     }
 
     /// The cell to branch on, as (band, one-bit band mask): a bivalue cell
@@ -510,8 +540,8 @@ impl State {
     pub(super) fn branch_cell(&self) -> (usize, u32) {
         let mut best = (0usize, 0u32, 0u32);
         for b in 0..3 {
-            // Kept by the last naked-singles pass over the band (see `pairs`).
-            let pairs = self.pairs[b] & self.unsolved[b];
+            // Kept by the last naked-singles pass over the band (see [`PAIRS`]).
+            let pairs = self.cands[LANES * b + PAIRS] & self.unsolved(b);
             let n = pairs.count_ones();
             if n > best.2 {
                 best = (b, pairs & pairs.wrapping_neg(), n);
@@ -524,7 +554,7 @@ impl State {
         // candidates (at_least[9], "more than nine", stays empty).
         let mut best = (0, 0, 10);
         for b in 0..3 {
-            let unsolved = self.unsolved[b];
+            let unsolved = self.unsolved(b);
             if unsolved == 0 {
                 continue;
             }
@@ -740,7 +770,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     run.out.guesses += 1;
     for (k, &d) in digits[..n].iter().enumerate() {
         if k + 1 < n {
-            let mut next = *st;
+            let mut next = st.child();
             if next.place_one(d, b, bit).is_ok() {
                 search(&mut next, depth + 1, run);
             } else {
