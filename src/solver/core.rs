@@ -584,18 +584,17 @@ impl State {
         (best.0, best.1)
     }
 
-    /// The digits (0-based) still possible in `cell` of band `b`, ascending;
-    /// returns how many were written.
+    /// The digits still possible in the cell at bit `bit` (0..27) of band
+    /// `b`, as a 9-bit set (bit `d` = digit `d + 1`); branch-free, so that
+    /// which digits a guessed cell holds costs no mispredicted branch.
     #[inline]
-    pub(super) fn digits_of(&self, b: usize, cell: u32, out: &mut [usize; 9]) -> usize {
-        let mut n = 0;
+    pub(super) fn digit_set(&self, b: usize, bit: usize) -> u32 {
+        let base = LANES * (b & 3);
+        let mut set = 0;
         for d in 0..9 {
-            if self.cands[LANES * b + d] & cell != 0 {
-                out[n] = d;
-                n += 1;
-            }
+            set |= ((self.cands[base + d] >> bit) & 1) << d;
         }
-        n
+        set
     }
 
     /// The grid of a solved state.
@@ -765,33 +764,65 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         }
     }
     let (b, cell) = st.branch_cell();
-    let mut digits = [0usize; 9];
-    let n = st.digits_of(b, cell, &mut digits);
-    let bit = cell.trailing_zeros() as usize;
+    let bit = cell.trailing_zeros() as usize & 31;
+    let mut set = st.digit_set(b, bit);
+    run.out.guesses += 1;
     if let Some(rng) = run.rng.as_deref_mut() {
+        let mut digits = [0usize; 9];
+        let mut n = 0;
+        while set != 0 {
+            digits[n] = set.trailing_zeros() as usize;
+            set &= set - 1;
+            n += 1;
+        }
         for i in (1..n).rev() {
             let j = (rng.next_u32() as usize) % (i + 1);
             digits.swap(i, j);
         }
-    }
-    run.out.guesses += 1;
-    for (k, &d) in digits[..n].iter().enumerate() {
-        if k + 1 < n {
-            let mut next = st.child();
-            if next.place_one(d, b, bit).is_ok() {
-                search(&mut next, depth + 1, run);
-            } else {
-                run.out.backtracks += 1;
-            }
-            if run.done() {
+        for (k, &d) in digits[..n].iter().enumerate() {
+            if try_digit(st, b, bit, d, k + 1 == n, depth, run) {
                 return;
             }
-        } else if st.place_one(d, b, bit).is_ok() {
+        }
+    } else {
+        while set != 0 {
+            let d = set.trailing_zeros() as usize;
+            set &= set - 1;
+            if try_digit(st, b, bit, d, set == 0, depth, run) {
+                return;
+            }
+        }
+    }
+}
+
+/// One alternative of a guess: digit `d` in the cell at bit `bit` of band
+/// `b`, searched on a copy of `st`, or on `st` itself for the `last`
+/// alternative. True when the run is done (limit or time budget reached).
+#[inline]
+fn try_digit(
+    st: &mut State,
+    b: usize,
+    bit: usize,
+    d: usize,
+    last: bool,
+    depth: usize,
+    run: &mut Run<'_, '_>,
+) -> bool {
+    if last {
+        if st.place_one(d, b, bit).is_ok() {
             search(st, depth + 1, run);
         } else {
             run.out.backtracks += 1;
         }
+        return true;
     }
+    let mut next = st.child();
+    if next.place_one(d, b, bit).is_ok() {
+        search(&mut next, depth + 1, run);
+    } else {
+        run.out.backtracks += 1;
+    }
+    run.done()
 }
 
 #[cfg(test)]
