@@ -55,8 +55,8 @@
 //! is written eight cells at a time).
 
 use super::masks::{
-    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, ALONE_BAND, BAND,
-    CLAIM_BAND, MINIROWS_IL,
+    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, spread_cols, ALONE_BAND,
+    BAND, CLAIM_BAND, MINIROWS_IL,
 };
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::Grid;
@@ -154,9 +154,9 @@ impl State {
     }
 
     /// The state of `puzzle` before propagation, its givens placed: each
-    /// given is solved, kept alone in its row of its digit's mask and gone
-    /// from the other digits' masks; every mask of a band with a given is
-    /// dirty (the first propagation does boxes, columns and the rest).
+    /// given is solved, alone in its row, box and column of its digit's
+    /// masks, and gone from the other digits' masks; every mask of a band
+    /// with a given is dirty (the first propagation does the rest).
     /// `Err` when givens collide in a row (other collisions surface in the
     /// first propagation).
     ///
@@ -170,14 +170,19 @@ impl State {
             dirty: 0,
         };
         let mut shared = 0u32;
+        // givens[b][0]: blank cells of band b; givens[b][d + 1]: its cells
+        // given digit d + 1.
+        let givens: [[u32; 10]; 3] = std::array::from_fn(|b| given_masks(puzzle.cells(), b));
         for b in 0..3 {
-            // givens[0]: blank cells; givens[d + 1]: cells given digit d + 1.
-            let givens = given_masks(puzzle.cells(), b);
-            let open = givens[0];
+            let open = givens[b][0];
             for d in 0..9 {
-                let g = givens[d + 1];
+                let g = givens[b][d + 1];
                 shared |= single_rows_table(g) ^ g;
-                st.cands[LANES * b + d] = (open & !rows_touched(g)) | g;
+                let cols = fold_cols(g);
+                let other_cols = fold_cols(givens[(b + 1) % 3][d + 1] | givens[(b + 2) % 3][d + 1]);
+                let boxes = (cols | cols >> 1 | cols >> 2) & 0o111;
+                let gone = rows_touched(g) | spread_cols(boxes * 7 | other_cols);
+                st.cands[LANES * b + d] = (open & !gone) | g;
             }
             st.cands[LANES * b + UNSOLVED] = open;
             // All nine masks when the band has a given, else none.
