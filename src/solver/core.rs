@@ -55,8 +55,8 @@
 //! is written eight cells at a time).
 
 use super::masks::{
-    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, spread_cols, ALONE_BAND,
-    BAND, CLAIM_BAND, MINIROWS_IL,
+    fold_cols, interleaved, rows_touched, single_rows_table, spread_cols, ALONE_BAND, BAND,
+    CLAIM_BAND, MINIROWS_IL,
 };
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::Grid;
@@ -157,19 +157,22 @@ impl State {
     /// given is solved, alone in its row, box and column of its digit's
     /// masks, and gone from the other digits' masks; every mask of a band
     /// with a given is dirty (the first propagation does the rest).
-    /// `Err` when givens collide in a row (other collisions surface in the
-    /// first propagation).
+    ///
+    /// Givens that collide are found by the first propagation, which
+    /// updates every mask of their band: two in one row or box leave their
+    /// digit's band no minirow per row and box ([`MINIROWS_IL`] gives 0),
+    /// two in one column of different bands make the first one's box point
+    /// along that column and empty the second one's row.
     ///
     /// Branch-free: the givens of each (digit, band) come from
     /// [`given_masks`], so a puzzle's clue layout costs no mispredicted
     /// branch, and placing them here saves the first propagation one
     /// clearing of solved cells per mask and the updates that follow it.
-    pub(super) fn from_grid(puzzle: &Grid) -> Result<State, Dead> {
+    pub(super) fn from_grid(puzzle: &Grid) -> State {
         let mut st = State {
             cands: [0; MASKS],
             dirty: 0,
         };
-        let mut shared = 0u32;
         // givens[b][0]: blank cells of band b; givens[b][d + 1]: its cells
         // given digit d + 1.
         let givens: [[u32; 10]; 3] = std::array::from_fn(|b| given_masks(puzzle.cells(), b));
@@ -177,7 +180,6 @@ impl State {
             let open = givens[b][0];
             for d in 0..9 {
                 let g = givens[b][d + 1];
-                shared |= single_rows_table(g) ^ g;
                 let cols = fold_cols(g);
                 let other_cols = fold_cols(givens[(b + 1) % 3][d + 1] | givens[(b + 2) % 3][d + 1]);
                 let boxes = (cols | cols >> 1 | cols >> 2) & 0o111;
@@ -189,10 +191,7 @@ impl State {
             let any = ((open ^ BAND) != 0) as u64;
             st.dirty |= (0o777 * any) << (LANES * b);
         }
-        if shared != 0 {
-            return Err(Dead);
-        }
-        Ok(st)
+        st
     }
 
     /// The cells of band `b` (below 4; band 3 is empty) whose digit is not
@@ -220,7 +219,7 @@ impl State {
     pub(super) fn place(&mut self, d: usize, b: usize, cells: u32) -> Result<(), Dead> {
         let i = LANES * b + d;
         let cur = self.cands[i];
-        if cur & cells != cells || single_rows(cells) != cells {
+        if cur & cells != cells || single_rows_table(cells) != cells {
             return Err(Dead);
         }
         self.cands[i] = cur & (cells | !rows_touched(cells));
@@ -782,10 +781,7 @@ impl Search {
             nodes: 0,
             out: Outcome::default(),
         };
-        match State::from_grid(puzzle) {
-            Ok(mut st) => search(&mut st, 0, &mut run),
-            Err(Dead) => run.out.backtracks += 1,
-        }
+        search(&mut State::from_grid(puzzle), 0, &mut run);
         run.out
     }
 }
@@ -979,6 +975,15 @@ mod tests {
         ] {
             dead.set(cell, d);
         }
+        // Colliding givens are found by the first propagation, without a guess.
+        for g in [row, col, bx] {
+            assert_eq!(
+                State::from_grid(&g).propagate(),
+                Err(Dead),
+                "{}",
+                g.to_line()
+            );
+        }
         for g in [row, col, bx, dead] {
             let out = Search::new().run(&g, &opts(), None);
             assert_eq!(out.solutions, 0, "{}", g.to_line());
@@ -1085,7 +1090,7 @@ mod tests {
     fn state_of_a_solution_round_trips() {
         let p = Grid::parse(INKALA).unwrap();
         let sol = Search::new().run(&p, &opts(), None).solution.unwrap();
-        let mut st = State::from_grid(&sol).unwrap();
+        let mut st = State::from_grid(&sol);
         st.propagate().unwrap();
         assert!(st.solved());
         assert_eq!(st.solution_grid(), Some(sol));
