@@ -345,11 +345,13 @@ impl State {
         // cost fewer instructions than computing them).
         let [i1, i2] = OTHERS[i & 63];
         let (i1, i2) = (i1 as usize & 63, i2 as usize & 63);
-        // Usually neither band has these columns left: one test for both.
-        if (self.cands[i1] | self.cands[i2]) & point != 0 {
-            self.remove_at(i1, point, dirty);
-            self.remove_at(i2, point, dirty);
-        }
+        // Branch-free: whether the other bands still hold these columns is
+        // close to a coin toss (44% on serg), and the test mispredicted
+        // often enough to cost more than the stores and flags it saves.
+        let (old1, old2) = (self.cands[i1], self.cands[i2]);
+        self.cands[i1] = old1 & !point;
+        self.cands[i2] = old2 & !point;
+        *dirty |= (((old1 & point) != 0) as u64) << i1 | (((old2 & point) != 0) as u64) << i2;
         let u = (LANES * b + UNSOLVED) & 63;
         let solved = single_rows_table(band) & self.cands[u];
         if solved != 0 {
