@@ -183,7 +183,7 @@ impl State {
                 let cols = fold_cols(g);
                 let other_cols = fold_cols(givens[(b + 1) % 3][d + 1] | givens[(b + 2) % 3][d + 1]);
                 let boxes = (cols | cols >> 1 | cols >> 2) & 0o111;
-                let gone = rows_touched(g) | spread_cols(boxes * 7 | other_cols);
+                let gone = rows_touched(g) | spread_cols((boxes * 7) | other_cols);
                 st.cands[LANES * b + d] = (open & !gone) | g;
             }
             st.cands[LANES * b + UNSOLVED] = open;
