@@ -265,7 +265,12 @@ impl State {
     }
 
     /// Removes the cells `solved` (just fixed to digit `d`) from the other
-    /// eight digits of band `b`; the owner's lane is restored.
+    /// eight digits of band `b`, and sets the owner's lane to `own` (its new
+    /// mask, holding `solved`).
+    ///
+    /// The update stores the owner's new mask here, after the vector loads,
+    /// not before: a 16-byte load over a 4-byte store still in flight
+    /// cannot take its data from the store and waits for it to commit.
     ///
     /// On x86_64 this is three SSE2 steps over lanes `16b..16b+12` (lanes
     /// 9..12 are padding, always 0, so they never change): AND-NOT, then a
@@ -275,7 +280,7 @@ impl State {
     /// this is ~25 (callgrind, 17-clue: ~70 calls per puzzle).
     #[inline]
     #[cfg(target_arch = "x86_64")]
-    fn clear_solved(&mut self, b: usize, d: usize, solved: u32, dirty: &mut u64) {
+    fn clear_solved(&mut self, b: usize, d: usize, solved: u32, own: u32, dirty: &mut u64) {
         use std::arch::x86_64::*;
         let base = LANES * (b & 3);
         let lanes: &mut [u32; 12] = (&mut self.cands[base..base + 12])
@@ -302,7 +307,7 @@ impl State {
             );
             !(_mm_movemask_epi8(untouched) as u32) & 0xfff
         };
-        self.cands[(base + d) & 63] |= solved;
+        self.cands[(base + d) & 63] = own;
         let changed = (changed & !(1 << d)) as u64;
         *dirty |= changed << (LANES * b);
     }
@@ -310,15 +315,22 @@ impl State {
     /// [`State::clear_solved`] where there is no SSE2.
     #[inline]
     #[cfg(not(target_arch = "x86_64"))]
-    fn clear_solved(&mut self, b: usize, d: usize, solved: u32, dirty: &mut u64) {
-        self.clear_solved_portable(b, d, solved, dirty)
+    fn clear_solved(&mut self, b: usize, d: usize, solved: u32, own: u32, dirty: &mut u64) {
+        self.clear_solved_portable(b, d, solved, own, dirty)
     }
 
     /// Portable [`State::clear_solved`]: lane-wise over the band's lanes.
     /// Also built in tests on x86_64, where a test holds the SSE2 version to it.
     #[inline]
     #[cfg(any(not(target_arch = "x86_64"), test))]
-    fn clear_solved_portable(&mut self, b: usize, d: usize, solved: u32, dirty: &mut u64) {
+    fn clear_solved_portable(
+        &mut self,
+        b: usize,
+        d: usize,
+        solved: u32,
+        own: u32,
+        dirty: &mut u64,
+    ) {
         let lanes = &mut self.cands[LANES * b..LANES * b + 9];
         let mut changed = 0u64;
         for (k, lane) in lanes.iter_mut().enumerate() {
@@ -326,7 +338,7 @@ impl State {
             *lane ^= hit;
             changed |= ((hit != 0) as u64) << k;
         }
-        lanes[d] |= solved;
+        lanes[d] = own;
         changed &= !(1 << d);
         *dirty |= changed << (LANES * b);
     }
@@ -339,7 +351,6 @@ impl State {
         if band == 0 {
             return Err(Dead);
         }
-        self.cands[i] = band;
         let point = ALONE_BAND[fold_cols(band) as usize];
         // The same digit's lanes in the other two bands (a table: two loads
         // cost fewer instructions than computing them).
@@ -356,7 +367,9 @@ impl State {
         let solved = single_rows_table(band) & self.cands[u];
         if solved != 0 {
             self.cands[u] &= !solved;
-            self.clear_solved(b, i & 15, solved, dirty);
+            self.clear_solved(b, i & 15, solved, band, dirty);
+        } else {
+            self.cands[i] = band;
         }
         Ok(())
     }
@@ -1047,8 +1060,10 @@ mod tests {
             let mut portable = st;
             let (mut dirty, mut portable_dirty) = (next(), 0);
             portable_dirty ^= dirty;
-            st.clear_solved(b, d, solved, &mut dirty);
-            portable.clear_solved_portable(b, d, solved, &mut portable_dirty);
+            // The owner's new mask: its old one, a few cells fewer.
+            let own = st.cands[LANES * b + d] & !(next() as u32 & next() as u32) | solved;
+            st.clear_solved(b, d, solved, own, &mut dirty);
+            portable.clear_solved_portable(b, d, solved, own, &mut portable_dirty);
             assert_eq!(
                 st.cands, portable.cands,
                 "band {b} digit {d} solved {solved:#x}"
