@@ -7,11 +7,14 @@
 //! [`super::masks`]: bit `9r + c` = band row `r`, column `c`).
 //!
 //! ```text
-//!   cands[16 * b + d]   b = band (0..3), d = digit - 1 (0..9); lanes
-//!                       16 * b + 9..16 are padding, always 0: a band's nine
-//!                       masks are contiguous so that clearing a solved cell
-//!                       from all of them compiles to a few SIMD operations,
-//!                       and b = i >> 4, d = i & 15 cost one instruction each
+//!   cands[16 * b + d]   b = band (0..3), d = digit - 1 (0..9); a band's
+//!                       nine masks are contiguous so that clearing a solved
+//!                       cell from all of them compiles to a few SIMD
+//!                       operations, and b = i >> 4, d = i & 15 cost one
+//!                       instruction each
+//!   cands[16 * b + 12]  the band's unsolved cells; 16 * b + 13 its bivalue
+//!                       cells; the other lanes from 16 * b + 9 on, and all
+//!                       of band 3, are 0 (see [`State`])
 //!
 //!   grid cell i (row-major, 0..81)  ->  band i / 27, bit i % 27
 //!
@@ -24,15 +27,18 @@
 //! ```
 //!
 //! A cell is *solved* once its digit is fixed: it stays in that digit's band
-//! mask and leaves every other digit's; `unsolved[b]` holds the band's other
-//! cells. One propagation step (`update`) works on one (digit, band) mask:
+//! mask and leaves every other digit's; the band's unsolved lane holds its
+//! other cells. The givens are placed before the first propagation, from
+//! SSE2 byte compares over each band (no per-cell branch): each alone in its
+//! row, box and column of its digit, gone from the other digits.
+//! One propagation step (`update`) works on one (digit, band) mask:
 //!
 //! 1. [`MINIROWS_IL`] keeps the cells lying on some placement of the digit with
 //!    one minirow per band row and per box: locked candidates inside the band,
 //!    hidden singles in the band's rows and boxes, dead ends.
 //! 2. [`ALONE_BAND`]: a box where the digit is down to one column removes
 //!    that column from the digit's other two bands (pointing along a column;
-//!    this also covers a digit placed in the band).
+//!    this also covers a digit placed in the band), without a branch.
 //! 3. A band row where the digit has one cell left
 //!    ([`LONE`](super::masks::LONE)) solves that cell: the cell leaves the
 //!    other eight digits' masks at once (three SSE2 steps over the band's
@@ -47,12 +53,19 @@
 //! band ([`CLAIM_BAND`]: locked candidates from a column, which includes
 //! the hidden singles in columns). At the fixed point the search branches on a
 //! bivalue cell of the band with the most of them, else a cell with the
-//! fewest candidates, copying the state (a few hundred bytes) for every
-//! candidate but the last.
+//! fewest candidates, copying the state (256 bytes) for every candidate but
+//! the last.
 //!
-//! The hot path has no per-cell loop: cells are only visited one by one to
-//! list a guessed cell's candidates and in the matching stage (the solution
+//! The hot path has no per-cell loop: cells are only visited one by one in
+//! the matching stage (the givens are read 16 cells at a time, the solution
 //! is written eight cells at a time).
+//!
+//! Wall clock follows mispredicted branches and stalled loads more than
+//! instruction counts here: branch-free pointing costs ~12% more
+//! instructions and runs ~15% faster; see the commit messages for each
+//! step's measurements. Vector loads of the candidates must not follow
+//! scalar stores to the same lanes closely (the store cannot be forwarded),
+//! hence the order of stores in [`State::update`].
 
 use super::masks::{
     fold_cols, interleaved, rows_touched, single_rows_table, spread_cols, ALONE_BAND, BAND,

@@ -56,7 +56,7 @@ pub fn single_rows(band: u32) -> u32 {
     out
 }
 
-/// [`single_rows`] by table, three lookups in [`LONE`]: fewer instructions
+/// `single_rows` (the tests' reference) by table, three lookups in [`LONE`]: fewer instructions
 /// than a branch-free arithmetic version (callgrind, 17-clue: ~11 against
 /// ~18 instructions per call, one call per mask update).
 #[inline]
