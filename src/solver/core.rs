@@ -1089,6 +1089,28 @@ mod tests {
     }
 
     #[test]
+    fn tables_match_a_plain_rebuild() {
+        for b in 0..3 {
+            for d in 0..9 {
+                let mut want: Vec<u8> = (0..3)
+                    .filter(|&o| o != b)
+                    .map(|o| (LANES * o + d) as u8)
+                    .collect();
+                let mut got = OTHERS[LANES * b + d].to_vec();
+                want.sort();
+                got.sort();
+                assert_eq!(got, want, "band {b} digit {d}");
+            }
+        }
+        for (x, &spread) in SPREAD.iter().enumerate() {
+            let bytes = spread.to_le_bytes();
+            for (k, &byte) in bytes.iter().enumerate() {
+                assert_eq!(byte as usize, x >> k & 1, "x {x:#x} byte {k}");
+            }
+        }
+    }
+
+    #[test]
     fn given_masks_match_their_portable_twin() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..2_000 {
