@@ -61,9 +61,9 @@
 //! is written eight cells at a time).
 //!
 //! Wall clock follows mispredicted branches and stalled loads more than
-//! instruction counts here: branch-free pointing costs ~12% more
-//! instructions and runs ~15% faster; see the commit messages for each
-//! step's measurements. Vector loads of the candidates must not follow
+//! instruction counts here: branch-free pointing costs 9-14% more
+//! instructions and runs 2-16% faster (serg least); see the commit
+//! messages for each step's measurements. Vector loads of the candidates must not follow
 //! scalar stores to the same lanes closely (the store cannot be forwarded),
 //! hence the order of stores in [`State::update`].
 
