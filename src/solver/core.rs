@@ -170,7 +170,11 @@ impl State {
     /// The state of `puzzle` before propagation, its givens placed: each
     /// given is solved, alone in its row, box and column of its digit's
     /// masks, and gone from the other digits' masks; every mask of a band
-    /// with a given is dirty (the first propagation does the rest).
+    /// with a given is dirty (the first propagation does the rest). A band
+    /// without givens only loses, per digit, the at most two columns given
+    /// in the other bands: no minirow empties, no row is left with one
+    /// cell, and a box left with one column points only where the givens'
+    /// boxes already cleared, so its masks need no update.
     ///
     /// Givens that collide are found by the first propagation, which
     /// updates every mask of their band: two in one row or box leave their
