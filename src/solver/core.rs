@@ -174,7 +174,9 @@ impl State {
     /// without givens only loses, per digit, the at most two columns given
     /// in the other bands: no minirow empties, no row is left with one
     /// cell, and a box left with one column points only where the givens'
-    /// boxes already cleared, so its masks need no update.
+    /// boxes already cleared, so its masks need no update; and each of its
+    /// cells keeps three or more candidates (six at most are given in its
+    /// column), so its naked-singles pass and bivalue cells can wait.
     ///
     /// Givens that collide are found by the first propagation, which
     /// updates every mask of their band: two in one row or box leave their
