@@ -87,9 +87,9 @@ pub(super) const SCORE_AFTER: u64 = 8;
 #[inline]
 pub(super) fn branch_cell(st: &State, backtracks: u64) -> (usize, u32) {
     let pairs = [
-        st.pairs[0] & st.unsolved[0],
-        st.pairs[1] & st.unsolved[1],
-        st.pairs[2] & st.unsolved[2],
+        st.pairs(0) & st.unsolved(0),
+        st.pairs(1) & st.unsolved(1),
+        st.pairs(2) & st.unsolved(2),
     ];
     if backtracks < SCORE_AFTER {
         let n = pairs.map(u32::count_ones);
@@ -132,7 +132,7 @@ fn fewest(st: &State) -> [u32; 3] {
     // Per band: (candidate count, cells with exactly that many).
     let mut per_band = [(10usize, 0u32); 3];
     for (b, slot) in per_band.iter_mut().enumerate() {
-        let unsolved = st.unsolved[b];
+        let unsolved = st.unsolved(b);
         // at_least[k]: cells with more than k candidates.
         let mut at_least = [0u32; 10];
         for d in 0..9 {
@@ -159,9 +159,9 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
     for d in 0..9 {
         let digit = [st.cands[d], st.cands[LANES + d], st.cands[2 * LANES + d]];
         let live = [
-            digit[0] & st.unsolved[0],
-            digit[1] & st.unsolved[1],
-            digit[2] & st.unsolved[2],
+            digit[0] & st.unsolved(0),
+            digit[1] & st.unsolved(1),
+            digit[2] & st.unsolved(2),
         ];
         let biv = [
             digit[0] & pairs[0],
@@ -207,6 +207,7 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
 mod tests {
     use super::*;
     use crate::grid::PEERS;
+    use crate::solver::core::{PAIRS, UNSOLVED};
 
     /// The score of every cell, by the definition over 81 per-cell masks.
     fn plain_scores(cands: &[u16; 81], solved: &[bool; 81]) -> [u32; 81] {
@@ -251,8 +252,6 @@ mod tests {
                 solved[cell] = mask.count_ones() == 1 && next() % 2 == 0;
             }
             st.cands = [0; super::super::core::MASKS];
-            st.unsolved = [0; 4];
-            st.pairs = [0; 3];
             for cell in 0..81 {
                 let (b, bit) = (cell / 27, 1u32 << (cell % 27));
                 for d in 0..9 {
@@ -261,11 +260,11 @@ mod tests {
                     }
                 }
                 if !solved[cell] {
-                    st.unsolved[b] |= bit;
+                    st.cands[LANES * b + UNSOLVED] |= bit;
                 }
                 if cands[cell].count_ones() == 2 {
                     // As the counters do: solved cells are masked off later.
-                    st.pairs[b] |= bit;
+                    st.cands[LANES * b + PAIRS] |= bit;
                 }
             }
             let plain = plain_scores(&cands, &solved);
