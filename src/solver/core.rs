@@ -781,7 +781,8 @@ fn given_masks(cells: &[u8; 81], b: usize, out: &mut [u32; 13]) {
         cells[65..81].try_into().expect("16 cells")
     };
     // SAFETY: SSE2 is part of the x86_64 baseline; both arrays are 16
-    // bytes, and unaligned loads need no alignment.
+    // bytes; the stores write lanes 1..13 of `out`; unaligned loads and
+    // stores need no alignment.
     unsafe {
         let lo = _mm_loadu_si128(first.as_ptr() as *const __m128i);
         let mut hi = _mm_loadu_si128(second.as_ptr() as *const __m128i);
@@ -790,12 +791,26 @@ fn given_masks(cells: &[u8; 81], b: usize, out: &mut [u32; 13]) {
             // land past bit 27.
             hi = _mm_srli_si128::<5>(hi);
         }
-        for (v, o) in out[..10].iter_mut().enumerate() {
-            let want = _mm_set1_epi8(v as i8);
-            let low = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, want)) as u32;
-            let high = _mm_movemask_epi8(_mm_cmpeq_epi8(hi, want)) as u32;
-            *o = (low | high << 16) & BAND;
-        }
+        let cells_of = |v: i8| {
+            let want = _mm_set1_epi8(v);
+            let low = _mm_movemask_epi8(_mm_cmpeq_epi8(lo, want));
+            let high = _mm_movemask_epi8(_mm_cmpeq_epi8(hi, want));
+            _mm_cvtsi32_si128((low | high << 16) & BAND as i32)
+        };
+        // The digits' masks leave as three 16-byte stores, the shape in
+        // which digit_masks loads them: a 16-byte load over four separate
+        // 4-byte stores still in flight could not take its data from them.
+        let four = |v: i8| {
+            _mm_unpacklo_epi64(
+                _mm_unpacklo_epi32(cells_of(v), cells_of(v + 1)),
+                _mm_unpacklo_epi32(cells_of(v + 2), cells_of(v + 3)),
+            )
+        };
+        out[0] = _mm_cvtsi128_si32(cells_of(0)) as u32;
+        let to = out[1..].as_mut_ptr() as *mut __m128i;
+        _mm_storeu_si128(to, four(1));
+        _mm_storeu_si128(to.add(1), four(5));
+        _mm_storeu_si128(to.add(2), cells_of(9));
     }
 }
 
