@@ -169,7 +169,20 @@ impl State {
         }
     }
 
-    /// The state of `puzzle` before propagation, its givens placed: each
+    /// The state of `puzzle` before propagation ([`State::set_grid`] on
+    /// a zeroed state), for tests.
+    #[cfg(test)]
+    pub(super) fn from_grid(puzzle: &Grid) -> State {
+        let mut st = State {
+            cands: [0; MASKS],
+            dirty: 0,
+        };
+        st.set_grid(puzzle);
+        st
+    }
+
+    /// Sets a state whose lanes are all 0 to that of `puzzle` before
+    /// propagation, its givens placed: each
     /// given is solved, alone in its row, box and column of its digit's
     /// masks, and gone from the other digits' masks; every mask of a band
     /// with a given is dirty (the first propagation does the rest). A band
@@ -190,11 +203,14 @@ impl State {
     /// [`given_masks`], so a puzzle's clue layout costs no mispredicted
     /// branch, and placing them here saves the first propagation one
     /// clearing of solved cells per mask and the updates that follow it.
-    pub(super) fn from_grid(puzzle: &Grid) -> State {
-        let mut st = State {
-            cands: [0; MASKS],
-            dirty: 0,
-        };
+    ///
+    /// In place, so that the search root is built where the search reads
+    /// it: returned by value, the state was copied (a `memcpy` call whose
+    /// 32-byte loads, over the 16-byte stores just made, wait for those
+    /// stores to commit).
+    #[inline]
+    fn set_grid(&mut self, puzzle: &Grid) {
+        let st = self;
         // givens[b][0]: blank cells of band b; givens[b][d + 1]: its cells
         // given digit d + 1; givens[b][10..13]: 0.
         let mut givens = [[0u32; 13]; 3];
@@ -209,7 +225,6 @@ impl State {
             let any = ((open ^ BAND) != 0) as u64;
             st.dirty |= (0o777 * any) << (LANES * b);
         }
-        st
     }
 
     /// The cells of band `b` (below 4; band 3 is empty) whose digit is not
@@ -642,7 +657,7 @@ impl State {
     }
 }
 
-/// The digit masks of [`State::from_grid`] from the givens, written to
+/// The digit masks of [`State::set_grid`] from the givens, written to
 /// `cands` lanes `16b + d` (`d` < 9; lanes `16b + 9..12` get 0): per
 /// (digit, band), the blank cells minus those in a row, box or column of a
 /// given of the digit, plus the givens themselves. `givens` is as
@@ -904,7 +919,12 @@ impl Search {
             nodes: 0,
             out: Outcome::default(),
         };
-        search(&mut State::from_grid(puzzle), 0, &mut run);
+        let mut root = State {
+            cands: [0; MASKS],
+            dirty: 0,
+        };
+        root.set_grid(puzzle);
+        search(&mut root, 0, &mut run);
         run.out
     }
 }
