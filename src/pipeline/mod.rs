@@ -2,7 +2,7 @@
 //! them in parallel, emit results in input order, in bounded memory.
 //!
 //! ```text
-//!  reader thread ──Batch{seq, 1k records}──▶ bounded(2×threads) ──▶ worker 1..N
+//!  reader thread ──Batch{seq, 16..1k records}─▶ bounded(2×threads) ──▶ worker 1..N
 //!   (parse, check     ▲                                              (one state each,
 //!    givens)          │ window tokens                                 work(&mut S, &Record))
 //!                     │                                                   │

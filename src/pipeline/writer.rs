@@ -137,6 +137,12 @@ where
     })
 }
 
+/// Records in the reader's first batch; each later batch doubles it, up to
+/// the batch size. A short input (hardest_1106 is 375 records) then still
+/// reaches every worker instead of filling one batch, while a long one soon
+/// travels in full batches.
+const FIRST_BATCH: usize = 16;
+
 /// The reader thread: fills batches and sends them, one window token each.
 fn read_batches(
     opts: &PipelineOptions,
@@ -158,12 +164,14 @@ fn read_batches(
         ControlFlow::Continue(())
     };
     let mut stopped = false;
+    let mut target = FIRST_BATCH.min(batch_size);
     reader::for_each_record(&opts.inputs, |record| {
         records.push(record);
-        if records.len() < batch_size {
+        if records.len() < target {
             return ControlFlow::Continue(());
         }
-        let full = std::mem::replace(&mut records, Vec::with_capacity(batch_size));
+        target = (2 * target).min(batch_size);
+        let full = std::mem::replace(&mut records, Vec::with_capacity(target));
         let flow = send(full);
         stopped = flow.is_break();
         flow
