@@ -35,15 +35,15 @@ use std::time::Duration;
 /// anything.
 ///
 /// **Why `basic` is the default.** Measured on the whole public sets (one
-/// thread, count up to 2; instruction counts under callgrind, which the
-/// shared machine's load does not disturb; BENCHMARKS.md, "Solver"):
+/// thread, count up to 2, criterion, quiet machine; BENCHMARKS.md, top
+/// section), puzzles per second:
 ///
-/// | set | basic | matching | matching-root | (instructions per puzzle)
+/// | set | basic | matching | matching-root |
 /// |---|---:|---:|---:|
-/// | 17-clue | 15.4k | 23.5k | 20.4k |
-/// | top1465 | 60k | 192k | 83k |
-/// | hardest_1106 | 0.56M | 2.60M | 0.58M |
-/// | serg | 18.8k | 130k | 47.4k |
+/// | 17-clue | 644k | 424k | 494k |
+/// | top1465 | 136k | 48.9k | 108k |
+/// | hardest_1106 | 14.2k | 3.7k | 13.7k |
+/// | serg | 659k | 83.2k | 248k |
 ///
 /// With the branching rule of `branch` at every level, `matching` cuts
 /// guesses per puzzle by 46% on top1465 (11.4 -> 6.1), 20% on hardest_1106
