@@ -208,6 +208,8 @@ mod tests {
     use super::*;
     use crate::grid::PEERS;
     use crate::solver::core::{PAIRS, UNSOLVED};
+    use rand::{RngCore, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// The score of every cell, by the definition over 81 per-cell masks.
     fn plain_scores(cands: &[u16; 81], solved: &[bool; 81]) -> [u32; 81] {
@@ -231,13 +233,8 @@ mod tests {
     /// the highest plain score.
     #[test]
     fn picks_the_first_bivalue_cell_with_the_highest_score() {
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x853c_49e6_748f_ea9b);
+        let mut next = || rng.next_u64();
         let mut tested = 0;
         for _ in 0..3_000 {
             let mut st = State::empty();

@@ -1047,6 +1047,8 @@ fn try_digit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{RngCore, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
     use std::time::Duration;
 
     const INKALA: &str =
@@ -1136,14 +1138,12 @@ mod tests {
 
     #[test]
     fn counters_match_a_per_cell_count() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2_000 {
             let mut st = State::empty();
             for b in 0..3 {
                 for d in 0..9 {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
+                    let seed = rng.next_u64();
                     // Sparse masks, so that every count from 0 to 4 occurs.
                     st.cands[LANES * b + d] = (seed & (seed >> 32)) as u32 & BAND;
                 }
@@ -1168,13 +1168,8 @@ mod tests {
 
     #[test]
     fn clear_solved_matches_its_portable_twin() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x2545_f491_4f6c_dd1d);
+        let mut next = || rng.next_u64();
         for _ in 0..2_000 {
             let mut st = State::empty();
             for b in 0..3 {
@@ -1227,13 +1222,11 @@ mod tests {
 
     #[test]
     fn given_masks_match_their_portable_twin() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2_000 {
             let mut cells = [0u8; 81];
             for c in cells.iter_mut() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = rng.next_u64();
                 // Half blanks, half digits 1..=9.
                 *c = if seed & 1 == 0 {
                     0
@@ -1257,13 +1250,8 @@ mod tests {
 
     #[test]
     fn digit_masks_match_their_portable_twin() {
-        let mut seed = 0x6a09_e667_f3bc_c908u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x6a09_e667_f3bc_c908);
+        let mut next = || rng.next_u64();
         for _ in 0..2_000 {
             // Sparse givens (about one cell in four), clashes allowed: the
             // masks are a function of the givens either way.
