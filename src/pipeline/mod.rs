@@ -196,6 +196,11 @@ where
     writer::run(opts, make_state, work, emit)
 }
 
+/// How many of `records` are invalid (their grid is an error).
+fn invalid_in(records: &[Record]) -> u64 {
+    records.iter().filter(|r| r.grid.is_err()).count() as u64
+}
+
 /// A numbered batch of records on its way from the reader to the workers.
 struct Batch {
     /// 0-based batch number, in input order.

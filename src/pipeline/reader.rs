@@ -163,7 +163,7 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
     }
     let end = line
         .iter()
-        .position(|&b| matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r'))
+        .position(|&b| is_separator(b))
         .unwrap_or(line.len());
     Some(&line[..end])
 }
@@ -175,9 +175,16 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
 fn line_of_valid_puzzle(line: &[u8]) -> Option<(Grid, UnitGivens)> {
     let ends_there = match line.get(81) {
         None => line.len() == 81,
-        Some(b) => matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r' | b'\n'),
+        Some(&b) => is_separator(b) || b == b'\n',
     };
     ends_there.then(|| parse_valid(&line[..81])).flatten()
+}
+
+/// The bytes that end a puzzle field: whitespace, `,`, `;`, `:`, and the
+/// `\r` of a CRLF line end.
+#[inline]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r')
 }
 
 /// sudoflow's own header (`index,puzzle,...`, as `solve` and `generate`

@@ -20,7 +20,7 @@ pub(super) fn work_loop<S, T, W>(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let invalid = batch.records.iter().filter(|r| r.grid.is_err()).count() as u64;
+        let invalid = super::invalid_in(&batch.records);
         let results = batch
             .records
             .iter()

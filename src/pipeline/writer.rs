@@ -98,7 +98,7 @@ where
     let mut results: Vec<T> = Vec::with_capacity(batch_size);
     let mut flush = |batch: &mut Vec<Record>| -> anyhow::Result<()> {
         results.extend(batch.iter().map(|record| work(&mut state, record)));
-        invalid += batch.iter().filter(|r| r.grid.is_err()).count() as u64;
+        invalid += super::invalid_in(batch);
         records += batch.len() as u64;
         batch.clear();
         for result in results.drain(..) {
