@@ -71,10 +71,10 @@ where
     })
 }
 
-/// One worker: read, work and emit on the calling thread, one record at a
-/// time. Handing records between threads costs more CPU than the reading
-/// does (wake-ups, spinning on the channels, the scheduler), so with no
-/// parallel work to gain the pipeline does without.
+/// One worker: read, work and emit on the calling thread, a batch at a time.
+/// Handing records between threads costs more CPU than the reading does
+/// (wake-ups, spinning on the channels, the scheduler), so with no parallel
+/// work to gain the pipeline does without.
 fn run_inline<S, T, MS, W, E>(
     opts: &PipelineOptions,
     batch_size: usize,
