@@ -47,6 +47,19 @@ impl Answer {
         timed_out: false,
     };
 
+    /// The answer of a complete backtracking search that counted `found`
+    /// solutions (up to its limit), kept the first one and took `guesses`
+    /// branch points; a search that ran out of time (`timed_out`) does not
+    /// know the count.
+    pub fn searched(found: u64, solution: Option<Grid>, guesses: u64, timed_out: bool) -> Answer {
+        Answer {
+            solutions: (!timed_out).then_some(found),
+            solution,
+            guesses: Some(guesses),
+            timed_out,
+        }
+    }
+
     /// True when the answer claims something: a count or a solution.
     pub fn answered(&self) -> bool {
         self.solutions.is_some() || self.solution.is_some()

@@ -265,12 +265,7 @@ impl BenchSolver for Dlx {
             self.deselect(node);
             self.uncover(self.column[node] as usize);
         }
-        Answer {
-            solutions: (!run.timed_out).then_some(run.found),
-            solution: run.solution,
-            guesses: Some(run.guesses),
-            timed_out: run.timed_out,
-        }
+        Answer::searched(run.found, run.solution, run.guesses, run.timed_out)
     }
 }
 

@@ -152,12 +152,7 @@ impl BenchSolver for Mrv {
         if ok {
             run.search(&cand, &placed);
         }
-        Answer {
-            solutions: (!run.timed_out).then_some(run.found),
-            solution: run.solution,
-            guesses: Some(run.guesses),
-            timed_out: run.timed_out,
-        }
+        Answer::searched(run.found, run.solution, run.guesses, run.timed_out)
     }
 }
 

@@ -128,12 +128,7 @@ impl BenchSolver for Naive {
             run.boxes[b] |= bit;
         }
         run.search(0);
-        Answer {
-            solutions: (!run.timed_out).then_some(run.found),
-            solution: run.solution,
-            guesses: Some(run.guesses),
-            timed_out: run.timed_out,
-        }
+        Answer::searched(run.found, run.solution, run.guesses, run.timed_out)
     }
 }
 
