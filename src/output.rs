@@ -112,8 +112,8 @@ impl SolveRow {
         SolveRow::rated(index, puzzle, crate::rating::wnf(puzzle), outcome, limit)
     }
 
-    /// [`SolveRow::solved`] with the puzzle's WNF already at hand (e.g.
-    /// [`crate::pipeline::Record::wnf`]).
+    /// [`SolveRow::solved`] with the puzzle's WNF already at hand (e.g. rated
+    /// by [`crate::rating::wnf_from_units`] from [`crate::pipeline::Record::givens`]).
     pub fn rated(index: u64, puzzle: &Grid, wnf: Wnf, outcome: &Outcome, limit: u64) -> SolveRow {
         SolveRow {
             index,

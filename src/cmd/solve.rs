@@ -142,7 +142,10 @@ pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
         Ok(grid) => SolveRow::rated(
             record.index,
             grid,
-            record.wnf.unwrap_or_else(|| crate::rating::wnf(grid)),
+            match &record.givens {
+                Some(units) => crate::rating::wnf_from_units(grid, units),
+                None => crate::rating::wnf(grid),
+            },
             &solver.solve(grid),
             solver.options().limit,
         ),

@@ -28,15 +28,14 @@ pub mod reader;
 mod workers;
 mod writer;
 
-use crate::grid::Grid;
-use crate::rating::Wnf;
+use crate::grid::{Grid, UnitGivens};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// One input record: a line that is not blank and not a `#` comment (nor a CSV
 /// header), whether or not it holds a valid puzzle.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// 1-based position among all records of all inputs.
     pub index: u64,
@@ -54,11 +53,11 @@ pub struct Record {
     /// length, a bad character, text that is not UTF-8, or clashing givens.
     /// An `Ok` grid's givens never clash.
     pub grid: Result<Grid, String>,
-    /// The WNF rating of a valid record's puzzle, `None` for an invalid one.
-    /// It depends on the givens alone, and the reader has just built the
-    /// unit masks it needs to check them, so it is rated here at the cost of
-    /// one more pass over the cells ([`crate::rating::wnf_from_units`]).
-    pub wnf: Option<Wnf>,
+    /// The unit masks of a valid record's givens, as the reader built them
+    /// to check the givens; `None` for an invalid record. A worker that
+    /// rates the puzzle (`solve`'s WNF) starts from them
+    /// ([`crate::rating::wnf_from_units`]) instead of building them again.
+    pub givens: Option<UnitGivens>,
 }
 
 /// How to run the pipeline.

@@ -27,7 +27,6 @@
 
 use super::Record;
 use crate::grid::{Grid, UnitGivens};
-use crate::rating::wnf_from_units;
 use anyhow::{bail, Context};
 use flate2::bufread::GzDecoder;
 use std::fs::File;
@@ -119,7 +118,7 @@ pub fn for_each_record(
                     line: line_no,
                     raw: String::new(),
                     grid: Ok(grid),
-                    wnf: Some(wnf_from_units(&grid, &units)),
+                    givens: Some(units),
                 };
                 if f(record).is_break() {
                     return Ok(());
@@ -272,7 +271,7 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
             // The grid says it all; no copy of the text per record.
             raw: String::new(),
             grid: Ok(grid),
-            wnf: Some(wnf_from_units(&grid, &units)),
+            givens: Some(units),
         };
     }
     let (raw, grid) = match std::str::from_utf8(field) {
@@ -300,7 +299,7 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
         source: Arc::clone(source),
         line,
         raw,
-        wnf: grid.as_ref().ok().map(crate::rating::wnf),
+        givens: grid.as_ref().ok().map(|g| UnitGivens::of(g.cells())),
         grid,
     }
 }
