@@ -113,7 +113,7 @@ impl SolveRow {
     }
 
     /// [`SolveRow::solved`] with the puzzle's WNF already at hand (e.g. rated
-    /// by [`crate::rating::wnf_from_units`] from [`crate::pipeline::Record::givens`]).
+    /// by [`crate::solver::Solver::solve_rated`]).
     pub fn rated(index: u64, puzzle: &Grid, wnf: Wnf, outcome: &Outcome, limit: u64) -> SolveRow {
         SolveRow {
             index,

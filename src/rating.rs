@@ -46,10 +46,10 @@ pub fn wnf(puzzle: &Grid) -> Wnf {
     wnf_from_units(puzzle, &UnitGivens::of(puzzle.cells()))
 }
 
-/// [`wnf`] for a puzzle whose unit masks are at hand: `units` must be
-/// [`UnitGivens::of`] the puzzle's cells (the reader builds them to check the
-/// givens, so rating a record costs one more pass over the cells, not two).
-pub fn wnf_from_units(puzzle: &Grid, units: &UnitGivens) -> Wnf {
+/// [`wnf`] from the puzzle's unit masks (`units` = [`UnitGivens::of`] its
+/// cells). `solve` rates its records without them, from the solver's root
+/// state ([`crate::solver::Solver::solve_rated`], [`wnf_from_counts`]).
+fn wnf_from_units(puzzle: &Grid, units: &UnitGivens) -> Wnf {
     let cells = puzzle.cells();
     // A cell's peers are exactly the other cells of its three units, so for
     // an empty cell the union of its units' givens is the set of digits among
@@ -79,6 +79,31 @@ pub fn wnf_from_units(puzzle: &Grid, units: &UnitGivens) -> Wnf {
         0.0
     } else {
         wf as f64 / (512.0 * empty as f64)
+    };
+    Wnf {
+        wf,
+        empty,
+        value,
+        level: wnf_level(value),
+    }
+}
+
+/// WNF from the candidate counts of the blank cells: `counts[n]` is `C_n`,
+/// the number of blank cells with `n` candidates (`n` in 0..=9; a blank cell
+/// with none weighs `2^0 = 1`, as in [`wnf`]). `|E|` is their sum.
+/// [`crate::solver::Solver::solve_rated`] gets the counts from the solver's
+/// root state.
+pub fn wnf_from_counts(counts: &[u32; 10]) -> Wnf {
+    let wf: u64 = counts
+        .iter()
+        .enumerate()
+        .map(|(n, &c)| u64::from(c) << n)
+        .sum();
+    let empty: u32 = counts.iter().sum();
+    let value = if empty == 0 {
+        0.0
+    } else {
+        wf as f64 / (512.0 * f64::from(empty))
     };
     Wnf {
         wf,

@@ -193,6 +193,37 @@ proptest! {
         prop_assert!(is_valid_solution(&s) && s.is_solution_of(&puzzle));
     }
 
+    /// `solve` checks the givens only for the records the solver finds no
+    /// solution to: clashing givens must never yield one, at any level,
+    /// guessing or not, whatever the limit.
+    #[test]
+    fn clashing_givens_have_no_solution(seed in any::<u64>(), keep in 1usize..=40, peer in 0usize..20) {
+        let mut puzzle = random_puzzle(seed, keep, false);
+        let given = (0..81).find(|&c| puzzle.get(c) != 0).expect("keep >= 1");
+        let other = usize::from(sudoflow::grid::PEERS[given][peer]);
+        puzzle.set(other, puzzle.get(given));
+        prop_assert!(puzzle.check_givens().is_err());
+        for prune in [Prune::Basic, Prune::Matching, Prune::MatchingRoot] {
+            for (guess, limit) in [(true, 1), (true, 2), (false, 2)] {
+                let out = Solver::new(SolveOptions { guess, limit, prune, ..SolveOptions::default() }).solve(&puzzle);
+                prop_assert_eq!(out.solutions, 0, "{} {:?}", puzzle.to_line(), prune);
+                prop_assert!(!out.stuck);
+            }
+        }
+    }
+
+    /// The WNF that `solve_rated` reads off the root state is the rating
+    /// module's, on any grid (clashing givens and the empty and full grids
+    /// included).
+    #[test]
+    fn solve_rated_wnf_is_the_rating(seed in any::<u64>(), keep in 0usize..=81, tweak in prop::bool::weighted(0.3)) {
+        let puzzle = random_puzzle(seed, keep.max(usize::from(tweak)), tweak);
+        let mut solver = Solver::new(SolveOptions::default());
+        let (out, wnf) = solver.solve_rated(&puzzle);
+        prop_assert_eq!(wnf, sudoflow::rating::wnf(&puzzle), "{}", puzzle.to_line());
+        prop_assert_eq!(out, solver.solve(&puzzle));
+    }
+
     #[test]
     fn no_guess_mode_is_sound(seed in any::<u64>(), keep in 22usize..=40) {
         let puzzle = random_puzzle(seed, keep, false);

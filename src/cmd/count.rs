@@ -239,5 +239,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     )?;
     sink.flush()?;
     let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    let invalid = counts[STATUSES
+        .iter()
+        .position(|&s| s == "invalid")
+        .expect("listed")];
+    Ok(summary.finish(&named, invalid, args.quiet, args.strict))
 }

@@ -87,7 +87,7 @@ const fn build_peers() -> [[u8; 20]; 81] {
 }
 
 /// The digits given in each unit, from 81 cell values in one branch-free
-/// pass (the reader's parse and the WNF rating run it on every record).
+/// pass ([`crate::rating::wnf`] rates a grid from them).
 ///
 /// Bit layout of `rows[r]`, `cols[c]`, `boxes[b]` (each index 0..9): bit `d`
 /// (1..=9) set when digit `d` is a given in that unit; bit 0 and bits 10-15

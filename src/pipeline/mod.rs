@@ -3,8 +3,8 @@
 //!
 //! ```text
 //!  reader thread ──Batch{seq, 16..1k records}─▶ bounded(2×threads) ──▶ worker 1..N
-//!   (parse, check     ▲                                              (one state each,
-//!    givens)          │ window tokens                                 work(&mut S, &Record))
+//!   (parse)           ▲                                              (one state each,
+//!                     │ window tokens                                 work(&mut S, &Record))
 //!                     │                                                   │
 //!  calling thread ◀───┴──────────── (seq, Vec<T>) unbounded ◀─────────────┘
 //!   (reorders by seq, emit(T) in input order, progress bar)
@@ -28,7 +28,7 @@ pub mod reader;
 mod workers;
 mod writer;
 
-use crate::grid::{Grid, UnitGivens};
+use crate::grid::Grid;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,14 +50,9 @@ pub struct Record {
     /// the puzzle (not copying the text saves an allocation per record).
     pub raw: String,
     /// The puzzle, or a message naming `source:line` and the problem: wrong
-    /// length, a bad character, text that is not UTF-8, or clashing givens.
-    /// An `Ok` grid's givens never clash.
+    /// length, a bad character, or text that is not UTF-8. An `Ok` grid's
+    /// givens may still clash: `work` checks ([`Grid::check_givens`]).
     pub grid: Result<Grid, String>,
-    /// The unit masks of a valid record's givens, as the reader built them
-    /// to check the givens; `None` for an invalid record. A worker that
-    /// rates the puzzle (`solve`'s WNF) starts from them
-    /// ([`crate::rating::wnf_from_units`]) instead of building them again.
-    pub givens: Option<UnitGivens>,
 }
 
 /// How to run the pipeline.
@@ -92,8 +87,6 @@ impl Default for PipelineOptions {
 pub struct Summary {
     /// Records read (and emitted).
     pub records: u64,
-    /// Of those, records whose [`Record::grid`] was an error.
-    pub invalid: u64,
     /// Wall time from the start of [`run`] to the last emit.
     pub elapsed: Duration,
 }
@@ -133,22 +126,21 @@ impl Summary {
     }
 
     /// Ends a run of `solve` or `count`: prints [`Summary::line`] on stderr
-    /// unless `quiet`, and returns the exit code: 1 when `strict` and a record
-    /// was invalid (after everything was written), else 0.
+    /// unless `quiet`, and returns the exit code: 1 when `strict` and
+    /// `invalid` records (the caller's count of rows it wrote as invalid)
+    /// were met (after everything was written), else 0.
     pub fn finish(
         &self,
         counts: &[(&str, u64)],
+        invalid: u64,
         quiet: bool,
         strict: bool,
     ) -> std::process::ExitCode {
         if !quiet {
             eprintln!("sudoflow: {}", self.line(counts));
         }
-        if strict && self.invalid > 0 {
-            eprintln!(
-                "sudoflow: --strict: {} invalid record(s) (see the error column)",
-                self.invalid
-            );
+        if strict && invalid > 0 {
+            eprintln!("sudoflow: --strict: {invalid} invalid record(s) (see the error column)");
             return std::process::ExitCode::from(crate::exit::FAILURE);
         }
         std::process::ExitCode::from(crate::exit::OK)
@@ -195,11 +187,6 @@ where
     writer::run(opts, make_state, work, emit)
 }
 
-/// How many of `records` are invalid (their grid is an error).
-fn invalid_in(records: &[Record]) -> u64 {
-    records.iter().filter(|r| r.grid.is_err()).count() as u64
-}
-
 /// A numbered batch of records on its way from the reader to the workers.
 struct Batch {
     /// 0-based batch number, in input order.
@@ -211,5 +198,4 @@ struct Batch {
 struct Done<T> {
     seq: u64,
     results: Vec<T>,
-    invalid: u64,
 }

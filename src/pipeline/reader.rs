@@ -14,10 +14,12 @@
 //!   first separator (space, tab, `,`, `;` or `:`); what follows the separator
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
 //!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
-//!   blanks) whose givens do not clash, otherwise the record's grid is an
-//!   error naming `source:line` and the problem, e.g.
-//!   `a.txt:7: duplicate 5 in row 3: r3c2, r3c8`. A malformed line is still
-//!   exactly one record, so it never shifts the records after it.
+//!   blanks), otherwise the record's grid is an error naming `source:line`
+//!   and the problem, e.g. `a.txt:7: wrong length: 80 cells, expected 81`.
+//!   A malformed line is still exactly one record, so it never shifts the
+//!   records after it. Whether the givens clash is the workers' check
+//!   ([`Grid::check_givens`]), so that it runs in parallel, and in `solve`
+//!   only for the records the solver finds no solution to.
 //!
 //! Gzip: a gzip member starting at the beginning of a line (gzip's magic bytes
 //! `1f 8b`) is decompressed in place, so `.gz` files, gzip on stdin and
@@ -26,7 +28,7 @@
 //! them). A file named `*.gz` must start with gzip's magic bytes.
 
 use super::Record;
-use crate::grid::{Grid, UnitGivens};
+use crate::grid::Grid;
 use anyhow::{bail, Context};
 use flate2::bufread::GzDecoder;
 use std::fs::File;
@@ -110,7 +112,7 @@ pub fn for_each_record(
                 whole
             };
             // The common case first: 81 cells then a separator or the end.
-            if let Some((grid, units)) = line_of_valid_puzzle(line).filter(|_| !first) {
+            if let Some(grid) = line_of_valid_puzzle(line).filter(|_| !first) {
                 index += 1;
                 let record = Record {
                     index,
@@ -118,7 +120,6 @@ pub fn for_each_record(
                     line: line_no,
                     raw: String::new(),
                     grid: Ok(grid),
-                    givens: Some(units),
                 };
                 if f(record).is_break() {
                     return Ok(());
@@ -167,11 +168,11 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
     Some(&line[..end])
 }
 
-/// The puzzle of a line that starts with 81 cell characters whose givens do
-/// not clash, followed by the end of the line or a separator: what
-/// [`puzzle_field`] and [`make_record`] would make of it, without scanning for
-/// the separator (no cell character is one).
-fn line_of_valid_puzzle(line: &[u8]) -> Option<(Grid, UnitGivens)> {
+/// The puzzle of a line that starts with 81 cell characters followed by the
+/// end of the line or a separator: what [`puzzle_field`] and [`make_record`]
+/// would make of it, without scanning for the separator (no cell character
+/// is one).
+fn line_of_valid_puzzle(line: &[u8]) -> Option<Grid> {
     let ends_there = match line.get(81) {
         None => line.len() == 81,
         Some(&b) => is_separator(b) || b == b'\n',
@@ -230,11 +231,10 @@ const CELL_VALUE: [u8; 256] = {
     t
 };
 
-/// The common case in one branch-free pass: 81 cell characters whose givens
-/// do not clash, with their unit masks. `None` for anything else, which
-/// [`make_record`] then runs through [`Grid::parse`] and
-/// [`Grid::check_givens`] for the exact message.
-fn parse_valid(field: &[u8]) -> Option<(Grid, UnitGivens)> {
+/// The common case in one branch-free pass: 81 cell characters. `None` for
+/// anything else, which [`make_record`] then runs through [`Grid::parse`] for
+/// the exact message.
+fn parse_valid(field: &[u8]) -> Option<Grid> {
     let field: &[u8; 81] = field.try_into().ok()?;
     let mut marks = 0u8;
     let cells: [u8; 81] = std::array::from_fn(|c| {
@@ -242,11 +242,10 @@ fn parse_valid(field: &[u8]) -> Option<(Grid, UnitGivens)> {
         marks |= v;
         v & 0xf
     });
-    let units = UnitGivens::of(&cells);
-    if marks & NOT_A_CELL != 0 || units.clash {
+    if marks & NOT_A_CELL != 0 {
         return None;
     }
-    Some((Grid::from_cells(cells)?, units))
+    Grid::from_cells(cells)
 }
 
 /// Longest `raw` text kept for an invalid record, in characters: a runaway
@@ -263,7 +262,7 @@ fn clip(text: &str) -> String {
 }
 
 fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record {
-    if let Some((grid, units)) = parse_valid(field) {
+    if let Some(grid) = parse_valid(field) {
         return Record {
             index,
             source: Arc::clone(source),
@@ -271,17 +270,11 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
             // The grid says it all; no copy of the text per record.
             raw: String::new(),
             grid: Ok(grid),
-            givens: Some(units),
         };
     }
     let (raw, grid) = match std::str::from_utf8(field) {
         Ok(text) => {
-            let grid = Grid::parse(text)
-                .map_err(|e| format!("{source}:{line}: {e}"))
-                .and_then(|g| match g.check_givens() {
-                    Ok(()) => Ok(g),
-                    Err(clash) => Err(format!("{source}:{line}: {clash}")),
-                });
+            let grid = Grid::parse(text).map_err(|e| format!("{source}:{line}: {e}"));
             (clip(text), grid)
         }
         Err(e) => {
@@ -299,7 +292,6 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
         source: Arc::clone(source),
         line,
         raw,
-        givens: grid.as_ref().ok().map(|g| UnitGivens::of(g.cells())),
         grid,
     }
 }
@@ -488,7 +480,7 @@ mod tests {
     }
 
     #[test]
-    fn fast_path_agrees_with_grid_parse_and_check_givens() {
+    fn fast_path_agrees_with_grid_parse() {
         let p17 =
             ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
         let mut cases = vec![
@@ -511,8 +503,9 @@ mod tests {
         cases.push(p17[..80].to_string());
         let src: Arc<str> = Arc::from("t");
         for case in cases {
-            let slow = Grid::parse(&case).ok().filter(|g| g.check_givens().is_ok());
-            assert_eq!(parse_valid(case.as_bytes()).map(|v| v.0), slow, "{case}");
+            // Clashing givens (cases 3-5) parse: the workers check them.
+            let slow = Grid::parse(&case).ok();
+            assert_eq!(parse_valid(case.as_bytes()), slow, "{case}");
             // Whole lines: the shortcut agrees with the general path.
             for end in [
                 "", "\n", "\r\n", " ED=7.1", ":1:x", ",x", ";", "\t", "x", "5\n",
@@ -520,11 +513,7 @@ mod tests {
                 let line = format!("{case}{end}");
                 let general = puzzle_field(line.as_bytes(), false)
                     .and_then(|field| make_record(1, &src, 1, field).grid.ok());
-                assert_eq!(
-                    line_of_valid_puzzle(line.as_bytes()).map(|v| v.0),
-                    general,
-                    "{line:?}"
-                );
+                assert_eq!(line_of_valid_puzzle(line.as_bytes()), general, "{line:?}");
             }
         }
     }

@@ -20,7 +20,6 @@ pub(super) fn work_loop<S, T, W>(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let invalid = super::invalid_in(&batch.records);
         let results = batch
             .records
             .iter()
@@ -29,7 +28,6 @@ pub(super) fn work_loop<S, T, W>(
         let out = Done {
             seq: batch.seq,
             results,
-            invalid,
         };
         if done.send(out).is_err() {
             // The receiving side has given up (an emit error).

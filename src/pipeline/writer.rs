@@ -61,11 +61,10 @@ where
         if let Some(bar) = &progress {
             bar.finish_and_clear();
         }
-        let (records, invalid) = emitted?;
+        let records = emitted?;
         read?;
         Ok(Summary {
             records,
-            invalid,
             elapsed: started.elapsed(),
         })
     })
@@ -90,7 +89,7 @@ where
 {
     let progress = opts.progress.then(progress_bar);
     let mut state = make_state();
-    let (mut records, mut invalid) = (0u64, 0u64);
+    let mut records = 0u64;
     let mut emitted = Ok(());
     // Each phase runs over a whole batch: the solver's code and tables stay
     // in cache while it works, and so do the writer's.
@@ -98,7 +97,6 @@ where
     let mut results: Vec<T> = Vec::with_capacity(batch_size);
     let mut flush = |batch: &mut Vec<Record>| -> anyhow::Result<()> {
         results.extend(batch.iter().map(|record| work(&mut state, record)));
-        invalid += super::invalid_in(batch);
         records += batch.len() as u64;
         batch.clear();
         for result in results.drain(..) {
@@ -132,7 +130,6 @@ where
     read?;
     Ok(Summary {
         records,
-        invalid,
         elapsed: started.elapsed(),
     })
 }
@@ -183,18 +180,18 @@ fn read_batches(
 }
 
 /// Receives finished batches, emits them in batch order, returns a token per
-/// emitted batch. Returns (records, invalid records) emitted.
+/// emitted batch. Returns the number of records emitted.
 fn reorder<T, E>(
     done: Receiver<Done<T>>,
     tokens: crossbeam_channel::Sender<()>,
     emit: &mut E,
     progress: Option<&ProgressBar>,
-) -> anyhow::Result<(u64, u64)>
+) -> anyhow::Result<u64>
 where
     E: FnMut(T) -> anyhow::Result<()>,
 {
     let mut pending: BTreeMap<u64, Done<T>> = BTreeMap::new();
-    let (mut next, mut records, mut invalid) = (0u64, 0u64, 0u64);
+    let (mut next, mut records) = (0u64, 0u64);
     for batch in done {
         pending.insert(batch.seq, batch);
         while let Some(batch) = pending.remove(&next) {
@@ -203,7 +200,6 @@ where
                 emit(result)?;
             }
             records += n;
-            invalid += batch.invalid;
             next += 1;
             // The reader may have finished and dropped its receiver.
             let _ = tokens.send(());
@@ -216,7 +212,7 @@ where
         pending.is_empty(),
         "every batch before the last was emitted"
     );
-    Ok((records, invalid))
+    Ok(records)
 }
 
 fn progress_bar() -> ProgressBar {

@@ -193,11 +193,12 @@ impl State {
     /// cells keeps three or more candidates (six at most are given in its
     /// column), so its naked-singles pass and bivalue cells can wait.
     ///
-    /// Givens that collide are found by the first propagation, which
-    /// updates every mask of their band: two in one row or box leave their
-    /// digit's band no minirow per row and box ([`MINIROWS_IL`] gives 0),
-    /// two in one column of different bands make the first one's box point
-    /// along that column and empty the second one's row.
+    /// Givens that clash (a digit twice in a unit, [`givens_clash`]) make
+    /// the state dead at the first update: propagation alone does not
+    /// always see it (two givens in one row are two candidates of that row
+    /// to the band's masks, and both cells count as solved), and a search
+    /// from such a state can run for a very long time before its tree is
+    /// exhausted.
     ///
     /// Branch-free: the givens of each (digit, band) come from
     /// [`given_masks`], so a puzzle's clue layout costs no mispredicted
@@ -218,6 +219,12 @@ impl State {
             given_masks(puzzle.cells(), b, band);
         }
         digit_masks(&mut st.cands, &givens);
+        if givens_clash(&givens) {
+            // Lane 9 is padding, always 0: its update finds no cell for the
+            // digit and reports `Dead`. The digit masks stay as they are
+            // (WNF reads them, `State::candidate_counts`).
+            st.dirty |= 1 << 9;
+        }
         for (b, band) in givens.iter().enumerate() {
             let open = band[0];
             st.cands[LANES * b + UNSOLVED] = open;
@@ -225,6 +232,52 @@ impl State {
             let any = ((open ^ BAND) != 0) as u64;
             st.dirty |= (0o777 * any) << (LANES * b);
         }
+    }
+
+    /// WNF's `C_n` (SEEDS.md section 2): `counts[n]` is the number of blank
+    /// cells with exactly `n` candidates (`n` in 0..=9), each blank cell's
+    /// candidates being the digits not given among its peers. Meaningful
+    /// right after [`State::set_grid`], whose masks are exactly that on the
+    /// blank cells (the unsolved lanes), whether or not the givens clash.
+    ///
+    /// Bit-sliced: a 4-bit counter per cell (planes `s0..s3`) summed over the
+    /// nine digit masks, bands 0 and 1 packed into one `u64` (bits 0..27 and
+    /// 27..54) and band 2 in another; then per count `n` one mask of the
+    /// cells whose counter reads `n`, and its popcount. No per-cell loop.
+    #[inline]
+    fn candidate_counts(&self) -> [u32; 10] {
+        let pack = |lane: usize| -> [u64; 2] {
+            [
+                u64::from(self.cands[lane] & self.unsolved(0))
+                    | u64::from(self.cands[LANES + lane] & self.unsolved(1)) << 27,
+                u64::from(self.cands[2 * LANES + lane] & self.unsolved(2)),
+            ]
+        };
+        let open = [
+            u64::from(self.unsolved(0)) | u64::from(self.unsolved(1)) << 27,
+            u64::from(self.unsolved(2)),
+        ];
+        let mut counts = [0u32; 10];
+        for (w, &open) in open.iter().enumerate() {
+            let (mut s0, mut s1, mut s2, mut s3) = (0u64, 0u64, 0u64, 0u64);
+            for d in 0..9 {
+                let x = pack(d)[w];
+                let c0 = s0 & x;
+                s0 ^= x;
+                let c1 = s1 & c0;
+                s1 ^= c0;
+                let c2 = s2 & c1;
+                s2 ^= c1;
+                // At most 9: the fourth plane never carries.
+                s3 |= c2;
+            }
+            for (n, count) in counts.iter_mut().enumerate() {
+                let plane = |s: u64, bit: usize| if n >> bit & 1 == 1 { s } else { !s };
+                let cells = open & plane(s0, 0) & plane(s1, 1) & plane(s2, 2) & plane(s3, 3);
+                *count += cells.count_ones();
+            }
+        }
+        counts
     }
 
     /// The cells of band `b` (below 4; band 3 is empty) whose digit is not
@@ -775,6 +828,100 @@ fn digit_masks_portable(cands: &mut [u32; MASKS], givens: &[[u32; 13]; 3]) {
     }
 }
 
+/// True when the givens clash: some digit twice in a row, a column or a box.
+/// `givens` is as [`given_masks`] returns it, per band.
+///
+/// Per digit and band, with `x`, `y`, `z` the band's three rows of the
+/// digit's givens (9 column bits each): two in a row is `r & (r - 1) != 0`
+/// for a row `r`; two in a column of the band is a bit in two of the rows;
+/// two in a box in different rows is a box (its minirow folded to one bit)
+/// in two of the rows; two in a column across bands is a column bit in two
+/// bands' unions of rows. On x86_64, SSE2 over four digits at a time.
+#[inline]
+#[cfg(target_arch = "x86_64")]
+fn givens_clash(givens: &[[u32; 13]; 3]) -> bool {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline. Loads read lanes
+    // 1 + 4k .. 5 + 4k (k < 3) of 13-lane arrays; unaligned loads need no
+    // alignment.
+    unsafe {
+        let nine = _mm_set1_epi32(0o777);
+        let boxes = _mm_set1_epi32(0o111);
+        let one = _mm_set1_epi32(1);
+        let box_bits = |r: __m128i| {
+            _mm_and_si128(
+                _mm_or_si128(
+                    r,
+                    _mm_or_si128(_mm_srli_epi32::<1>(r), _mm_srli_epi32::<2>(r)),
+                ),
+                boxes,
+            )
+        };
+        let two_of = |a: __m128i, b: __m128i, c: __m128i| {
+            _mm_or_si128(_mm_and_si128(a, b), _mm_and_si128(c, _mm_or_si128(a, b)))
+        };
+        let mut twice = _mm_setzero_si128();
+        for k in 0..3 {
+            let mut seen = _mm_setzero_si128();
+            for band in givens {
+                let g = _mm_loadu_si128(band[1 + 4 * k..5 + 4 * k].as_ptr() as *const __m128i);
+                let x = _mm_and_si128(g, nine);
+                let y = _mm_and_si128(_mm_srli_epi32::<9>(g), nine);
+                let z = _mm_srli_epi32::<18>(g);
+                let in_row = _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_and_si128(x, _mm_sub_epi32(x, one)),
+                        _mm_and_si128(y, _mm_sub_epi32(y, one)),
+                    ),
+                    _mm_and_si128(z, _mm_sub_epi32(z, one)),
+                );
+                let in_col = two_of(x, y, z);
+                let in_box = two_of(box_bits(x), box_bits(y), box_bits(z));
+                let cols = _mm_or_si128(x, _mm_or_si128(y, z));
+                twice = _mm_or_si128(
+                    twice,
+                    _mm_or_si128(
+                        _mm_or_si128(in_row, in_col),
+                        _mm_or_si128(in_box, _mm_and_si128(seen, cols)),
+                    ),
+                );
+                seen = _mm_or_si128(seen, cols);
+            }
+        }
+        _mm_movemask_epi8(_mm_cmpeq_epi32(twice, _mm_setzero_si128())) != 0xffff
+    }
+}
+
+/// [`givens_clash`] where there is no SSE2.
+#[inline]
+#[cfg(not(target_arch = "x86_64"))]
+fn givens_clash(givens: &[[u32; 13]; 3]) -> bool {
+    givens_clash_portable(givens)
+}
+
+/// Portable [`givens_clash`]: one digit and band at a time. Also built in
+/// tests on x86_64, where a test holds the SSE2 version to it.
+#[inline]
+#[cfg(any(not(target_arch = "x86_64"), test))]
+fn givens_clash_portable(givens: &[[u32; 13]; 3]) -> bool {
+    let box_bits = |r: u32| (r | r >> 1 | r >> 2) & 0o111;
+    let two_of = |a: u32, b: u32, c: u32| a & b | c & (a | b);
+    let mut twice = 0;
+    for d in 1..10 {
+        let mut seen = 0;
+        for band in givens {
+            let g = band[d];
+            let (x, y, z) = (g & 0o777, g >> 9 & 0o777, g >> 18 & 0o777);
+            twice |= x & x.wrapping_sub(1) | y & y.wrapping_sub(1) | z & z.wrapping_sub(1);
+            twice |= two_of(x, y, z) | two_of(box_bits(x), box_bits(y), box_bits(z));
+            let cols = x | y | z;
+            twice |= seen & cols;
+            seen |= cols;
+        }
+    }
+    twice != 0
+}
+
 /// The cells of band `b` (0..3) holding each value, as band masks:
 /// `[blanks, cells of 1, ..., cells of 9, 0, 0, 0]` (the three zeros let
 /// [`digit_masks`] load digits four at a time).
@@ -900,11 +1047,15 @@ impl Search {
         }
     }
 
+    /// Solves `puzzle`; with `counts`, also writes WNF's candidate counts
+    /// of its blank cells there ([`State::candidate_counts`], from the root
+    /// state before propagation).
     pub(super) fn run<'r>(
         &mut self,
         puzzle: &Grid,
         opts: &SolveOptions,
         rng: Option<&'r mut (dyn rand::RngCore + 'r)>,
+        counts: Option<&mut [u32; 10]>,
     ) -> Outcome {
         if opts.prune != Prune::Basic {
             self.snapshots.clear();
@@ -924,6 +1075,9 @@ impl Search {
             dirty: 0,
         };
         root.set_grid(puzzle);
+        if let Some(counts) = counts {
+            *counts = root.candidate_counts();
+        }
         search(&mut root, 0, &mut run);
         run.out
     }
@@ -1060,7 +1214,7 @@ mod tests {
 
     #[test]
     fn empty_grid_has_many_solutions_and_guesses() {
-        let out = Search::new().run(&Grid::EMPTY, &opts(), None);
+        let out = Search::new().run(&Grid::EMPTY, &opts(), None, None);
         assert_eq!(out.solutions, 2);
         assert!(out.guesses > 0);
         assert!(out.solution.unwrap().is_complete());
@@ -1069,7 +1223,7 @@ mod tests {
     #[test]
     fn hard_puzzle_unique_and_stuck_without_guessing() {
         let p = Grid::parse(INKALA).unwrap();
-        let out = Search::new().run(&p, &opts(), None);
+        let out = Search::new().run(&p, &opts(), None, None);
         assert_eq!(out.solutions, 1);
         assert!(out.solution.unwrap().is_solution_of(&p));
         assert!(out.guesses > 0);
@@ -1077,7 +1231,7 @@ mod tests {
             guess: false,
             ..opts()
         };
-        let out = Search::new().run(&p, &no_guess, None);
+        let out = Search::new().run(&p, &no_guess, None, None);
         assert!(out.stuck);
         assert_eq!((out.solutions, out.guesses), (0, 0));
     }
@@ -1089,7 +1243,7 @@ mod tests {
             time_budget: Some(Duration::from_millis(20)),
             ..opts()
         };
-        let out = Search::new().run(&Grid::EMPTY, &endless, None);
+        let out = Search::new().run(&Grid::EMPTY, &endless, None, None);
         assert!(out.timed_out);
         assert!(out.solutions > 0);
     }
@@ -1120,8 +1274,15 @@ mod tests {
         ] {
             dead.set(cell, d);
         }
+        // Found by the property test of tests/solver_props.rs: two 4s in
+        // row 1, which propagation alone took for two candidates of the row
+        // (the search then guessed for seconds).
+        let far = Grid::parse(
+            ".9.4...4..........2......4.....5............2.....................9.5.....3......",
+        )
+        .unwrap();
         // Colliding givens are found by the first propagation, without a guess.
-        for g in [row, col, bx] {
+        for g in [row, col, bx, far] {
             assert_eq!(
                 State::from_grid(&g).propagate(),
                 Err(Dead),
@@ -1129,8 +1290,8 @@ mod tests {
                 g.to_line()
             );
         }
-        for g in [row, col, bx, dead] {
-            let out = Search::new().run(&g, &opts(), None);
+        for g in [row, col, bx, far, dead] {
+            let out = Search::new().run(&g, &opts(), None, None);
             assert_eq!(out.solutions, 0, "{}", g.to_line());
             assert!(out.backtracks > 0);
         }
@@ -1278,9 +1439,34 @@ mod tests {
     }
 
     #[test]
+    fn givens_clash_is_check_givens_and_its_portable_twin() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xbb67_ae85_84ca_a73b);
+        let mut next = || rng.next_u64();
+        let mut clashes = 0;
+        for n in 0..20_000 {
+            // From 1 to 20 random givens: clashes and clash-free grids both
+            // common.
+            let mut grid = Grid::EMPTY;
+            for _ in 0..=n % 20 {
+                let r = next();
+                grid.set((r % 81) as usize, (r >> 8) as u8 % 9 + 1);
+            }
+            let mut givens = [[0u32; 13]; 3];
+            for (b, band) in givens.iter_mut().enumerate() {
+                given_masks(grid.cells(), b, band);
+            }
+            let want = grid.check_givens().is_err();
+            clashes += usize::from(want);
+            assert_eq!(givens_clash(&givens), want, "{}", grid.to_line());
+            assert_eq!(givens_clash_portable(&givens), want, "{}", grid.to_line());
+        }
+        assert!((5_000..15_000).contains(&clashes), "{clashes} clashes");
+    }
+
+    #[test]
     fn state_of_a_solution_round_trips() {
         let p = Grid::parse(INKALA).unwrap();
-        let sol = Search::new().run(&p, &opts(), None).solution.unwrap();
+        let sol = Search::new().run(&p, &opts(), None, None).solution.unwrap();
         let mut st = State::from_grid(&sol);
         st.propagate().unwrap();
         assert!(st.solved());

@@ -23,6 +23,7 @@ pub mod matching;
 mod prune;
 
 use crate::grid::Grid;
+use crate::rating::Wnf;
 use std::time::Duration;
 
 /// How much propagation runs before the solver guesses.
@@ -114,8 +115,8 @@ pub struct Outcome {
 
 /// A reusable solver; one per thread.
 ///
-/// The givens must not clash ([`Grid::check_givens`]); a puzzle whose givens
-/// clash is reported as having no solution.
+/// A puzzle whose givens clash ([`Grid::check_givens`]) is reported as
+/// having no solution, at the root, before any guess.
 pub struct Solver {
     opts: SolveOptions,
     inner: core::Search,
@@ -137,14 +138,26 @@ impl Solver {
 
     /// Solves `puzzle`: counts solutions up to the limit and keeps the first.
     pub fn solve(&mut self, puzzle: &Grid) -> Outcome {
-        self.inner.run(puzzle, &self.opts, None)
+        self.inner.run(puzzle, &self.opts, None, None)
+    }
+
+    /// [`Solver::solve`], and the puzzle's WNF (SEEDS.md section 2), the
+    /// same value as [`crate::rating::wnf`] for any grid (clashing givens
+    /// included), read off the search's root state: the candidate masks the
+    /// search starts from are the WNF's candidates on the blank cells, so
+    /// rating costs a few hundred instructions instead of a pass over the
+    /// cells and their units (`solve` rates every record).
+    pub fn solve_rated(&mut self, puzzle: &Grid) -> (Outcome, Wnf) {
+        let mut counts = [0u32; 10];
+        let outcome = self.inner.run(puzzle, &self.opts, None, Some(&mut counts));
+        (outcome, crate::rating::wnf_from_counts(&counts))
     }
 
     /// Finds one solution of `puzzle`, trying a guess's candidates in an order
     /// drawn from `rng` (for random grids and generation); counts up to the
     /// solver's limit like [`Solver::solve`].
     pub fn solve_random(&mut self, puzzle: &Grid, rng: &mut dyn rand::RngCore) -> Outcome {
-        self.inner.run(puzzle, &self.opts, Some(rng))
+        self.inner.run(puzzle, &self.opts, Some(rng), None)
     }
 }
 
