@@ -212,12 +212,14 @@ fn is_csv_header(field: &[u8]) -> bool {
 }
 
 /// [`CELL_VALUE`]'s mark for a byte that is not a cell character.
+#[cfg(any(not(target_arch = "x86_64"), test))]
 const NOT_A_CELL: u8 = 0x10;
 
 /// Value of each byte as a cell: 1..=9 for the givens `1`-`9`, 0 for the
 /// blanks `.`, `0` and `_`, [`NOT_A_CELL`] for anything else. A table, so that
 /// the parse loop has no branch per cell: with givens scattered at random a
 /// branch on "given or blank" is mispredicted several dozen times a puzzle.
+#[cfg(any(not(target_arch = "x86_64"), test))]
 const CELL_VALUE: [u8; 256] = {
     let mut t = [NOT_A_CELL; 256];
     t[b'.' as usize] = 0;
@@ -235,17 +237,61 @@ const CELL_VALUE: [u8; 256] = {
 /// anything else, which [`make_record`] then runs through [`Grid::parse`] for
 /// the exact message.
 fn parse_valid(field: &[u8]) -> Option<Grid> {
-    let field: &[u8; 81] = field.try_into().ok()?;
+    Grid::from_cells(cell_values(field.try_into().ok()?)?)
+}
+
+/// The values of 81 cell characters (1..=9 for `1`-`9`, 0 for `.`, `0` and
+/// `_`), or `None` if some byte is not a cell character.
+///
+/// On x86_64, SSE2 over 16 bytes at a time (the last vector overlaps the one
+/// before it): a byte `b` is a digit when `b - '0'` (wrapping) is at most 9,
+/// which is then its value, and a blank when it is `.` or `_`; about 50
+/// instructions against ~400 for the table loop.
+#[cfg(target_arch = "x86_64")]
+fn cell_values(field: &[u8; 81]) -> Option<[u8; 81]> {
+    use std::arch::x86_64::*;
+    let mut cells = [0u8; 81];
+    let mut bad = 0;
+    // SAFETY: SSE2 is part of the x86_64 baseline; every load and store
+    // covers 16 bytes at offsets 0, 16, 32, 48, 64 and 65 of 81-byte arrays;
+    // unaligned loads and stores need no alignment.
+    unsafe {
+        let zero = _mm_set1_epi8(b'0' as i8);
+        let nine = _mm_set1_epi8(9);
+        let dot = _mm_set1_epi8(b'.' as i8);
+        let underscore = _mm_set1_epi8(b'_' as i8);
+        for at in [0, 16, 32, 48, 64, 65] {
+            let v = _mm_loadu_si128(field[at..at + 16].as_ptr() as *const __m128i);
+            let d = _mm_sub_epi8(v, zero);
+            let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+            let blank = _mm_or_si128(_mm_cmpeq_epi8(v, dot), _mm_cmpeq_epi8(v, underscore));
+            bad |= !_mm_movemask_epi8(_mm_or_si128(digit, blank)) & 0xffff;
+            _mm_storeu_si128(
+                cells[at..at + 16].as_mut_ptr() as *mut __m128i,
+                _mm_and_si128(d, digit),
+            );
+        }
+    }
+    (bad == 0).then_some(cells)
+}
+
+/// [`cell_values`] where there is no SSE2.
+#[cfg(not(target_arch = "x86_64"))]
+fn cell_values(field: &[u8; 81]) -> Option<[u8; 81]> {
+    cell_values_portable(field)
+}
+
+/// Portable [`cell_values`]: a table lookup per byte. Also built in tests on
+/// x86_64, where a test holds the SSE2 version to it.
+#[cfg(any(not(target_arch = "x86_64"), test))]
+fn cell_values_portable(field: &[u8; 81]) -> Option<[u8; 81]> {
     let mut marks = 0u8;
     let cells: [u8; 81] = std::array::from_fn(|c| {
         let v = CELL_VALUE[usize::from(field[c])];
         marks |= v;
         v & 0xf
     });
-    if marks & NOT_A_CELL != 0 {
-        return None;
-    }
-    Grid::from_cells(cells)
+    (marks & NOT_A_CELL == 0).then_some(cells)
 }
 
 /// Longest `raw` text kept for an invalid record, in characters: a runaway
@@ -514,6 +560,41 @@ mod tests {
                 let general = puzzle_field(line.as_bytes(), false)
                     .and_then(|field| make_record(1, &src, 1, field).grid.ok());
                 assert_eq!(line_of_valid_puzzle(line.as_bytes()), general, "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn cell_values_match_their_portable_twin() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x3c6e_f372_fe94_f82b);
+        // Mostly cell characters, sometimes any byte, at every position.
+        let cell_chars = b"123456789.0_";
+        for n in 0..20_000 {
+            let mut field = [0u8; 81];
+            for b in field.iter_mut() {
+                *b = cell_chars[rng.gen_range(0..cell_chars.len())];
+            }
+            if n % 2 == 1 {
+                field[rng.gen_range(0..81)] = rng.gen();
+            }
+            let want = cell_values_portable(&field);
+            assert_eq!(cell_values(&field), want, "{field:?}");
+            assert_eq!(
+                want.is_some(),
+                Grid::parse(&String::from_utf8_lossy(&field)).is_ok()
+            );
+        }
+        // Every byte value at the first, a middle and the last position.
+        for b in 0..=255u8 {
+            for at in [0, 40, 80] {
+                let mut field = [b'.'; 81];
+                field[at] = b;
+                assert_eq!(
+                    cell_values(&field),
+                    cell_values_portable(&field),
+                    "{b} at {at}"
+                );
             }
         }
     }
