@@ -859,10 +859,10 @@ fn digit_masks_portable(cands: &mut [u32; MASKS], givens: &[[u32; 13]; 3]) {
 ///
 /// Per digit and band, with `x`, `y`, `z` the band's three rows of the
 /// digit's givens (9 column bits each): two in a row is `r & (r - 1) != 0`
-/// for a row `r`; two in a column of the band is a bit in two of the rows;
-/// two in a box in different rows is a box (its minirow folded to one bit)
-/// in two of the rows; two in a column across bands is a column bit in two
-/// bands' unions of rows. On x86_64, SSE2 over four digits at a time.
+/// for a row `r`; two in a box in different rows (which includes two in a
+/// column of the band) is a box (its minirow folded to one bit) in two of
+/// the rows; two in a column across bands is a column bit in two bands'
+/// unions of rows. On x86_64, SSE2 over four digits at a time.
 #[inline]
 #[cfg(target_arch = "x86_64")]
 fn givens_clash(givens: &[[u32; 13]; 3]) -> bool {
@@ -874,13 +874,12 @@ fn givens_clash(givens: &[[u32; 13]; 3]) -> bool {
         let nine = _mm_set1_epi32(0o777);
         let boxes = _mm_set1_epi32(0o111);
         let one = _mm_set1_epi32(1);
-        let box_bits = |r: __m128i| {
-            _mm_and_si128(
-                _mm_or_si128(
-                    r,
-                    _mm_or_si128(_mm_srli_epi32::<1>(r), _mm_srli_epi32::<2>(r)),
-                ),
-                boxes,
+        // A row's minirows, one bit each at the minirow's first column
+        // (masked with `boxes` after `two_of`, which commutes with it).
+        let spread = |r: __m128i| {
+            _mm_or_si128(
+                r,
+                _mm_or_si128(_mm_srli_epi32::<1>(r), _mm_srli_epi32::<2>(r)),
             )
         };
         let two_of = |a: __m128i, b: __m128i, c: __m128i| {
@@ -901,15 +900,12 @@ fn givens_clash(givens: &[[u32; 13]; 3]) -> bool {
                     ),
                     _mm_and_si128(z, _mm_sub_epi32(z, one)),
                 );
-                let in_col = two_of(x, y, z);
-                let in_box = two_of(box_bits(x), box_bits(y), box_bits(z));
+                // Two in a column of the band are two in its box: no test.
+                let in_box = _mm_and_si128(two_of(spread(x), spread(y), spread(z)), boxes);
                 let cols = _mm_or_si128(x, _mm_or_si128(y, z));
                 twice = _mm_or_si128(
                     twice,
-                    _mm_or_si128(
-                        _mm_or_si128(in_row, in_col),
-                        _mm_or_si128(in_box, _mm_and_si128(seen, cols)),
-                    ),
+                    _mm_or_si128(_mm_or_si128(in_row, in_box), _mm_and_si128(seen, cols)),
                 );
                 seen = _mm_or_si128(seen, cols);
             }
