@@ -193,12 +193,10 @@ impl State {
     /// cells keeps three or more candidates (six at most are given in its
     /// column), so its naked-singles pass and bivalue cells can wait.
     ///
-    /// Givens that clash (a digit twice in a unit, [`givens_clash`]) make
-    /// the state dead at the first update: propagation alone does not
-    /// always see it (two givens in one row are two candidates of that row
-    /// to the band's masks, and both cells count as solved), and a search
-    /// from such a state can run for a very long time before its tree is
-    /// exhausted.
+    /// Givens that clash (a digit twice in a unit) are not checked here:
+    /// propagation finds most clashes at once, and a search from the others
+    /// checks them once it has met [`CHECK_GIVENS_AFTER`] dead ends
+    /// ([`Run::givens_clash`]).
     ///
     /// Branch-free: the givens of each (digit, band) come from
     /// [`given_masks`], so a puzzle's clue layout costs no mispredicted
@@ -219,12 +217,6 @@ impl State {
             given_masks(puzzle.cells(), b, band);
         }
         digit_masks(&mut st.cands, &givens);
-        if givens_clash(&givens) {
-            // Lane 9 is padding, always 0: its update finds no cell for the
-            // digit and reports `Dead`. The digit masks stay as they are
-            // (WNF reads them, `State::candidate_counts`).
-            st.dirty |= 1 << 9;
-        }
         for (b, band) in givens.iter().enumerate() {
             let open = band[0];
             st.cands[LANES * b + UNSOLVED] = open;
@@ -1046,6 +1038,11 @@ pub(super) struct Search {
 /// One puzzle's run: options, counters, clock.
 struct Run<'a, 'r> {
     opts: &'a SolveOptions,
+    puzzle: &'a Grid,
+    /// [`Run::givens_clash`] has run.
+    givens_checked: bool,
+    /// It found a clash: the run is over, with no solution.
+    clash: bool,
     /// Matching snapshots by depth (used at [`Prune::Matching`] only).
     snapshots: &'a mut Vec<Snapshot>,
     limit: u64,
@@ -1058,9 +1055,44 @@ struct Run<'a, 'r> {
 impl Run<'_, '_> {
     #[inline]
     fn done(&self) -> bool {
-        self.out.solutions >= self.limit || self.out.timed_out
+        self.out.solutions >= self.limit || self.out.timed_out || self.clash
+    }
+
+    /// Checks once whether the givens clash ([`givens_clash`]); if they do,
+    /// the run ends with no solution.
+    ///
+    /// Lazy, because it is rarely needed: propagation finds most clashes at
+    /// the root (two givens of a digit in one column of different bands, or
+    /// in one box, or any clash in a complete grid), and a puzzle whose
+    /// givens clash has no solution, so its search can only end in dead
+    /// ends. But two givens of a digit in one row are two candidates of the
+    /// row to the band's masks, both counted solved, and the search may then
+    /// run for seconds before its tree is exhausted: so a search checks once
+    /// it has met [`CHECK_GIVENS_AFTER`] dead ends, and a propagation that
+    /// stalls with guessing off checks before reporting `stuck`. A property
+    /// test (tests/solver_props.rs) holds that clashing givens never yield a
+    /// solution.
+    #[cold]
+    fn givens_clash(&mut self) -> bool {
+        self.givens_checked = true;
+        let mut givens = [[0u32; 13]; 3];
+        for (b, band) in givens.iter_mut().enumerate() {
+            given_masks(self.puzzle.cells(), b, band);
+        }
+        self.clash = givens_clash(&givens);
+        if self.clash {
+            self.out.solutions = 0;
+            self.out.solution = None;
+        }
+        self.clash
     }
 }
+
+/// Dead ends a search meets before it checks the givens
+/// ([`Run::givens_clash`]): a puzzle past this costs thousands of
+/// instructions per dead end, so the check (~700) is noise there, while
+/// puzzles below it (most of serg, the 17-clue set) never pay for it.
+const CHECK_GIVENS_AFTER: u64 = 64;
 
 impl Search {
     pub(super) fn new() -> Search {
@@ -1085,6 +1117,9 @@ impl Search {
         }
         let mut run = Run {
             opts,
+            puzzle,
+            givens_checked: false,
+            clash: false,
             snapshots: &mut self.snapshots,
             limit: opts.limit.max(1),
             rng,
@@ -1149,7 +1184,13 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         return;
     }
     if !run.opts.guess {
+        if !run.givens_checked && run.givens_clash() {
+            return;
+        }
         run.out.stuck = true;
+        return;
+    }
+    if run.out.backtracks >= CHECK_GIVENS_AFTER && !run.givens_checked && run.givens_clash() {
         return;
     }
     if let Some(deadline) = run.deadline {
@@ -1303,8 +1344,10 @@ mod tests {
             ".9.4...4..........2......4.....5............2.....................9.5.....3......",
         )
         .unwrap();
-        // Colliding givens are found by the first propagation, without a guess.
-        for g in [row, col, bx, far] {
+        // Most colliding givens are found by the first propagation, without
+        // a guess; the others once the search has met CHECK_GIVENS_AFTER
+        // dead ends.
+        for g in [row, col, bx] {
             assert_eq!(
                 State::from_grid(&g).propagate(),
                 Err(Dead),
@@ -1314,6 +1357,7 @@ mod tests {
         }
         for g in [row, col, bx, far, dead] {
             let out = Search::new().run(&g, &opts(), None, None);
+            assert!(out.backtracks <= 2 * CHECK_GIVENS_AFTER, "{}", g.to_line());
             assert_eq!(out.solutions, 0, "{}", g.to_line());
             assert!(out.backtracks > 0);
         }
