@@ -4,19 +4,25 @@
 # 0.8 (examples/sudoku_crate_classify.rs), on each public set (issue 2, "Speed":
 # `solve -j 1` must use no more CPU than that program).
 #
-# Usage: benches/solve_whole.sh [RUNS] [--callgrind]
+# Usage: benches/solve_whole.sh [RUNS] [--callgrind] [--interleave]
 #   RUNS: runs per command, best kept (default 5). GNU time counts in 10 ms
 #   steps, too coarse for the small sets: --callgrind adds a table of
 #   instructions executed (valgrind --tool=callgrind), exact and repeatable.
+#   --interleave (needs perf): RUNS rounds, each running the three commands
+#   one after the other, so that a noisy machine (a VM whose speed drifts
+#   over seconds) slows all three alike; prints the median, quartiles and
+#   minimum of perf's task-clock (user + sys CPU) per command.
 # Needs the public sets (`make datasets`). Uses hyperfine when installed
 # (apt install hyperfine), else /usr/bin/time (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=5
 callgrind=0
+interleave=0
 for arg in "$@"; do
     case $arg in
         --callgrind) callgrind=1 ;;
+        --interleave) interleave=1 ;;
         *) runs=$arg ;;
     esac
 done
@@ -49,7 +55,33 @@ cpu_seconds() {
 }
 
 echo "machine: $(nproc) cores, $(uname -m), $(rustc --version)"
-if command -v hyperfine >/dev/null; then
+if ((interleave)); then
+    # task-clock milliseconds of one run of "$@" (perf stat, CSV output).
+    task_ms() {
+        perf stat -x, -e task-clock "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { print $1 }'
+    }
+    # median p25 p75 min of the numbers on stdin.
+    summary() {
+        sort -g | awk '{ v[NR] = $1 } END {
+            printf "%8.2f %8.2f %8.2f %8.2f", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)],
+                v[int((3 * NR + 3) / 4)], v[1] }'
+    }
+    printf '%-28s %-22s %8s %8s %8s %8s\n' set command median p25 p75 min
+    for set in "${sets[@]}"; do
+        f="$dir/$set.txt"
+        : >"$tmp.c"; : >"$tmp.1"; : >"$tmp.2"
+        for ((i = 0; i < runs; i++)); do
+            task_ms "$classify" "$f" >>"$tmp.c"
+            task_ms "$sudoflow" solve -q -j 1 "$f" -o /dev/null >>"$tmp.1"
+            task_ms "$sudoflow" solve -q -j 2 "$f" -o /dev/null >>"$tmp.2"
+        done
+        printf '%-28s %-22s %s\n' "$set" "sudoku crate classify" "$(summary <"$tmp.c")"
+        printf '%-28s %-22s %s\n' "" "sudoflow solve -j 1" "$(summary <"$tmp.1")"
+        printf '%-28s %-22s %s\n' "" "sudoflow solve -j 2" "$(summary <"$tmp.2")"
+    done
+    rm -f "$tmp.c" "$tmp.1" "$tmp.2"
+    echo "(task-clock ms = user + sys CPU, $runs interleaved rounds; lower is better)"
+elif command -v hyperfine >/dev/null; then
     for set in "${sets[@]}"; do
         echo "== $set"
         f="$dir/$set.txt"
