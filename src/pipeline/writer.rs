@@ -25,7 +25,14 @@ where
     let threads = opts.threads.max(1);
     let batch_size = opts.batch_size.max(1);
     if threads == 1 {
-        return run_inline(opts, batch_size, make_state, work, emit, started);
+        return run_inline(
+            opts,
+            batch_size.min(INLINE_BATCH),
+            make_state,
+            work,
+            emit,
+            started,
+        );
     }
     // Batches in flight (read but not yet emitted): bounds memory whatever
     // the input length and however unevenly batches take time.
@@ -69,6 +76,13 @@ where
         })
     })
 }
+
+/// Records per phase of [`run_inline`]: enough to keep each phase's code
+/// and tables in cache, small enough that the records and results (~420
+/// bytes each) stay in L2 instead of streaming 430 KB per batch of 1,024
+/// through it. serg, `solve -j 1`, 80 interleaved runs: median task-clock
+/// 19.74 ms with 1,024, 19.47 ms with 64; 104 fewer page faults.
+const INLINE_BATCH: usize = 64;
 
 /// One worker: read, work and emit on the calling thread, a batch at a time.
 /// Handing records between threads costs more CPU than the reading does
