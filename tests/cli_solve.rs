@@ -418,6 +418,26 @@ fn strict_exits_1_after_writing_everything() {
         .write_stdin(format!("{P17}\n"))
         .assert()
         .code(0);
+    // Clashing givens are found by the workers, not the reader: --strict
+    // still counts them, with one thread or two.
+    let clash = format!("55{}\n", ".".repeat(79));
+    for threads in ["1", "2"] {
+        let out = sudoflow()
+            .args(["--strict", "-j", threads])
+            .write_stdin(format!("{P17}\n{clash}"))
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let rows = parse_rows(&out.stdout);
+        assert_eq!(rows[1].get("status"), "invalid");
+        assert_eq!(
+            rows[1].get("error"),
+            "<stdin>:2: duplicate 5 in row 1: r1c1, r1c2"
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("(1 unique, 1 invalid)"), "{stderr}");
+    }
 }
 
 #[test]
