@@ -116,7 +116,8 @@ pub struct Outcome {
 /// A reusable solver; one per thread.
 ///
 /// A puzzle whose givens clash ([`Grid::check_givens`]) is reported as
-/// having no solution, at the root, before any guess.
+/// having no solution: propagation finds most clashes at the root, and a
+/// search checks the givens once it has met 64 dead ends.
 pub struct Solver {
     opts: SolveOptions,
     inner: core::Search,
