@@ -51,7 +51,9 @@
 //! the bivalue cells; a column pass over each digit's three bands finds
 //! columns the digit has left (dead) and columns it can only take in one
 //! band ([`CLAIM_BAND`]: locked candidates from a column, which includes
-//! the hidden singles in columns). At the fixed point the search branches on a
+//! the hidden singles in columns); it skips a digit that some band holds in
+//! one column alone in every stack, which can claim nothing (each update
+//! records its pointing mask in the digit's [`POINTED`] lane). At the fixed point the search branches on a
 //! cell chosen by [`super::branch`] (a bivalue cell whose candidates have the
 //! most peers), copying the state (256 bytes) for every candidate but the
 //! last.
@@ -134,6 +136,14 @@ pub(super) const UNSOLVED: usize = 12;
 /// (`& unsolved` drops cells solved since), so [`super::branch::branch_cell`]
 /// need not count again.
 pub(super) const PAIRS: usize = 13;
+/// Lane `POINTED + d` (`d` < 9) of `cands`: the OR of the pointing masks
+/// ([`ALONE_BAND`]) that the updates of digit `d`'s three masks have
+/// produced since the search root: bit `9r + c` set (for every band row
+/// `r`) once some band's mask of the digit has held column `c` alone in its
+/// box. A box stays confined to its column (or empties, a dead end), so
+/// the lane only grows, and a guess's child inherits it. The column pass
+/// skips a digit whose lane covers all three stacks ([`State::column_claims`]).
+pub(super) const POINTED: usize = 48;
 
 /// One search node's candidates.
 ///
@@ -142,7 +152,9 @@ pub(super) const PAIRS: usize = 13;
 ///   cands[16b + 9..12]  0 (read and written by the SSE2 steps)
 ///   cands[16b + 12]     unsolved cells of band b   (UNSOLVED)
 ///   cands[16b + 13]     bivalue cells of band b    (PAIRS)
-///   cands[16b + 14..16], cands[48..64]  0
+///   cands[48 + d]       columns where digit d has been alone in its box
+///                       in some band                (POINTED)
+///   cands[16b + 14..16], cands[57..64]  0
 /// ```
 /// The per-band words live in padding lanes so that a guess copies 256
 /// bytes (the candidates, not the dirty set) instead of 296 for separate
@@ -392,6 +404,8 @@ impl State {
             return Err(Dead);
         }
         let point = ALONE_BAND[fold_cols(band) as usize];
+        // `i | POINTED` is lane POINTED + d for i = LANES * b + d, b < 3.
+        self.cands[(i | POINTED) & 63] |= point;
         // The same digit's lanes in the other two bands (a table: two loads
         // cost fewer instructions than computing them).
         let [i1, i2] = OTHERS[i & 63];
@@ -519,9 +533,59 @@ impl State {
         Ok(found)
     }
 
+    /// True when digit `d`'s [`POINTED`] lane covers all three stacks: at a
+    /// fixed point of the updates, the column pass can neither claim nor
+    /// find a dead column for it ([`State::column_claims`]).
+    #[inline]
+    fn stacks_pointed(&self, d: usize) -> bool {
+        let pointed = self.cands[(POINTED + d) & 63];
+        (pointed | pointed >> 1 | pointed >> 2) & 0o111 == 0o111
+    }
+
+    /// The column claims of digit `d` (0-based): per band, the band mask
+    /// that band's mask of the digit may keep; `Err` if a column has lost
+    /// the digit in all three bands.
+    #[inline]
+    fn claim_keep(&self, d: usize) -> Result<[u32; 3], Dead> {
+        let d = d & 15;
+        let cols = [
+            fold_cols(self.cands[d]),
+            fold_cols(self.cands[LANES + d]),
+            fold_cols(self.cands[2 * LANES + d]),
+        ];
+        let twice = (cols[0] & cols[1]) | (cols[0] & cols[2]) | (cols[1] & cols[2]);
+        if cols[0] | cols[1] | cols[2] != 0o777 {
+            return Err(Dead);
+        }
+        Ok([
+            CLAIM_BAND[(cols[0] & !twice) as usize],
+            CLAIM_BAND[(cols[1] & !twice) as usize],
+            CLAIM_BAND[(cols[2] & !twice) as usize],
+        ])
+    }
+
+    /// True when the column pass would leave digit `d` as it is: no dead
+    /// column, nothing claimed. For the checks on [`State::stacks_pointed`].
+    fn claims_nothing(&self, d: usize) -> bool {
+        self.claim_keep(d)
+            .is_ok_and(|keep| (0..3).all(|b| self.cands[LANES * b + d] & !keep[b] == 0))
+    }
+
     /// Column pass: for each digit, every column must keep the digit in some
     /// band, and a column where it is left in one band only claims it there
     /// ([`CLAIM_BAND`]). True if a mask changed.
+    ///
+    /// Called at a fixed point of the updates, where every box's pointing
+    /// has been applied. There, a stack (three boxes of one column of
+    /// boxes) in which some band holds the digit in one column alone can
+    /// neither claim nor have an empty column: that column has left the
+    /// other two bands, each of which keeps the digit in the stack's other
+    /// two columns; if one of them is down to one column, pointing left the
+    /// third band the last one, so every band holds one column of its own;
+    /// if neither is, both hold both, and each column is in two bands. So a
+    /// digit whose [`POINTED`] lane covers the three stacks is skipped
+    /// (exact: the same claims and dead ends). On serg 88% of the digits
+    /// checked are skipped this way (47.7k of 414.8k go through the pass).
     #[inline]
     fn column_claims(&mut self, touched: u64) -> Result<bool, Dead> {
         let mut changed = false;
@@ -529,22 +593,13 @@ impl State {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize & 15;
             digits &= digits - 1;
-            let cols = [
-                fold_cols(self.cands[d]),
-                fold_cols(self.cands[LANES + d]),
-                fold_cols(self.cands[2 * LANES + d]),
-            ];
-            let twice = (cols[0] & cols[1]) | (cols[0] & cols[2]) | (cols[1] & cols[2]);
-            if cols[0] | cols[1] | cols[2] != 0o777 {
-                return Err(Dead);
+            if self.stacks_pointed(d) {
+                debug_assert!(self.claims_nothing(d), "digit {d} skipped but claims");
+                continue;
             }
+            let keep = self.claim_keep(d)?;
             // Branch-free: CLAIM[0] keeps every column, so a band with no
             // column of its own costs no test; one test for the digit.
-            let keep = [
-                CLAIM_BAND[(cols[0] & !twice) as usize],
-                CLAIM_BAND[(cols[1] & !twice) as usize],
-                CLAIM_BAND[(cols[2] & !twice) as usize],
-            ];
             let lose = [
                 self.cands[d] & !keep[0],
                 self.cands[LANES + d] & !keep[1],
@@ -1196,6 +1251,49 @@ mod tests {
                 "band {b} digit {d} solved {solved:#x}"
             );
         }
+    }
+
+    /// Walks the first search nodes of puzzles from every public set (the
+    /// basic search's order, every alternative) and, at each fixed point,
+    /// checks every digit the column pass would skip against the full pass.
+    #[test]
+    fn column_pass_skips_only_digits_that_claim_nothing() {
+        fn walk(st: &mut State, nodes: &mut usize, skipped: &mut usize) {
+            *nodes += 1;
+            if *nodes > 300 || st.propagate().is_err() || st.solved() {
+                return;
+            }
+            for d in 0..9 {
+                if st.stacks_pointed(d) {
+                    *skipped += 1;
+                    assert!(st.claims_nothing(d), "digit {d}: {:?}", st.cands);
+                }
+            }
+            let (b, cell) = crate::solver::branch::branch_cell(st, 0);
+            let bit = cell.trailing_zeros() as usize;
+            let mut set = st.digit_set(b, bit);
+            while set != 0 {
+                let d = set.trailing_zeros() as usize;
+                set &= set - 1;
+                let mut next = st.child();
+                if next.place_one(d, b, bit).is_ok() {
+                    walk(&mut next, nodes, skipped);
+                }
+            }
+        }
+        let mut skipped = 0;
+        for name in crate::datasets::PUBLIC {
+            let Ok(puzzles) = crate::datasets::load_public(name) else {
+                continue;
+            };
+            for p in puzzles.iter().take(100) {
+                let mut st = State::from_grid(p);
+                walk(&mut st, &mut 0, &mut skipped);
+            }
+        }
+        let mut st = State::empty();
+        walk(&mut st, &mut 0, &mut skipped);
+        assert!(skipped > 1_000, "only {skipped} skips checked");
     }
 
     #[test]
