@@ -505,6 +505,53 @@ impl State {
         [at_least_1, at_least_2, at_least_3]
     }
 
+    /// The digits (bit `d`, 0..9) whose mask in band `b` holds one of
+    /// `cells`.
+    ///
+    /// On x86_64, SSE2 over the band's lanes as three vectors (lanes 9..12
+    /// are 0): AND, a greater-than compare with zero (band masks are
+    /// positive), two saturating packs and `pmovmskb`, as in
+    /// [`State::clear_solved`]; ~16 instructions against ~55 for a test per
+    /// digit, with no branch per digit.
+    #[inline]
+    #[cfg(target_arch = "x86_64")]
+    fn digits_in(&self, b: usize, cells: u32) -> u32 {
+        use std::arch::x86_64::*;
+        let base = LANES * (b & 3);
+        let lanes: &[u32; 12] = (&self.cands[base..base + 12]).try_into().expect("12 lanes");
+        let ptr = lanes.as_ptr() as *const __m128i;
+        // SAFETY: SSE2 is part of the x86_64 baseline; `lanes` is 12 u32 =
+        // three 16-byte vectors, and unaligned loads need no alignment.
+        unsafe {
+            let want = _mm_set1_epi32(cells as i32);
+            let zero = _mm_setzero_si128();
+            let hit =
+                |k: usize| _mm_cmpgt_epi32(_mm_and_si128(_mm_loadu_si128(ptr.add(k)), want), zero);
+            let packed = _mm_packs_epi16(
+                _mm_packs_epi32(hit(0), hit(1)),
+                _mm_packs_epi32(hit(2), zero),
+            );
+            _mm_movemask_epi8(packed) as u32
+        }
+    }
+
+    /// [`State::digits_in`] where there is no SSE2.
+    #[inline]
+    #[cfg(not(target_arch = "x86_64"))]
+    fn digits_in(&self, b: usize, cells: u32) -> u32 {
+        self.digits_in_portable(b, cells)
+    }
+
+    /// Portable [`State::digits_in`]: one digit at a time. Also built in
+    /// tests on x86_64, where a test holds the SSE2 version to it.
+    #[inline]
+    #[cfg(any(not(target_arch = "x86_64"), test))]
+    fn digits_in_portable(&self, b: usize, cells: u32) -> u32 {
+        (0..9).fold(0, |set, d| {
+            set | ((self.cands[LANES * b + d] & cells != 0) as u32) << d
+        })
+    }
+
     /// Naked singles and dead cells from bit-sliced counters; true if some
     /// naked single was placed.
     #[inline]
@@ -524,11 +571,13 @@ impl State {
             let singles = unsolved & !at_least_2;
             if singles != 0 {
                 found = true;
-                for d in 0..9 {
-                    let cells = self.cands[LANES * b + d] & singles;
-                    if cells != 0 {
-                        self.place(d, b, cells)?;
-                    }
+                // Placing digit d changes only its own lane, so the digits
+                // found up front are the ones a lane-by-lane walk would see.
+                let mut digits = self.digits_in(b, singles);
+                while digits != 0 {
+                    let d = digits.trailing_zeros() as usize & 15;
+                    digits &= digits - 1;
+                    self.place(d, b, self.cands[(LANES * b + d) & 63] & singles)?;
                 }
             }
         }
@@ -1275,6 +1324,29 @@ mod tests {
                 }
                 assert_eq!(st.counters(b), want, "band {b}");
                 assert_eq!(st.counters_portable(b), want, "band {b}, portable");
+            }
+        }
+    }
+
+    #[test]
+    fn digits_in_match_their_portable_twin() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0xa54f_f53a_5f1d_36f1);
+        for _ in 0..2_000 {
+            let mut st = State::empty();
+            for b in 0..3 {
+                for d in 0..9 {
+                    // Sparse masks, so that some digits miss the cells.
+                    st.cands[LANES * b + d] = rng.next_u32() & rng.next_u32() & BAND;
+                }
+            }
+            let (b, cells) = (
+                (rng.next_u32() % 3) as usize,
+                rng.next_u32() & rng.next_u32() & BAND,
+            );
+            let want = st.digits_in_portable(b, cells);
+            assert_eq!(st.digits_in(b, cells), want, "band {b} cells {cells:#o}");
+            for d in 0..9 {
+                assert_eq!(want >> d & 1 == 1, st.cands[LANES * b + d] & cells != 0);
             }
         }
     }
