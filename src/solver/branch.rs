@@ -92,41 +92,13 @@ pub(super) fn branch_cell(st: &State, backtracks: u64) -> (usize, u32) {
         st.pairs(2) & st.unsolved(2),
     ];
     if backtracks < SCORE_AFTER {
-        let b = fullest_band(pairs);
-        if pairs[b] != 0 {
+        let n = pairs.map(u32::count_ones);
+        let b = (0..3).fold(0, |b, k| if n[k] > n[b] { k } else { b });
+        if n[b] > 0 {
             return (b, pairs[b] & pairs[b].wrapping_neg());
         }
     }
     scored_cell(st, pairs)
-}
-
-/// The band with the most cells in `pairs` (the lowest on a tie).
-///
-/// With the POPCNT instruction when the CPU has it: the x86_64 baseline's
-/// three bit-trick counts cost ~40 instructions, about a fifth of a serg
-/// search node's own work.
-#[inline]
-fn fullest_band(pairs: [u32; 3]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU has POPCNT, checked just above.
-        return unsafe { fullest_band_popcnt(pairs) };
-    }
-    fullest_band_portable(pairs)
-}
-
-/// [`fullest_band_portable`] compiled with the POPCNT instruction.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-unsafe fn fullest_band_popcnt(pairs: [u32; 3]) -> usize {
-    fullest_band_portable(pairs)
-}
-
-/// [`fullest_band`] by `count_ones` as the target compiles it.
-#[inline(always)]
-fn fullest_band_portable(pairs: [u32; 3]) -> usize {
-    let n = pairs.map(u32::count_ones);
-    (0..3).fold(0, |b, k| if n[k] > n[b] { k } else { b })
 }
 
 /// The scored rule of [`branch_cell`]; `pairs` are the unsolved bivalue
@@ -319,20 +291,6 @@ mod tests {
             assert_eq!(27 * b + bit.trailing_zeros() as usize, first);
         }
         assert!(tested > 2_000, "only {tested} states had a bivalue cell");
-    }
-
-    #[test]
-    fn fullest_band_is_the_first_with_the_most_cells() {
-        let mut rng = ChaCha8Rng::seed_from_u64(0x510e_527f_ade6_82d1);
-        for _ in 0..5_000 {
-            // Sparse masks, so that ties are common.
-            let pairs = [0; 3]
-                .map(|_: u32| rng.next_u32() & rng.next_u32() & rng.next_u32() & 0o777_777_777);
-            let n = pairs.map(u32::count_ones);
-            let want = (0..3).rev().max_by_key(|&b| n[b]).unwrap();
-            assert_eq!(fullest_band(pairs), want, "{pairs:?}");
-            assert_eq!(fullest_band_portable(pairs), want, "{pairs:?}");
-        }
     }
 
     #[test]
