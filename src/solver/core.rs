@@ -733,6 +733,13 @@ impl State {
     /// whose masks changed (`touched`) since they last ran: at the previous
     /// fixed point every band and digit was checked, and their results depend
     /// only on those masks. This halved the column pass's cost on serg.
+    ///
+    /// Measured and left out (serg): giving naked singles only the bands
+    /// changed since its own last pass (+0.2% instructions); skipping bands
+    /// whose unsolved cells lost no candidate (only 7.5% of the band
+    /// counts); not dirtying a mask that loses a solved cell when no
+    /// minirow or column empties and no row is left with one cell (12% of
+    /// those marks). About half the updates change nothing on serg.
     pub(super) fn propagate(&mut self) -> Result<(), Dead> {
         let mut touched = 0u64;
         loop {
@@ -745,7 +752,11 @@ impl State {
                 // at once. Measured against round robin (taking a mask dirtied
                 // ahead of the cursor in the same pass): -18% instructions on
                 // 17-clue, -7% serg, -11% top1465 and hardest_1106; highest
-                // first within a sweep: +5% on 17-clue.
+                // first within a sweep: +5% on 17-clue. One loop for all
+                // sweeps, the next sweep taken branch-free when one runs out,
+                // cut simulated mispredicts by a fifth but ran serg ~17%
+                // slower: the next mask then depends on the update's dirty
+                // set, so consecutive updates no longer overlap.
                 let mut sweep = dirty;
                 touched |= sweep;
                 while sweep != 0 {
