@@ -41,10 +41,10 @@ use std::time::Duration;
 ///
 /// | set | basic | matching | matching-root |
 /// |---|---:|---:|---:|
-/// | 17-clue | 644k | 424k | 494k |
-/// | top1465 | 136k | 48.9k | 108k |
-/// | hardest_1106 | 14.2k | 3.7k | 13.7k |
-/// | serg | 659k | 83.2k | 248k |
+/// | 17-clue | 656k | 385k | 508k |
+/// | top1465 | 143k | 49.0k | 108k |
+/// | hardest_1106 | 14.0k | 3.6k | 13.5k |
+/// | serg | 691k | 85.5k | 252k |
 ///
 /// With the branching rule of `branch` at every level, `matching` cuts
 /// guesses per puzzle by 46% on top1465 (11.4 -> 6.1), 20% on hardest_1106
