@@ -1564,18 +1564,24 @@ mod tests {
         }
     }
 
+    /// A state whose nine digit masks per band are random and sparse (each
+    /// cell in about a quarter of them), so that every candidate count from
+    /// 0 to 4 occurs and some digits miss any given cells.
+    fn sparse_state(rng: &mut ChaCha8Rng) -> State {
+        let mut st = State::empty();
+        for b in 0..3 {
+            for d in 0..9 {
+                st.cands[LANES * b + d] = rng.next_u32() & rng.next_u32() & BAND;
+            }
+        }
+        st
+    }
+
     #[test]
     fn counters_match_a_per_cell_count() {
         let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2_000 {
-            let mut st = State::empty();
-            for b in 0..3 {
-                for d in 0..9 {
-                    let seed = rng.next_u64();
-                    // Sparse masks, so that every count from 0 to 4 occurs.
-                    st.cands[LANES * b + d] = (seed & (seed >> 32)) as u32 & BAND;
-                }
-            }
+            let st = sparse_state(&mut rng);
             for b in 0..3 {
                 let mut want = [0u32; 3];
                 for bit in 0..27 {
@@ -1598,13 +1604,7 @@ mod tests {
     fn digits_in_match_their_portable_twin() {
         let mut rng = ChaCha8Rng::seed_from_u64(0xa54f_f53a_5f1d_36f1);
         for _ in 0..2_000 {
-            let mut st = State::empty();
-            for b in 0..3 {
-                for d in 0..9 {
-                    // Sparse masks, so that some digits miss the cells.
-                    st.cands[LANES * b + d] = rng.next_u32() & rng.next_u32() & BAND;
-                }
-            }
+            let st = sparse_state(&mut rng);
             let (b, cells) = (
                 (rng.next_u32() % 3) as usize,
                 rng.next_u32() & rng.next_u32() & BAND,
