@@ -33,6 +33,17 @@ fn sudoflow() -> Command {
     cmd
 }
 
+/// Runs a command that must succeed and returns its stdout.
+trait StdoutOk {
+    fn stdout_ok(&mut self) -> Vec<u8>;
+}
+
+impl StdoutOk for Command {
+    fn stdout_ok(&mut self) -> Vec<u8> {
+        self.assert().success().get_output().stdout.clone()
+    }
+}
+
 /// One parsed output row, by column name.
 #[derive(Debug)]
 struct Row(HashMap<String, String>);
@@ -130,11 +141,7 @@ fn every_record_class_gets_one_row_in_order() {
     let out = sudoflow()
         .current_dir(dir.path())
         .args(["-j", "2", "mixed.txt"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+        .stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), 12, "comments and blank lines make no record");
     let unsolvable = format!("12345678.........9{}", ".".repeat(63));
@@ -196,11 +203,7 @@ fn non_utf8_line_is_an_invalid_row_not_a_panic() {
     let out = sudoflow()
         .current_dir(dir.path())
         .arg("latin1.txt")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+        .stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), 4);
     check_solved(&rows[0], P17, "unique");
@@ -222,11 +225,7 @@ fn crlf_comments_blank_lines_and_trailing_fields() {
     let out = sudoflow()
         .current_dir(dir.path())
         .arg("crlf.txt")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+        .stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), 6);
     check_solved(&rows[0], P17, "unique");
@@ -243,13 +242,7 @@ fn crlf_comments_blank_lines_and_trailing_fields() {
 
 #[test]
 fn kaggle_csv_header_is_skipped() {
-    let out = sudoflow()
-        .arg(data("kaggle.csv"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = sudoflow().arg(data("kaggle.csv")).stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), 2);
     check_solved(&rows[0], P17, "unique");
@@ -257,13 +250,7 @@ fn kaggle_csv_header_is_skipped() {
     // `puzzle` as the first column name works too, and only the first line of
     // an input is taken for a header.
     let input = format!("puzzle,solution\n{SERG},x\npuzzle,solution\n");
-    let out = sudoflow()
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = sudoflow().write_stdin(input).stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), 2);
     check_solved(&rows[0], SERG, "multiple");
@@ -286,11 +273,7 @@ fn several_inputs_gz_and_stdin_read_in_order_as_one_stream() {
         .current_dir(dir.path())
         .args(["a.txt", "b.txt.gz", "-", "a.txt"])
         .write_stdin(stdin)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+        .stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), 10);
     check_solved(&rows[0], P17, "unique");
@@ -325,14 +308,7 @@ fn several_inputs_gz_and_stdin_read_in_order_as_one_stream() {
 fn gz_detected_by_magic_bytes_and_checked_by_extension() {
     let packed = gz(format!("{P17}\n").as_bytes());
     let dir = temp_with(&[("noext", &packed), ("plain.gz", b"not gzip\n")]);
-    let out = sudoflow()
-        .current_dir(dir.path())
-        .arg("noext")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = sudoflow().current_dir(dir.path()).arg("noext").stdout_ok();
     check_solved(&parse_rows(&out)[0], P17, "unique");
     let err = sudoflow()
         .current_dir(dir.path())
@@ -374,11 +350,7 @@ fn output_is_byte_identical_whatever_the_thread_count() {
         sudoflow()
             .current_dir(dir.path())
             .args(["--batch-size", "7", "-j", threads, "in.txt"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone()
+            .stdout_ok()
     };
     let one = run("1");
     let four = run("4");
@@ -493,11 +465,7 @@ fn limit_and_no_guess() {
     let out = sudoflow()
         .args(["--limit", "1"])
         .write_stdin(format!("{SERG}\n"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+        .stdout_ok();
     // With a limit of 1 the count stops at the first solution, so this
     // multi-solution puzzle must not be called unique.
     let row = &parse_rows(&out)[0];
@@ -513,11 +481,7 @@ fn limit_and_no_guess() {
         let out = sudoflow()
             .args(["--no-guess", "--prune", prune])
             .write_stdin(format!("{INKALA}\n"))
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
+            .stdout_ok();
         let row = &parse_rows(&out)[0];
         check_solved(row, INKALA, "stuck");
         assert_eq!(row.num("guesses"), 0);
@@ -550,14 +514,7 @@ fn solve_public_set(name: &str, status: &str, count: usize) {
     let path = datasets::public_path(name).unwrap();
     let puzzles = datasets::load(&path).unwrap();
     assert_eq!(puzzles.len(), count);
-    let out = sudoflow()
-        .args(["--quiet"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = sudoflow().args(["--quiet"]).arg(&path).stdout_ok();
     let rows = parse_rows(&out);
     assert_eq!(rows.len(), count);
     for (row, puzzle) in rows.iter().zip(&puzzles) {
@@ -581,22 +538,8 @@ fn solve_rereads_its_own_csv_output() {
     // second pass reads the `puzzle` column of the first pass's CSV and must
     // write the very same bytes.
     let input = format!("{P17}\n{INKALA} ED=10.0\n{SERG}\n");
-    let first = sudoflow()
-        .arg("-q")
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let second = sudoflow()
-        .arg("-q")
-        .write_stdin(first.clone())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let first = sudoflow().arg("-q").write_stdin(input).stdout_ok();
+    let second = sudoflow().arg("-q").write_stdin(first.clone()).stdout_ok();
     assert_eq!(parse_rows(&first).len(), 3);
     assert_eq!(
         String::from_utf8(second).unwrap(),
@@ -609,14 +552,7 @@ fn solve_reproduces_every_score_of_the_generated_corpus() {
     // datasets/generated-10k.csv is `generate`'s output: solving it must give
     // back every column `solve` writes, byte for byte, row for row.
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/generated-10k.csv");
-    let out = sudoflow()
-        .arg("-q")
-        .arg(&corpus)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = sudoflow().arg("-q").arg(&corpus).stdout_ok();
     let text = std::fs::read_to_string(&corpus).unwrap();
     let expected: Vec<String> = text
         .lines()
