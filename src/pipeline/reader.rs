@@ -15,7 +15,7 @@
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
 //!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
 //!   blanks), otherwise the record's grid is an error naming `source:line`
-//!   and the problem, e.g. `a.txt:7: wrong length: 80 cells, expected 81`.
+//!   and the problem, e.g. `a.txt:7: wrong length: expected 81 cells, found 80`.
 //!   A malformed line is still exactly one record, so it never shifts the
 //!   records after it. Whether the givens clash is the workers' check
 //!   ([`Grid::check_givens`]), so that it runs in parallel, and in `solve`
