@@ -224,10 +224,7 @@ impl State {
         let st = self;
         // givens[b][0]: blank cells of band b; givens[b][d + 1]: its cells
         // given digit d + 1; givens[b][10..13]: 0.
-        let mut givens = [[0u32; 13]; 3];
-        for (b, band) in givens.iter_mut().enumerate() {
-            given_masks(puzzle.cells(), b, band);
-        }
+        let givens = band_givens(puzzle.cells());
         digit_masks(&mut st.cands, &givens);
         for (b, band) in givens.iter().enumerate() {
             let open = band[0];
@@ -1109,6 +1106,17 @@ fn givens_clash_portable(givens: &[[u32; 13]; 3]) -> bool {
     twice != 0
 }
 
+/// [`given_masks`] of all three bands: `givens[b][0]` the blank cells of
+/// band `b`, `givens[b][d]` its cells given digit `d`, lanes 10..13 zero.
+#[inline]
+fn band_givens(cells: &[u8; 81]) -> [[u32; 13]; 3] {
+    let mut givens = [[0u32; 13]; 3];
+    for (b, band) in givens.iter_mut().enumerate() {
+        given_masks(cells, b, band);
+    }
+    givens
+}
+
 /// The cells of band `b` (0..3) holding each value, as band masks:
 /// `[blanks, cells of 1, ..., cells of 9, 0, 0, 0]` (the three zeros let
 /// [`digit_masks`] load digits four at a time).
@@ -1276,11 +1284,7 @@ impl Run<'_, '_> {
     #[cold]
     fn givens_clash(&mut self) -> bool {
         self.givens_checked = true;
-        let mut givens = [[0u32; 13]; 3];
-        for (b, band) in givens.iter_mut().enumerate() {
-            given_masks(self.puzzle.cells(), b, band);
-        }
-        self.clash = givens_clash(&givens);
+        self.clash = givens_clash(&band_givens(self.puzzle.cells()));
         if self.clash {
             self.out.solutions = 0;
             self.out.solution = None;
@@ -1775,10 +1779,7 @@ mod tests {
                     *c = (r >> 8) as u8 % 9 + 1;
                 }
             }
-            let mut givens = [[0u32; 13]; 3];
-            for (b, band) in givens.iter_mut().enumerate() {
-                given_masks(&cells, b, band);
-            }
+            let givens = band_givens(&cells);
             // Both start from the same garbage: lanes 16b..16b+12 must be
             // written, the others left alone.
             let mut got = [0u32; MASKS];
@@ -1803,10 +1804,7 @@ mod tests {
                 let r = next();
                 grid.set((r % 81) as usize, (r >> 8) as u8 % 9 + 1);
             }
-            let mut givens = [[0u32; 13]; 3];
-            for (b, band) in givens.iter_mut().enumerate() {
-                given_masks(grid.cells(), b, band);
-            }
+            let givens = band_givens(grid.cells());
             let want = grid.check_givens().is_err();
             clashes += usize::from(want);
             assert_eq!(givens_clash(&givens), want, "{}", grid.to_line());
