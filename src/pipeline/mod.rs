@@ -126,19 +126,23 @@ impl Summary {
     }
 
     /// Ends a run of `solve` or `count`: prints [`Summary::line`] on stderr
-    /// unless `quiet`, and returns the exit code: 1 when `strict` and
-    /// `invalid` records (the caller's count of rows it wrote as invalid)
-    /// were met (after everything was written), else 0.
+    /// unless `quiet`, and returns the exit code: 1 when `strict` and the
+    /// count named `invalid` (the rows the caller wrote as invalid) is not 0
+    /// (after everything was written), else 0.
     pub fn finish(
         &self,
         counts: &[(&str, u64)],
-        invalid: u64,
         quiet: bool,
         strict: bool,
     ) -> std::process::ExitCode {
         if !quiet {
             eprintln!("sudoflow: {}", self.line(counts));
         }
+        let invalid: u64 = counts
+            .iter()
+            .filter(|(name, _)| *name == "invalid")
+            .map(|(_, n)| n)
+            .sum();
         if strict && invalid > 0 {
             eprintln!("sudoflow: --strict: {invalid} invalid record(s) (see the error column)");
             return std::process::ExitCode::from(crate::exit::FAILURE);
