@@ -1,0 +1,70 @@
+//! Development aid: rates `PUZZLE ED=er/ep/ed` lines and reports the ones
+//! whose ratings differ from the reference. `--steps` prints each step.
+//!
+//! `cargo run --release --example se_compare -- FILE [--steps] [--budget SECS]`
+
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+use sudoflow::grid::Grid;
+use sudoflow::rating::se::{Options, Rater, Rating};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let steps = args.iter().any(|a| a == "--steps");
+    let budget = args
+        .iter()
+        .position(|a| a == "--budget")
+        .map(|i| Duration::from_secs_f64(args[i + 1].parse().unwrap()));
+    let file = &args[0];
+    let reader: Box<dyn BufRead> = if file == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        Box::new(std::io::BufReader::new(std::fs::File::open(file).unwrap()))
+    };
+    let mut rater = Rater::new();
+    let (mut n, mut exact, mut er_ok) = (0, 0, 0);
+    let start = Instant::now();
+    for line in reader.lines() {
+        let line = line.unwrap();
+        if line.len() < 81 || line.starts_with('#') {
+            continue;
+        }
+        let puzzle = Grid::parse(&line[..81]).unwrap();
+        let expect = line.split("ED=").nth(1).map(str::trim).unwrap_or("");
+        let t = Instant::now();
+        let opts = Options { budget, keep_steps: steps };
+        let got = match rater.rate(&puzzle, &opts) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{} TIMEOUT {e} expected {expect}", &line[..81]);
+                n += 1;
+                continue;
+            }
+        };
+        let text = format!("{}/{}/{}", Rating::format(got.er), Rating::format(got.ep), Rating::format(got.ed));
+        n += 1;
+        if text == expect {
+            exact += 1;
+        } else {
+            println!("{} got {text} expected {expect} ({} steps, {:.3}s) {}", &line[..81], got.step_count, t.elapsed().as_secs_f64(), got.technique);
+        }
+        if expect.split('/').next() == text.split('/').next() {
+            er_ok += 1;
+        }
+        if steps {
+            for (i, h) in got.steps.iter().enumerate() {
+                let mut s = format!("S {} {} [{:?}] {}", i + 1, Rating::format(h.difficulty), h.difficulty, h.name);
+                if let Some((c, v)) = h.placement {
+                    s += &format!(" place r{}c{}={}", c / 9 + 1, c % 9 + 1, v);
+                }
+                s += " rm";
+                for &(c, m) in &h.removals {
+                    let vs: Vec<String> = (1..=9).filter(|v| m >> v & 1 != 0).map(|v| v.to_string()).collect();
+                    s += &format!(" r{}c{}-{}", c / 9 + 1, c % 9 + 1, vs.join(","));
+                }
+                println!("{s}");
+            }
+        }
+    }
+    eprintln!("{n} puzzles, {exact} exact, {er_ok} ER exact, {:.2}s", start.elapsed().as_secs_f64());
+}

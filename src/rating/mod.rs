@@ -1,0 +1,11 @@
+//! Difficulty ratings.
+//!
+//! - [`wnf`]: the WNF score of the modelling paper (../shared/docs/SEEDS.md
+//!   section 2), computed from the givens alone in a few nanoseconds.
+//! - [`se`]: Sudoku Explainer's human-technique rating (ER/EP/ED), found by
+//!   solving the puzzle step by step the way SE 1.2.1.3 does.
+
+mod wnf;
+pub mod se;
+
+pub use wnf::{wnf, wnf_from_counts, wnf_level, Wnf};

@@ -1,0 +1,356 @@
+//! The candidate grid the rater works on, in Sudoku Explainer's terms.
+//!
+//! A [`Board`] holds each cell's value (0 = empty) and its candidates (SE's
+//! "potential values"). Cells are numbered row-major, 0..81, as everywhere in
+//! sudoflow. Candidates are a `u16` per cell with bit `v` set when digit `v`
+//! (1..=9) is still possible; bit 0 and bits 10-15 stay clear, and a filled
+//! cell has no candidates.
+//!
+//! Regions (SE's word for units) are numbered the way SE iterates them, since
+//! the order decides which hint is found first: region types in SE's order
+//! block, row, column, so
+//!
+//! ```text
+//! region  0..9   blocks, row-major (block 0 top-left, block 2 top-right)
+//! region  9..18  rows 0..9
+//! region 18..27  columns 0..9
+//! ```
+//!
+//! and the cells of a region in SE's index order: a row left to right, a
+//! column top to bottom, a block row-major. A region's *positions* of a digit
+//! are a 9-bit mask over those indices.
+
+use crate::grid::Grid;
+
+/// Region types in SE's iteration order (`Grid.getRegionTypes()`).
+pub const BLOCK: usize = 0;
+/// See [`BLOCK`].
+pub const ROW: usize = 1;
+/// See [`BLOCK`].
+pub const COLUMN: usize = 2;
+
+/// `REGION_CELLS[r][k]`: cell of index `k` (0..9) in region `r` (0..27).
+pub const REGION_CELLS: [[u8; 9]; 27] = {
+    let mut t = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut k = 0;
+        while k < 9 {
+            let (bv, bh) = (i / 3, i % 3);
+            t[i][k] = ((bv * 3 + k / 3) * 9 + bh * 3 + k % 3) as u8;
+            t[9 + i][k] = (i * 9 + k) as u8;
+            t[18 + i][k] = (k * 9 + i) as u8;
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `CELL_REGIONS[c]`: the block, row and column (region numbers) of cell `c`.
+pub const CELL_REGIONS: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (y, x) = (c / 9, c % 9);
+        t[c] = [((y / 3) * 3 + x / 3) as u8, (9 + y) as u8, (18 + x) as u8];
+        c += 1;
+    }
+    t
+};
+
+/// `INDEX_IN[c][t]`: index of cell `c` within its region of type `t`.
+pub const INDEX_IN: [[u8; 3]; 81] = {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (y, x) = (c / 9, c % 9);
+        t[c] = [((y % 3) * 3 + x % 3) as u8, x as u8, y as u8];
+        c += 1;
+    }
+    t
+};
+
+/// `HOUSE[c]`: the 20 peers of cell `c` in SE's `Cell.getHouseCells()` order:
+/// the block's cells, then the row's, then the column's, each once.
+pub const HOUSE: [[u8; 20]; 81] = {
+    let mut t = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut n = 0;
+        let mut seen = [false; 81];
+        seen[c] = true;
+        let mut ty = 0;
+        while ty < 3 {
+            let r = CELL_REGIONS[c][ty] as usize;
+            let mut k = 0;
+            while k < 9 {
+                let o = REGION_CELLS[r][k] as usize;
+                if !seen[o] {
+                    seen[o] = true;
+                    t[c][n] = o as u8;
+                    n += 1;
+                }
+                k += 1;
+            }
+            ty += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// `PEER_MASK[c]`: the 20 peers of cell `c` as an 81-bit set (bit = cell).
+pub const PEER_MASK: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        while k < 20 {
+            t[c] |= 1u128 << HOUSE[c][k];
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// `REGION_MASK[r]`: the cells of region `r` as an 81-bit set.
+pub const REGION_MASK: [u128; 27] = {
+    let mut t = [0u128; 27];
+    let mut r = 0;
+    while r < 27 {
+        let mut k = 0;
+        while k < 9 {
+            t[r] |= 1u128 << REGION_CELLS[r][k];
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Whether two regions share a cell (SE's `Region.crosses`).
+#[inline]
+pub fn crosses(r1: usize, r2: usize) -> bool {
+    REGION_MASK[r1] & REGION_MASK[r2] != 0
+}
+
+/// Bit of digit `v` (1..=9) in a candidate mask.
+#[inline]
+pub const fn bit(v: u8) -> u16 {
+    1 << v
+}
+
+/// Number of set bits of a 16-bit mask.
+#[inline]
+pub const fn count(mask: u16) -> u32 {
+    mask.count_ones()
+}
+
+/// The digits of a candidate mask, ascending.
+#[inline]
+pub fn digits(mask: u16) -> impl Iterator<Item = u8> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let v = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(v)
+        }
+    })
+}
+
+/// The set bits of a 9-bit position mask, ascending.
+#[inline]
+pub fn indices(mask: u16) -> impl Iterator<Item = usize> {
+    digits(mask).map(usize::from)
+}
+
+/// Values and candidates of the 81 cells: SE's `Grid` with its potential
+/// values (see the module doc for the bit layout).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Cell values, row-major: 0 empty, 1..=9 placed.
+    pub values: [u8; 81],
+    /// Candidates per cell: bit `v` for digit `v`; 0 for a filled cell.
+    pub cands: [u16; 81],
+}
+
+impl Board {
+    /// The board SE rates: the givens placed, every empty cell given all
+    /// digits not already placed in its row, column or block (SE's
+    /// `rebuildPotentialValues`). Clashing givens are not checked here.
+    pub fn new(puzzle: &Grid) -> Board {
+        let values = *puzzle.cells();
+        let mut cands = [0u16; 81];
+        for (c, cand) in cands.iter_mut().enumerate() {
+            if values[c] == 0 {
+                *cand = 0x3fe;
+            }
+        }
+        for r in 0..27 {
+            let mut seen = 0u16;
+            for &c in &REGION_CELLS[r] {
+                seen |= bit(values[c as usize]) & 0x3fe;
+            }
+            for &c in &REGION_CELLS[r] {
+                cands[c as usize] &= !seen;
+            }
+        }
+        Board { values, cands }
+    }
+
+    /// Whether every cell holds a value.
+    pub fn is_solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+
+    /// Positions of digit `v` in region `r`: bit `k` when the region's cell of
+    /// index `k` has `v` as a candidate.
+    #[inline]
+    pub fn positions(&self, r: usize, v: u8) -> u16 {
+        let b = bit(v);
+        let cells = &REGION_CELLS[r];
+        let mut m = 0u16;
+        for k in 0..9 {
+            m |= u16::from(self.cands[cells[k] as usize] & b != 0) << k;
+        }
+        m
+    }
+
+    /// Number of empty cells in region `r`.
+    #[inline]
+    pub fn empty_count(&self, r: usize) -> u32 {
+        REGION_CELLS[r]
+            .iter()
+            .filter(|&&c| self.values[c as usize] == 0)
+            .count() as u32
+    }
+
+    /// Places `v` in `cell` and removes `v` from the candidates of the cell's
+    /// block, row and column (SE's `setValueAndCancel`).
+    pub fn place(&mut self, cell: usize, v: u8) {
+        self.values[cell] = v;
+        self.cands[cell] = 0;
+        let b = !bit(v);
+        for &r in &CELL_REGIONS[cell] {
+            for &c in &REGION_CELLS[r as usize] {
+                self.cands[c as usize] &= b;
+            }
+        }
+    }
+
+    /// The cells that hold candidate `v`, as an 81-bit set.
+    pub fn cells_with(&self, v: u8) -> u128 {
+        let b = bit(v);
+        let mut m = 0u128;
+        for c in 0..81 {
+            if self.cands[c] & b != 0 {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+
+    /// Number of cells holding value `v` (SE's `getCountOccurancesOfValue`).
+    pub fn occurrences(&self, v: u8) -> u32 {
+        self.values.iter().filter(|&&x| x == v).count() as u32
+    }
+}
+
+/// The `k`-subsets of `0..n` as bit masks, in increasing numeric order: SE's
+/// `Permutations(k, n)` (Gosper's hack), whose order decides which of several
+/// hints is found first. `k = 0` yields the empty set once; `n = 0` nothing.
+pub struct Combinations {
+    value: u64,
+    mask: u64,
+    done: bool,
+}
+
+impl Combinations {
+    /// All `k`-subsets of `0..n`; `k <= n <= 63`.
+    pub fn new(k: usize, n: usize) -> Combinations {
+        debug_assert!(k <= n && n < 64);
+        Combinations {
+            value: (1u64 << k) - 1,
+            mask: (1u64 << (n - k)) - 1,
+            done: n == 0,
+        }
+    }
+}
+
+impl Iterator for Combinations {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.done {
+            return None;
+        }
+        let v = self.value;
+        let smallest = v & v.wrapping_neg();
+        if smallest & self.mask == 0 {
+            self.done = true;
+        } else {
+            let ripple = v + smallest;
+            let ones = ((v ^ ripple) >> 2) / smallest;
+            self.value = ripple | ones;
+        }
+        Some(v)
+    }
+}
+
+/// The set bit indices of a combination mask, ascending (SE's `nextBitNums`).
+#[inline]
+pub fn bit_nums(mask: u64) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_follow_gosper_order() {
+        let all: Vec<u64> = Combinations::new(2, 4).collect();
+        assert_eq!(all, vec![0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100]);
+        assert_eq!(Combinations::new(0, 5).collect::<Vec<_>>(), vec![0]);
+        assert_eq!(Combinations::new(0, 0).count(), 0);
+        assert_eq!(Combinations::new(3, 9).count(), 84);
+        assert_eq!(Combinations::new(9, 9).collect::<Vec<_>>(), vec![0x1ff]);
+    }
+
+    #[test]
+    fn house_is_block_then_row_then_column() {
+        // r1c1's house: its block (r1c2 r1c3 r2c1 ...), then r1c4..r1c9, then r4c1..r9c1.
+        assert_eq!(&HOUSE[0][..8], &[1, 2, 9, 10, 11, 18, 19, 20]);
+        assert_eq!(&HOUSE[0][8..14], &[3, 4, 5, 6, 7, 8]);
+        assert_eq!(&HOUSE[0][14..], &[27, 36, 45, 54, 63, 72]);
+        for c in 0..81 {
+            assert_eq!(PEER_MASK[c].count_ones(), 20);
+            assert_eq!(PEER_MASK[c] & (1 << c), 0);
+        }
+    }
+
+    #[test]
+    fn regions_index_their_cells() {
+        for c in 0..81 {
+            for t in 0..3 {
+                let r = CELL_REGIONS[c][t] as usize;
+                assert_eq!(REGION_CELLS[r][INDEX_IN[c][t] as usize] as usize, c);
+            }
+        }
+        assert_eq!(REGION_CELLS[2], [6, 7, 8, 15, 16, 17, 24, 25, 26]);
+    }
+}

@@ -1,0 +1,223 @@
+//! Chaining techniques: cycles, forcing chains, Nishio, multiple and dynamic
+//! forcing chains, and the nested ("+") levels.
+//!
+//! Every chaining producer collects all its hints and SE applies the one
+//! that sorts first by (difficulty, complexity, sort key), ties kept in the
+//! order found. [`Select`] keeps that one. Difficulty is the rule's base
+//! plus [`net::length_difficulty`] of the complexity; complexity is the
+//! number of distinct potentials behind the conclusion (summed over a
+//! hint's chains), plus the complexity of any nested chain used.
+//!
+//! | producer | SE class | base | sort keys |
+//! |---|---|---|---|
+//! | cycles and forcing chains | `Chaining(false,false,false,0)` | 6.5 X/Y cycle, 6.6 X/Y chain, 7.0 XY | X 2, Y 3, XY 4 |
+//! | Nishio | `Chaining(false,true,true,0)` | 7.5 | contradiction 7 |
+//! | multiple forcing chains | `Chaining(true,false,false,0)` | 8.0 | double 1, cell 5, region 6 |
+//! | dynamic forcing chains | `Chaining(true,true,false,0)` | 8.5 | as above, contradiction 7 |
+//! | dynamic (+) | `Chaining(true,true,false,1)` | 9.0 | as above |
+//! | nested levels 2-5 | `Chaining(true,true,false,n)` | 9.5, 10.0, 10.5, 11.0 | as above |
+
+pub(crate) mod multiple;
+pub(crate) mod net;
+pub(crate) mod unary;
+
+use super::board::Board;
+use super::hint::Hint;
+use std::time::Instant;
+
+/// What kind of chain a candidate hint is (for naming and explanation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainKind {
+    /// A bidirectional cycle.
+    Cycle,
+    /// A forcing chain from one assumption to its opposite.
+    Forcing,
+    /// A binary (contradiction or double) forcing chain.
+    Binary,
+    /// A cell forcing chain (one chain per candidate of a cell).
+    Cell,
+    /// A region forcing chain (one chain per position of a digit).
+    Region,
+}
+
+/// A chaining hint offered to [`Select`].
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// Base plus length penalty, in SE's doubles.
+    pub difficulty: f64,
+    /// Flat plus nested complexity.
+    pub complexity: u32,
+    /// SE's `getSortKey()`.
+    pub sort_key: u8,
+    /// SE's name of the hint.
+    pub name: String,
+    /// Candidates removed, by cell.
+    pub removable: [u16; 81],
+    /// The value placed, if the conclusion is "on".
+    pub placement: Option<(usize, u8)>,
+    /// The kind of chain.
+    pub kind: ChainKind,
+}
+
+/// Keeps the hint SE would apply: the first of those that sort lowest.
+pub struct Select {
+    best: Option<Candidate>,
+    deadline: Option<Instant>,
+    checks: u32,
+    cancelled: bool,
+}
+
+impl Select {
+    /// An empty selection; searches stop early once `deadline` passes.
+    pub fn new(deadline: Option<Instant>) -> Select {
+        Select { best: None, deadline, checks: 0, cancelled: false }
+    }
+
+    /// Whether a hint with these keys would replace the current best.
+    #[inline]
+    pub fn improves(&self, difficulty: f64, complexity: u32, sort_key: u8) -> bool {
+        match &self.best {
+            None => true,
+            Some(b) => {
+                difficulty < b.difficulty
+                    || (difficulty == b.difficulty
+                        && (complexity < b.complexity || (complexity == b.complexity && sort_key < b.sort_key)))
+            }
+        }
+    }
+
+    /// Offers a hint; it replaces the best if it sorts strictly lower.
+    pub fn offer(&mut self, c: Candidate) {
+        if self.improves(c.difficulty, c.complexity, c.sort_key) {
+            self.best = Some(c);
+        }
+    }
+
+    /// Whether the deadline has passed (checked every few calls).
+    #[inline]
+    pub fn cancelled(&mut self) -> bool {
+        if self.cancelled {
+            return true;
+        }
+        self.checks += 1;
+        if self.checks % 16 == 0 {
+            if let Some(d) = self.deadline {
+                self.cancelled = Instant::now() >= d;
+            }
+        }
+        self.cancelled
+    }
+
+    /// Whether the search was cut short by the deadline.
+    pub fn was_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// The selected hint.
+    pub fn into_hint(self) -> Option<Hint> {
+        self.best.map(|c| Hint::new(c.difficulty, c.name, &c.removable, c.placement))
+    }
+}
+
+/// A chaining rule: SE's `Chaining(isMultipleEnabled, isDynamic, isNishio,
+/// level)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Cell and region forcing chains, and cells with more than two candidates.
+    pub multiple: bool,
+    /// Chains see the candidates their own earlier steps removed.
+    pub dynamic: bool,
+    /// Nishio: one digit at a time (no cell links), contradictions only.
+    pub nishio: bool,
+    /// Nesting level: 0 none, 1 "(+)" (basic techniques inside chains),
+    /// 2-5 forcing chains of the levels below inside chains.
+    pub level: u8,
+}
+
+impl Rule {
+    /// Nishio forcing chains (7.5).
+    pub const NISHIO: Rule = Rule { multiple: false, dynamic: true, nishio: true, level: 0 };
+    /// Multiple forcing chains (8.0).
+    pub const MULTIPLE: Rule = Rule { multiple: true, dynamic: false, nishio: false, level: 0 };
+    /// Dynamic forcing chains (8.5), and with `level` the nested ones.
+    pub const fn dynamic(level: u8) -> Rule {
+        Rule { multiple: true, dynamic: true, nishio: false, level }
+    }
+
+    /// SE's `Chaining.getDifficulty()`: the rule's base rating.
+    pub fn base_difficulty(&self) -> f64 {
+        if self.level >= 2 {
+            9.5 + 0.5 * (self.level - 2) as f64
+        } else if self.level > 0 {
+            8.5 + 0.5 * self.level as f64
+        } else if self.nishio {
+            7.5
+        } else if self.dynamic {
+            8.5
+        } else {
+            8.0
+        }
+    }
+
+    /// SE's name prefix (`getNamePrefix`).
+    pub fn name_prefix(&self) -> &'static str {
+        if self.level > 0 || (self.dynamic && !self.nishio) {
+            "Dynamic "
+        } else if self.nishio {
+            "Nishio "
+        } else {
+            ""
+        }
+    }
+
+    /// SE's name suffix (`getNameSuffix`).
+    pub fn name_suffix(&self) -> String {
+        if self.level >= 1 {
+            format!(" Chains{}", nested_suffix(self.level))
+        } else {
+            " Chains".to_owned()
+        }
+    }
+}
+
+/// SE's `getNestedSuffix`.
+fn nested_suffix(level: u8) -> String {
+    match level {
+        1 => " (+)".into(),
+        2 => " (+ Forcing Chains)".into(),
+        3 => " (+ Multiple Forcing Chains)".into(),
+        4 => " (+ Dynamic Forcing Chains)".into(),
+        l if l >= 5 => format!(" (+ Dynamic Forcing Chains{})", nested_suffix(l - 3)),
+        _ => String::new(),
+    }
+}
+
+/// Reusable buffers of the chaining searches.
+#[derive(Default)]
+pub struct Chainer {
+    net: net::Net,
+    unary: unary::Unary,
+    multiple: multiple::Multiple,
+}
+
+impl Chainer {
+    /// SE's "Forcing Chains & Cycles" producer on `board`.
+    pub fn cycles_and_forcing(&mut self, board: &Board, deadline: Option<Instant>) -> (Option<Hint>, bool) {
+        let mut sink = multiple::Sink::Best(Select::new(deadline));
+        self.net.truncate(0);
+        self.net.nested.clear();
+        unary::search_into(board, &mut self.net, &mut self.unary, &mut sink);
+        let multiple::Sink::Best(select) = sink else { unreachable!() };
+        let cancelled = select.was_cancelled();
+        (select.into_hint(), cancelled)
+    }
+
+    /// A multiple, dynamic or Nishio producer on `board`.
+    pub fn forcing(&mut self, board: &Board, rule: Rule, deadline: Option<Instant>) -> (Option<Hint>, bool) {
+        self.net.truncate(0);
+        self.net.nested.clear();
+        let select = self.multiple.search(board, rule, &mut self.net, Select::new(deadline));
+        let cancelled = select.was_cancelled();
+        (select.into_hint(), cancelled)
+    }
+}

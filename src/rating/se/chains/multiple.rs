@@ -1,0 +1,910 @@
+//! Forcing chains from both states of a candidate (SE's
+//! `getMultipleChainsHintList`): Nishio, multiple, dynamic and nested
+//! dynamic forcing chains.
+//!
+//! For each empty cell (row-major) with more than two candidates (two for
+//! dynamic rules), for each candidate: the consequences of assuming it on
+//! and off (SE's `doChaining`, below) give contradiction hints (the
+//! assumption leads to a potential being both on and off) and double
+//! forcing hints (both assumptions lead to the same potential); the
+//! consequences of each position of the digit in a region where the cell
+//! is the first position give region forcing hints; after the cell's last
+//! candidate, the consequences common to all its candidates give cell
+//! forcing hints.
+//!
+//! `doChaining` alternates between the two queues of pending potentials,
+//! always taking an "on" one first. A dynamic chain removes each "off"
+//! potential from its working grid once processed, so later steps see the
+//! smaller grid; the candidates removed between the start and a step become
+//! extra ("hidden") parents of that step. With a nesting level, whenever
+//! both queues run dry, the techniques of the level below are run on the
+//! working grid and their removals join the chain (SE's
+//! `getAdvancedPotentials`).
+
+use super::super::board::{bit, bit_nums, indices, Board, Combinations, CELL_REGIONS, COLUMN};
+use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
+use super::super::subsets::common_tuple;
+use super::net::{cell_of, is_on, key, length_difficulty, off_to_on, on_to_off, value_of, Cause, Nested};
+use super::net::{Net, OnConsequence, Work, KEYS, REGION_CAUSE};
+use super::{Candidate, ChainKind, Rule, Select};
+
+
+/// Membership and node lookup of the two sets (on, off) of the running
+/// `doChaining` at one nesting depth.
+struct Tables {
+    stamp: Vec<u32>,
+    node: Vec<u32>,
+    current: u32,
+}
+
+impl Tables {
+    fn new() -> Tables {
+        Tables { stamp: vec![0; KEYS], node: vec![0; KEYS], current: 0 }
+    }
+
+    fn reset(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.current = 1;
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: u16) -> Option<u32> {
+        (self.stamp[k as usize] == self.current).then(|| self.node[k as usize])
+    }
+
+    #[inline]
+    fn contains(&self, k: u16) -> bool {
+        self.stamp[k as usize] == self.current
+    }
+
+    #[inline]
+    fn insert(&mut self, k: u16, n: u32) {
+        self.stamp[k as usize] = self.current;
+        self.node[k as usize] = n;
+    }
+}
+
+/// A set of potentials as `doChaining` left it: nodes in insertion order,
+/// and membership by key.
+#[derive(Clone, Default)]
+struct Outcome {
+    on: Vec<u32>,
+    off: Vec<u32>,
+    on_bits: [u64; 13],
+    off_bits: [u64; 13],
+}
+
+impl Outcome {
+    #[inline]
+    fn has(&self, k: u16) -> bool {
+        let b = (k >> 1) as usize;
+        let bits = if is_on(k) { &self.on_bits } else { &self.off_bits };
+        bits[b >> 6] >> (b & 63) & 1 != 0
+    }
+
+    fn get(&self, net: &Net, k: u16) -> Option<u32> {
+        if !self.has(k) {
+            return None;
+        }
+        let list = if is_on(k) { &self.on } else { &self.off };
+        list.iter().copied().find(|&n| net.key(n) == k)
+    }
+
+    fn add(&mut self, k: u16, n: u32) {
+        let b = (k >> 1) as usize;
+        if is_on(k) {
+            self.on.push(n);
+            self.on_bits[b >> 6] |= 1 << (b & 63);
+        } else {
+            self.off.push(n);
+            self.off_bits[b >> 6] |= 1 << (b & 63);
+        }
+    }
+}
+
+/// A hint of a nested rule, as the outer chain uses it.
+pub(crate) struct NestedHint {
+    difficulty: f64,
+    complexity: u32,
+    sort_key: u8,
+    /// Candidates removed, ascending by cell.
+    removable: Vec<(u8, u16)>,
+    /// Off keys that the hint needs removed (SE's `getRuleParents`).
+    rule_parents: Vec<u16>,
+    /// SE's `FullChain` identity (chaining hints only).
+    identity: Vec<u16>,
+}
+
+/// Where a chaining search sends its hints: the top level keeps the best,
+/// a nested rule keeps all of them with what the outer chain needs.
+pub(crate) enum Sink {
+    /// Keep SE's choice.
+    Best(Select),
+    /// Keep every hint (nested rules), with the grids to compute rule
+    /// parents against.
+    All {
+        /// The outer chain's grid at its start.
+        init: Box<[u16; 81]>,
+        /// The outer chain's current grid (the one searched).
+        current: Box<[u16; 81]>,
+        /// Hints found so far.
+        hints: Vec<NestedHint>,
+    },
+}
+
+/// How a chaining hint's chains are laid out, for rule parents.
+pub(crate) enum Layout<'a> {
+    /// Chains ending at these nodes; an unparented start has no cause.
+    Plain(&'a [u32]),
+    /// Cell forcing chains: the start of each chain is a naked-single cause.
+    Cell(&'a [u32]),
+    /// Region forcing chains: the start is a hidden single of this region type.
+    Region(&'a [u32], usize),
+    /// A cycle ending at this node (SE builds the reversed copy too).
+    Cycle(u32),
+}
+
+impl Sink {
+    /// Whether the deadline has passed.
+    pub fn cancelled(&mut self) -> bool {
+        match self {
+            Sink::Best(s) => s.cancelled(),
+            Sink::All { .. } => false,
+        }
+    }
+
+    /// Offers a chaining hint. `flat` is its flat complexity; `layout`
+    /// its chains (nested complexity and rule parents come from them).
+    #[allow(clippy::too_many_arguments)]
+    pub fn offer(
+        &mut self,
+        net: &mut Net,
+        base: f64,
+        flat: u32,
+        sort_key: u8,
+        layout: Layout,
+        removable: &[u16; 81],
+        placement: Option<(usize, u8)>,
+        kind: ChainKind,
+        name: impl FnOnce() -> String,
+    ) {
+        let targets: Vec<u32> = match &layout {
+            Layout::Plain(t) | Layout::Cell(t) | Layout::Region(t, _) => t.to_vec(),
+            Layout::Cycle(n) => vec![*n],
+        };
+        let complexity = if net.nested.is_empty() { flat } else { flat + net.nested_complexity(&targets) };
+        let difficulty = base + length_difficulty(complexity);
+        match self {
+            Sink::Best(select) => {
+                if select.improves(difficulty, complexity, sort_key) {
+                    select.offer(Candidate {
+                        difficulty,
+                        complexity,
+                        sort_key,
+                        name: name(),
+                        removable: *removable,
+                        placement,
+                        kind,
+                    });
+                }
+            }
+            Sink::All { init, current, hints } => {
+                let (rule_parents, identity) = rule_parents_and_identity(net, &layout, init, current);
+                hints.push(NestedHint {
+                    difficulty,
+                    complexity,
+                    sort_key,
+                    removable: super::super::hint::removals_of(removable),
+                    rule_parents,
+                    identity,
+                });
+            }
+        }
+    }
+}
+
+/// SE's `getRuleParents` (the off potentials of the outer chain that the
+/// hint needs) and `FullChain` identity of a chaining hint.
+fn rule_parents_and_identity(net: &mut Net, layout: &Layout, init: &[u16; 81], current: &[u16; 81]) -> (Vec<u16>, Vec<u16>) {
+    // (node, cause override for unparented starts) per target.
+    let mut parents: Vec<u16> = Vec::new();
+    let mut identity: Vec<u16> = Vec::new();
+    let add = |parents: &mut Vec<u16>, k: u16| {
+        if !parents.contains(&k) {
+            parents.push(k);
+        }
+    };
+    let on_parents = |parents: &mut Vec<u16>, k: u16, cause: Cause| {
+        if !is_on(k) {
+            return;
+        }
+        let (cell, value) = (cell_of(k), value_of(k));
+        match cause {
+            Cause::None | Cause::Advanced => {}
+            Cause::NakedSingle => {
+                let gone = init[cell] & !current[cell];
+                for v in super::super::board::digits(gone) {
+                    add(parents, key(cell, v, false));
+                }
+            }
+            hidden => {
+                let ty = match hidden {
+                    Cause::HiddenBlock => BLOCK,
+                    Cause::HiddenRow => ROW,
+                    _ => COLUMN,
+                };
+                let r = CELL_REGIONS[cell][ty] as usize;
+                for &c in &REGION_CELLS[r] {
+                    let c = c as usize;
+                    if init[c] & bit(value) != 0 && current[c] & bit(value) == 0 {
+                        add(parents, key(c, value, false));
+                    }
+                }
+            }
+        }
+    };
+    match layout {
+        Layout::Cycle(dst_on) => {
+            // Forward chain o_0 (dst_on) .. o_{k-1}; o_k is the start, same
+            // key as o_0. The reversed copy runs o_k, o_{k-1}, .., o_1 with
+            // every potential flipped and the same causes.
+            let mut path = Vec::new();
+            let mut p = *dst_on;
+            while let Some(parent) = net.first_parent(p) {
+                path.push(p);
+                p = parent;
+            }
+            identity.push(path.len() as u16);
+            for &n in &path {
+                identity.push(net.key(n));
+            }
+            for &n in &path {
+                let node = net.nodes[n as usize];
+                on_parents(&mut parents, node.key, node.cause);
+            }
+            identity.push(path.len() as u16);
+            identity.push(net.key(*dst_on) ^ 1);
+            for &n in path[1..].iter().rev() {
+                identity.push(net.key(n) ^ 1);
+            }
+            for &n in path[1..].iter().rev() {
+                let node = net.nodes[n as usize];
+                on_parents(&mut parents, node.key ^ 1, node.cause);
+            }
+        }
+        Layout::Plain(targets) | Layout::Cell(targets) | Layout::Region(targets, _) => {
+            let start_cause = match layout {
+                Layout::Cell(_) => Cause::NakedSingle,
+                Layout::Region(_, ty) => REGION_CAUSE[*ty],
+                _ => Cause::None,
+            };
+            for &t in targets.iter() {
+                let chain = net.chain(t);
+                identity.push(chain.len() as u16);
+                for &n in &chain {
+                    let node = net.nodes[n as usize];
+                    identity.push(node.key);
+                    let cause = if node.cause == Cause::None { start_cause } else { node.cause };
+                    on_parents(&mut parents, node.key, cause);
+                }
+            }
+        }
+    }
+    (parents, identity)
+}
+
+/// Buffers of the multiple-chain searches, per nesting depth.
+#[derive(Default)]
+pub struct Multiple {
+    tables: Vec<Tables>,
+    unary: super::unary::Unary,
+}
+
+/// One search's fixed inputs.
+struct Ctx<'a> {
+    rule: Rule,
+    values: &'a [u8; 81],
+    depth: usize,
+}
+
+impl Multiple {
+    /// Runs `rule` on `board` at the top level; returns `select` with SE's
+    /// choice among the hints found.
+    pub fn search(&mut self, board: &Board, rule: Rule, net: &mut Net, select: Select) -> Select {
+        let mut sink = Sink::Best(select);
+        self.search_into(board, rule, net, &mut sink, 0);
+        match sink {
+            Sink::Best(s) => s,
+            Sink::All { .. } => unreachable!(),
+        }
+    }
+
+    /// SE's `getMultipleChainsHintList` at nesting depth `depth`.
+    fn search_into(&mut self, board: &Board, rule: Rule, net: &mut Net, sink: &mut Sink, depth: usize) {
+        while self.tables.len() <= depth {
+            self.tables.push(Tables::new());
+        }
+        let ctx = Ctx { rule, values: &board.values, depth };
+        let mut work = Work::new(&board.cands);
+        for cell in 0..81 {
+            let card = board.cands[cell].count_ones();
+            if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
+                continue;
+            }
+            let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
+            self.from_cell(&ctx, board, &mut work, cell, net, sink);
+            net.truncate(mark);
+            net.nested.truncate(nested_mark);
+            if sink.cancelled() {
+                return;
+            }
+        }
+    }
+
+    /// The hints of one cell: binary and region chains per candidate, then
+    /// cell chains.
+    fn from_cell(&mut self, ctx: &Ctx, board: &Board, work: &mut Work, cell: usize, net: &mut Net, sink: &mut Sink) {
+        let rule = ctx.rule;
+        let cands = board.cands[cell];
+        let card = cands.count_ones();
+        let mut per_value: Vec<(u8, Outcome)> = Vec::with_capacity(card as usize);
+        for v in super::super::board::digits(cands) {
+            let do_double = card >= 3 && !rule.nishio && rule.dynamic;
+            let do_contradiction = rule.dynamic || rule.nishio;
+            let on_out = self.binary(ctx, board, work, cell, v, net, sink, do_double, do_contradiction);
+            if !rule.nishio {
+                self.regions(ctx, board, work, cell, v, &on_out, net, sink);
+            }
+            per_value.push((v, on_out));
+        }
+        if !rule.nishio && (card == 2 || (rule.multiple && card > 2)) {
+            self.cell_reductions(ctx, board, cell, &per_value, net, sink);
+        }
+    }
+
+    /// SE's `doBinaryChaining` for (`cell`, `v`); returns the "on"
+    /// assumption's outcome for region and cell chains.
+    #[allow(clippy::too_many_arguments)]
+    fn binary(
+        &mut self,
+        ctx: &Ctx,
+        board: &Board,
+        work: &mut Work,
+        cell: usize,
+        v: u8,
+        net: &mut Net,
+        sink: &mut Sink,
+        do_double: bool,
+        do_contradiction: bool,
+    ) -> Outcome {
+        let rule = ctx.rule;
+        let base = rule.base_difficulty();
+        let (on_out, absurd) = self.do_chaining(ctx, work, key(cell, v, true), net);
+        if do_contradiction {
+            if let Some((a_on, a_off)) = absurd {
+                let flat = net.ancestor_count(a_on) + net.ancestor_count(a_off);
+                let mut removable = [0u16; 81];
+                removable[cell] = bit(v);
+                let targets = [a_on, a_off];
+                sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, None, ChainKind::Binary, || {
+                    binary_name(rule, true)
+                });
+            }
+        }
+        let (off_out, absurd) = self.do_chaining(ctx, work, key(cell, v, false), net);
+        if do_contradiction {
+            if let Some((a_on, a_off)) = absurd {
+                let mut removable = [0u16; 81];
+                removable[cell] = board.cands[cell] & !bit(v);
+                if removable[cell] != 0 {
+                    let flat = net.ancestor_count(a_on) + net.ancestor_count(a_off);
+                    let targets = [a_on, a_off];
+                    sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, Some((cell, v)), ChainKind::Binary, || {
+                        binary_name(rule, true)
+                    });
+                }
+            }
+        }
+        if do_double {
+            for i in 0..on_out.on.len() {
+                let from_on = on_out.on[i];
+                let k = net.key(from_on);
+                let Some(from_off) = off_out.get(net, k) else { continue };
+                let (c, value) = (cell_of(k), value_of(k));
+                let mut removable = [0u16; 81];
+                removable[c] = board.cands[c] & !bit(value);
+                if removable[c] == 0 {
+                    continue;
+                }
+                let flat = net.ancestor_count(from_on) + net.ancestor_count(from_off);
+                let targets = [from_on, from_off];
+                sink.offer(net, base, flat, 1, Layout::Plain(&targets), &removable, Some((c, value)), ChainKind::Binary, || {
+                    binary_name(rule, false)
+                });
+            }
+            for i in 0..on_out.off.len() {
+                let from_on = on_out.off[i];
+                let k = net.key(from_on);
+                let Some(from_off) = off_out.get(net, k) else { continue };
+                let mut removable = [0u16; 81];
+                removable[cell_of(k)] = bit(value_of(k));
+                let flat = net.ancestor_count(from_on) + net.ancestor_count(from_off);
+                let targets = [from_on, from_off];
+                sink.offer(net, base, flat, 1, Layout::Plain(&targets), &removable, None, ChainKind::Binary, || {
+                    binary_name(rule, false)
+                });
+            }
+        }
+        on_out
+    }
+
+    /// SE's `doRegionChainings` for (`cell`, `v`).
+    #[allow(clippy::too_many_arguments)]
+    fn regions(
+        &mut self,
+        ctx: &Ctx,
+        board: &Board,
+        work: &mut Work,
+        cell: usize,
+        v: u8,
+        on_out: &Outcome,
+        net: &mut Net,
+        sink: &mut Sink,
+    ) {
+        let rule = ctx.rule;
+        for ty in [BLOCK, ROW, COLUMN] {
+            let r = CELL_REGIONS[cell][ty] as usize;
+            let pos = work.in_region(r, v);
+            let card = pos.count_ones();
+            if !(card == 2 || (rule.multiple && card > 2)) {
+                continue;
+            }
+            if pos.trailing_zeros() as usize != cell {
+                continue;
+            }
+            let mut outcomes: Vec<Outcome> = Vec::with_capacity(card as usize);
+            let mut m = pos;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if c == cell {
+                    outcomes.push(on_out.clone());
+                } else {
+                    outcomes.push(self.do_chaining(ctx, work, key(c, v, true), net).0);
+                }
+            }
+            for on in [true, false] {
+                let first = if on { &outcomes[0].on } else { &outcomes[0].off };
+                for i in 0..first.len() {
+                    let k = net.key(first[i]);
+                    if !outcomes[1..].iter().all(|o| o.has(k)) {
+                        continue;
+                    }
+                    let (c, value) = (cell_of(k), value_of(k));
+                    let mut removable = [0u16; 81];
+                    let placement = if on {
+                        removable[c] = board.cands[c] & !bit(value);
+                        if removable[c] == 0 {
+                            continue;
+                        }
+                        Some((c, value))
+                    } else {
+                        removable[c] = bit(value);
+                        None
+                    };
+                    let targets: Vec<u32> = outcomes.iter().map(|o| o.get(net, k).unwrap()).collect();
+                    let flat = targets.iter().map(|&t| net.ancestor_count(t)).sum();
+                    let name = || format!("{}Region Forcing{}", rule.name_prefix(), rule.name_suffix());
+                    sink.offer(net, rule.base_difficulty(), flat, 6, Layout::Region(&targets, ty), &removable, placement, ChainKind::Region, name);
+                }
+            }
+        }
+    }
+
+    /// The cell forcing hints of `cell` from its candidates' outcomes.
+    fn cell_reductions(&mut self, ctx: &Ctx, board: &Board, _cell: usize, per_value: &[(u8, Outcome)], net: &mut Net, sink: &mut Sink) {
+        let rule = ctx.rule;
+        for on in [true, false] {
+            let first = if on { &per_value[0].1.on } else { &per_value[0].1.off };
+            for i in 0..first.len() {
+                let k = net.key(first[i]);
+                if !per_value[1..].iter().all(|(_, o)| o.has(k)) {
+                    continue;
+                }
+                let (c, value) = (cell_of(k), value_of(k));
+                let mut removable = [0u16; 81];
+                let placement = if on {
+                    removable[c] = board.cands[c] & !bit(value);
+                    if removable[c] == 0 {
+                        continue;
+                    }
+                    Some((c, value))
+                } else {
+                    removable[c] = bit(value);
+                    None
+                };
+                let targets: Vec<u32> = per_value.iter().map(|(_, o)| o.get(net, k).unwrap()).collect();
+                let flat = targets.iter().map(|&t| net.ancestor_count(t)).sum();
+                let name = || format!("{}Cell Forcing{}", rule.name_prefix(), rule.name_suffix());
+                sink.offer(net, rule.base_difficulty(), flat, 5, Layout::Cell(&targets), &removable, placement, ChainKind::Cell, name);
+            }
+        }
+    }
+
+    /// SE's `doChaining`: all consequences of assuming `start`, until a
+    /// potential would be both on and off (returned as the pair) or nothing
+    /// more follows. `work` is left as it was.
+    fn do_chaining(&mut self, ctx: &Ctx, work: &mut Work, start: u16, net: &mut Net) -> (Outcome, Option<(u32, u32)>) {
+        let rule = ctx.rule;
+        let source = work.clone();
+        let depth = ctx.depth;
+        self.tables[depth].reset();
+        let mut out = Outcome::default();
+        let first = net.push(start, Cause::None, &[]);
+        self.tables[depth].insert(start, first);
+        out.add(start, first);
+        let mut pending_on: Vec<u32> = Vec::new();
+        let mut pending_off: Vec<u32> = Vec::new();
+        if is_on(start) {
+            pending_on.push(first);
+        } else {
+            pending_off.push(first);
+        }
+        let (mut head_on, mut head_off) = (0, 0);
+        let y = !rule.nishio;
+        let mut offs: Vec<(u16, Cause)> = Vec::with_capacity(32);
+        let mut ons = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+        let mut absurd = None;
+        'run: while head_on < pending_on.len() || head_off < pending_off.len() {
+            if head_on < pending_on.len() {
+                let p = pending_on[head_on];
+                head_on += 1;
+                let pk = net.key(p);
+                offs.clear();
+                on_to_off(work, cell_of(pk), value_of(pk), y, |k, c| offs.push((k, c)));
+                for &(k, cause) in &offs {
+                    let tables = &mut self.tables[depth];
+                    if let Some(conj) = tables.get(k | 1) {
+                        absurd = Some((conj, net.push(k, cause, &[p])));
+                        break 'run;
+                    } else if !tables.contains(k) {
+                        let n = net.push(k, cause, &[p]);
+                        tables.insert(k, n);
+                        out.add(k, n);
+                        pending_off.push(n);
+                    }
+                }
+            } else {
+                let p = pending_off[head_off];
+                head_off += 1;
+                let pk = net.key(p);
+                let (cell, value) = (cell_of(pk), value_of(pk));
+                let count = off_to_on(work, &source, cell, value, y, true, &mut ons);
+                if rule.dynamic {
+                    work.off(cell, value);
+                }
+                for on in &ons[..count] {
+                    let n = self.on_node(depth, on, p, net);
+                    let tables = &mut self.tables[depth];
+                    if let Some(conj) = tables.get(on.key & !1) {
+                        absurd = Some((n, conj));
+                        break 'run;
+                    } else if !tables.contains(on.key) {
+                        tables.insert(on.key, n);
+                        out.add(on.key, n);
+                        pending_on.push(n);
+                    } else {
+                        net.truncate(n as usize);
+                    }
+                }
+            }
+            if head_on == pending_on.len() && head_off == pending_off.len() && rule.level > 0 {
+                for (k, n) in self.advanced(ctx, work, &source, net) {
+                    let tables = &mut self.tables[depth];
+                    if !tables.contains(k) {
+                        tables.insert(k, n);
+                        out.add(k, n);
+                        pending_off.push(n);
+                    }
+                }
+            }
+        }
+        *work = source;
+        (out, absurd)
+    }
+
+    /// The node of an "on" consequence of off node `p`: parents `p` and the
+    /// hidden parents (SE's `addHiddenParentsOfCell` / `OfRegion`).
+    fn on_node(&self, depth: usize, on: &OnConsequence, p: u32, net: &mut Net) -> u32 {
+        let tables = &self.tables[depth];
+        let mut parents: [u32; 12] = [p; 12];
+        let mut n = 1;
+        let k = on.key;
+        if on.hidden_digits != 0 {
+            let cell = cell_of(k);
+            for v in super::super::board::digits(on.hidden_digits) {
+                if let Some(h) = tables.get(key(cell, v, false)) {
+                    parents[n] = h;
+                    n += 1;
+                }
+            }
+        } else {
+            let value = value_of(k);
+            let mut m = on.hidden_cells;
+            while m != 0 {
+                let c = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(h) = tables.get(key(c, value, false)) {
+                    parents[n] = h;
+                    n += 1;
+                }
+            }
+        }
+        net.push(k, on.cause, &parents[..n])
+    }
+
+    /// SE's `getAdvancedPotentials`: the removals of the first technique of
+    /// the level below that finds some needing the chain's removals, as
+    /// new off nodes `(key, node)`.
+    fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) -> Vec<(u16, u32)> {
+        let grid = Board { values: *ctx.values, cands: work.cands };
+        let level = ctx.rule.level;
+        let mut rules: Vec<Advanced> = vec![Advanced::Locking, Advanced::HiddenPair, Advanced::NakedPair, Advanced::XWing];
+        if level < 4 {
+            if level >= 2 {
+                rules.push(Advanced::Chains(None));
+            }
+            if level >= 3 {
+                rules.push(Advanced::Chains(Some(Rule::MULTIPLE)));
+            }
+        } else {
+            rules.push(Advanced::Chains(Some(Rule::dynamic(0))));
+            if level >= 5 {
+                rules.push(Advanced::Chains(Some(Rule::dynamic(level - 3))));
+            }
+        }
+        let depth = ctx.depth;
+        for adv in rules {
+            let hints = match adv {
+                Advanced::Chains(rule) => self.nested_chains(rule, &grid, &source.cands, net, depth + 1),
+                basic => basic_hints(basic, &grid, &source.cands),
+            };
+            let mut result = Vec::new();
+            for h in hints {
+                if h.rule_parents.is_empty() {
+                    continue;
+                }
+                let nested = if h.identity.is_empty() {
+                    super::net::NO_NESTED
+                } else {
+                    net.nested.push(Nested { complexity: h.complexity, identity: h.identity.clone() });
+                    (net.nested.len() - 1) as u32
+                };
+                let parents: Vec<u32> = h
+                    .rule_parents
+                    .iter()
+                    .filter_map(|&k| self.tables[depth].get(k))
+                    .collect();
+                for &(cell, mask) in &h.removable {
+                    for v in super::super::board::digits(mask) {
+                        let k = key(cell as usize, v, false);
+                        let n = net.push(k, Cause::Advanced, &parents);
+                        net.nodes[n as usize].nested = nested;
+                        result.push((k, n));
+                    }
+                }
+            }
+            if !result.is_empty() {
+                return result;
+            }
+        }
+        Vec::new()
+    }
+
+    /// All hints of a nested chaining rule (`None`: cycles and forcing
+    /// chains) on `grid`, sorted and deduplicated as SE's `Chaining.getHints`
+    /// hands them out.
+    fn nested_chains(&mut self, rule: Option<Rule>, grid: &Board, init: &[u16; 81], net: &mut Net, depth: usize) -> Vec<NestedHint> {
+        let mut sink = Sink::All { init: Box::new(*init), current: Box::new(grid.cands), hints: Vec::new() };
+        let mark = net.nodes.len();
+        match rule {
+            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink),
+            Some(rule) => self.search_into(grid, rule, net, &mut sink, depth),
+        }
+        net.truncate(mark);
+        let Sink::All { mut hints, .. } = sink else { unreachable!() };
+        // Stable sort by (difficulty, complexity, sort key), then drop hints
+        // whose removals equal an earlier one's (SE's LinkedHashSet).
+        hints.sort_by(|a, b| {
+            a.difficulty
+                .partial_cmp(&b.difficulty)
+                .unwrap()
+                .then(a.complexity.cmp(&b.complexity))
+                .then(a.sort_key.cmp(&b.sort_key))
+        });
+        let mut kept: Vec<NestedHint> = Vec::with_capacity(hints.len());
+        for h in hints {
+            if !kept.iter().any(|k| k.removable == h.removable) {
+                kept.push(h);
+            }
+        }
+        kept
+    }
+}
+
+/// The techniques a nested chain may use.
+#[derive(Clone, Copy)]
+enum Advanced {
+    Locking,
+    HiddenPair,
+    NakedPair,
+    XWing,
+    Chains(Option<Rule>),
+}
+
+/// SE's name of a binary chaining hint.
+fn binary_name(rule: Rule, absurd: bool) -> String {
+    let what = if rule.nishio {
+        "Forcing"
+    } else if absurd {
+        "Contradiction Forcing"
+    } else {
+        "Double Forcing"
+    };
+    format!("{}{}{}", rule.name_prefix(), what, rule.name_suffix())
+}
+
+/// All hints of a basic technique on `grid`, in SE's order, with their
+/// rule parents against `init`.
+fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHint> {
+    let mut hints = Vec::new();
+    let mut push = |removable: &[u16; 81], rule_parents: Vec<u16>| {
+        if removable.iter().any(|&m| m != 0) {
+            hints.push(NestedHint {
+                difficulty: 0.0,
+                complexity: 0,
+                sort_key: 0,
+                removable: super::super::hint::removals_of(removable),
+                rule_parents,
+                identity: Vec::new(),
+            });
+        }
+    };
+    match which {
+        Advanced::Locking => {
+            for (t1, t2) in [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)] {
+                for i1 in 0..9 {
+                    for i2 in 0..9 {
+                        let (r1, r2) = (t1 * 9 + i1, t2 * 9 + i2);
+                        if REGION_MASK[r1] & REGION_MASK[r2] == 0 {
+                            continue;
+                        }
+                        for v in 1..=9u8 {
+                            let pos = grid.positions(r1, v);
+                            if pos.count_ones() <= 1 {
+                                continue;
+                            }
+                            if !indices(pos).all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0) {
+                                continue;
+                            }
+                            let mut removable = [0u16; 81];
+                            for &c in &REGION_CELLS[r2] {
+                                let c = c as usize;
+                                if REGION_MASK[r1] >> c & 1 == 0 && grid.cands[c] & bit(v) != 0 {
+                                    removable[c] = bit(v);
+                                }
+                            }
+                            let mut parents = Vec::new();
+                            for &c in &REGION_CELLS[r1] {
+                                let c = c as usize;
+                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && REGION_MASK[r2] >> c & 1 == 0 {
+                                    parents.push(key(c, v, false));
+                                }
+                            }
+                            push(&removable, parents);
+                        }
+                    }
+                }
+            }
+        }
+        Advanced::HiddenPair => {
+            for ty in [BLOCK, COLUMN, ROW] {
+                for i in 0..9 {
+                    let r = ty * 9 + i;
+                    if grid.empty_count(r) <= 4 {
+                        continue;
+                    }
+                    let cells = &REGION_CELLS[r];
+                    for combo in Combinations::new(2, 9) {
+                        let values: Vec<u8> = bit_nums(combo).map(|k| k as u8 + 1).collect();
+                        let sets: Vec<u16> = values.iter().map(|&v| grid.positions(r, v)).collect();
+                        let Some(common) = common_tuple(&sets, 2) else { continue };
+                        let value_set = values.iter().fold(0u16, |m, &v| m | bit(v));
+                        let mut removable = [0u16; 81];
+                        for k in indices(common) {
+                            let c = cells[k] as usize;
+                            removable[c] = grid.cands[c] & !value_set;
+                        }
+                        let mut parents = Vec::new();
+                        for k in (0..9).filter(|k| common >> k & 1 == 0) {
+                            let c = cells[k] as usize;
+                            for &v in &values {
+                                if init[c] & bit(v) != 0 {
+                                    parents.push(key(c, v, false));
+                                }
+                            }
+                        }
+                        push(&removable, parents);
+                    }
+                }
+            }
+        }
+        Advanced::NakedPair => {
+            for ty in [BLOCK, COLUMN, ROW] {
+                for i in 0..9 {
+                    let r = ty * 9 + i;
+                    if grid.empty_count(r) < 4 {
+                        continue;
+                    }
+                    let cells = &REGION_CELLS[r];
+                    for combo in Combinations::new(2, 9) {
+                        let ks: Vec<usize> = bit_nums(combo).collect();
+                        let sets: Vec<u16> = ks.iter().map(|&k| grid.cands[cells[k] as usize]).collect();
+                        let Some(values) = common_tuple(&sets, 2) else { continue };
+                        let mut removable = [0u16; 81];
+                        for k in (0..9).filter(|k| combo >> k & 1 == 0) {
+                            let c = cells[k] as usize;
+                            removable[c] = grid.cands[c] & values;
+                        }
+                        let mut parents = Vec::new();
+                        for &k in &ks {
+                            let c = cells[k] as usize;
+                            for v in super::super::board::digits(init[c] & !values) {
+                                parents.push(key(c, v, false));
+                            }
+                        }
+                        push(&removable, parents);
+                    }
+                }
+            }
+        }
+        Advanced::XWing => {
+            let occurrences: Vec<u32> = (0..=9u8).map(|v| if v == 0 { 0 } else { grid.occurrences(v) }).collect();
+            for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
+                for combo in Combinations::new(2, 9) {
+                    for v in 1..=9u8 {
+                        if occurrences[v as usize] + 4 > 9 {
+                            continue;
+                        }
+                        let sets: Vec<u16> = bit_nums(combo).map(|k| grid.positions(base * 9 + k, v)).collect();
+                        let Some(covers) = common_tuple(&sets, 2) else { continue };
+                        let mut removable = [0u16; 81];
+                        let mut cover_cells = 0u128;
+                        for i in indices(covers) {
+                            cover_cells |= REGION_MASK[cover * 9 + i];
+                            let line = &REGION_CELLS[cover * 9 + i];
+                            for j in indices(grid.positions(cover * 9 + i, v) & !(combo as u16)) {
+                                removable[line[j] as usize] = bit(v);
+                            }
+                        }
+                        let mut parents = Vec::new();
+                        for k in bit_nums(combo) {
+                            for &c in &REGION_CELLS[base * 9 + k] {
+                                let c = c as usize;
+                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && cover_cells >> c & 1 == 0 {
+                                    parents.push(key(c, v, false));
+                                }
+                            }
+                        }
+                        push(&removable, parents);
+                    }
+                }
+            }
+        }
+        Advanced::Chains(_) => unreachable!("chaining rules are searched by Multiple::nested_chains"),
+    }
+    hints
+}

@@ -1,0 +1,420 @@
+//! The implication net shared by every chaining technique: potentials,
+//! their parents, and the candidate grid a dynamic chain edits as it goes.
+//!
+//! A *potential* is a candidate assumed true ("on") or false ("off"). Its key
+//! packs the three parts into 0..1620:
+//!
+//! ```text
+//! key = ((cell * 10 + digit) << 1) | on      cell 0..81, digit 1..=9
+//! ```
+//!
+//! Chains are built breadth-first exactly in SE's order, because a chain's
+//! rating grows with its *complexity* (the number of distinct potentials
+//! among a conclusion's ancestors) and the ancestors are those of the first
+//! derivation SE finds. Each derived potential is a [`Node`] in an
+//! append-only arena; its parents are node indices.
+
+use super::super::board::{bit, CELL_REGIONS, REGION_MASK};
+
+/// Number of potential keys (see the module doc).
+pub const KEYS: usize = 1620;
+
+/// Key of a potential.
+#[inline]
+pub const fn key(cell: usize, value: u8, on: bool) -> u16 {
+    (((cell * 10 + value as usize) << 1) | on as usize) as u16
+}
+
+/// Cell (0..81) of a key.
+#[inline]
+pub const fn cell_of(k: u16) -> usize {
+    (k as usize >> 1) / 10
+}
+
+/// Digit (1..=9) of a key.
+#[inline]
+pub const fn value_of(k: u16) -> u8 {
+    ((k as usize >> 1) % 10) as u8
+}
+
+/// Whether a key is "on".
+#[inline]
+pub const fn is_on(k: u16) -> bool {
+    k & 1 != 0
+}
+
+/// Why a potential follows from its first parent (SE's `Potential.Cause`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cause {
+    /// The assumption a chain starts from.
+    None,
+    /// One value per cell.
+    NakedSingle,
+    /// One position per block.
+    HiddenBlock,
+    /// One position per row.
+    HiddenRow,
+    /// One position per column.
+    HiddenColumn,
+    /// A non-chaining rule applied inside a dynamic chain.
+    Advanced,
+}
+
+/// The cause of a region rule, by region type (block, row, column).
+pub const REGION_CAUSE: [Cause; 3] = [Cause::HiddenBlock, Cause::HiddenRow, Cause::HiddenColumn];
+
+/// No nested chain.
+pub const NO_NESTED: u32 = u32::MAX;
+
+/// One derived potential.
+#[derive(Debug, Clone, Copy)]
+pub struct Node {
+    /// The potential's key.
+    pub key: u16,
+    /// Why it follows from its first parent.
+    pub cause: Cause,
+    /// Number of parents.
+    pub nparents: u16,
+    /// Index of the first parent in [`Net::parents`].
+    pub parents_at: u32,
+    /// The nested chain (index into [`Net::nested`]) an advanced potential
+    /// comes from, or [`NO_NESTED`].
+    pub nested: u32,
+}
+
+/// What an outer chain needs of a nested chain: its complexity, and the
+/// sequence of keys SE's `FullChain` compares to tell two nested chains
+/// apart.
+#[derive(Debug, Clone)]
+pub struct Nested {
+    /// The nested hint's complexity (its own nested chains included).
+    pub complexity: u32,
+    /// Its targets and their ancestors in SE's breadth-first order.
+    pub identity: Vec<u16>,
+}
+
+/// The arena of nodes, with scratch tables for walking it.
+pub struct Net {
+    /// All nodes derived so far.
+    pub nodes: Vec<Node>,
+    /// Parent lists, referenced by [`Node::parents_at`].
+    pub parents: Vec<u32>,
+    /// Nested chains referenced by advanced potentials.
+    pub nested: Vec<Nested>,
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Default for Net {
+    fn default() -> Self {
+        Net {
+            nodes: Vec::with_capacity(1 << 14),
+            parents: Vec::with_capacity(1 << 14),
+            nested: Vec::new(),
+            seen: vec![0; KEYS],
+            stamp: 0,
+        }
+    }
+}
+
+impl Net {
+    /// Adds a node whose parents are `parents`.
+    #[inline]
+    pub fn push(&mut self, key: u16, cause: Cause, parents: &[u32]) -> u32 {
+        let at = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node { key, cause, nparents: parents.len() as u16, parents_at: at, nested: NO_NESTED });
+        (self.nodes.len() - 1) as u32
+    }
+
+
+    /// The parents of node `n`.
+    #[inline]
+    pub fn parents_of(&self, n: u32) -> &[u32] {
+        let node = &self.nodes[n as usize];
+        &self.parents[node.parents_at as usize..node.parents_at as usize + node.nparents as usize]
+    }
+
+    /// The first parent of node `n`, if any.
+    #[inline]
+    pub fn first_parent(&self, n: u32) -> Option<u32> {
+        let node = &self.nodes[n as usize];
+        (node.nparents > 0).then(|| self.parents[node.parents_at as usize])
+    }
+
+    /// Key of node `n`.
+    #[inline]
+    pub fn key(&self, n: u32) -> u16 {
+        self.nodes[n as usize].key
+    }
+
+    /// Drops every node from index `len` on (nodes of finished searches).
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.nodes.len() {
+            let at = self.nodes[len].parents_at as usize;
+            self.nodes.truncate(len);
+            self.parents.truncate(at);
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// SE's `getAncestorCount`: the number of distinct potentials among `n`
+    /// and its ancestors, walked breadth-first with each potential expanded
+    /// once (the first node met for it).
+    pub fn ancestor_count(&mut self, n: u32) -> u32 {
+        let stamp = self.next_stamp();
+        let mut todo = vec![n];
+        let mut count = 0;
+        while !todo.is_empty() {
+            let mut next = Vec::new();
+            for &p in &todo {
+                let k = self.nodes[p as usize].key as usize;
+                if self.seen[k] != stamp {
+                    self.seen[k] = stamp;
+                    count += 1;
+                    next.extend_from_slice(self.parents_of(p));
+                }
+            }
+            todo = next;
+        }
+        count
+    }
+
+    /// SE's `getChain`: `n` and its ancestors in breadth-first order, each
+    /// potential once (as nodes: the first met).
+    pub fn chain(&mut self, n: u32) -> Vec<u32> {
+        let stamp = self.next_stamp();
+        let mut result = Vec::new();
+        let mut todo = vec![n];
+        while !todo.is_empty() {
+            let mut next = Vec::new();
+            for &p in &todo {
+                let k = self.nodes[p as usize].key as usize;
+                if self.seen[k] != stamp {
+                    self.seen[k] = stamp;
+                    result.push(p);
+                    next.extend_from_slice(self.parents_of(p));
+                }
+            }
+            todo = next;
+        }
+        result
+    }
+
+    /// SE's `getNestedComplexity` for the chains ending at `targets`: the
+    /// complexities of the distinct nested chains among their ancestors.
+    pub fn nested_complexity(&mut self, targets: &[u32]) -> u32 {
+        let mut seen: Vec<u32> = Vec::new();
+        let mut total = 0;
+        for &t in targets {
+            for p in self.chain(t) {
+                let nested = self.nodes[p as usize].nested;
+                if nested == NO_NESTED {
+                    continue;
+                }
+                let identity = &self.nested[nested as usize].identity;
+                if !seen.iter().any(|&s| s == nested || self.nested[s as usize].identity == *identity) {
+                    seen.push(nested);
+                    total += self.nested[nested as usize].complexity;
+                }
+            }
+        }
+        total
+    }
+}
+
+/// SE's `getLengthDifficulty`: 0.1 per step of the sequence 4, 6, 8, 12,
+/// 16, 24, 32, 48, ... that `complexity - 2` exceeds, summed in doubles.
+pub fn length_difficulty(complexity: u32) -> f64 {
+    let mut added = 0.0;
+    let mut ceil = 4i64;
+    let length = complexity as i64 - 2;
+    let mut odd = false;
+    while length > ceil {
+        added += 0.1;
+        ceil = if !odd { ceil * 3 / 2 } else { ceil * 4 / 3 };
+        odd = !odd;
+    }
+    added
+}
+
+/// The candidate grid a chain works on: per-cell candidates and per-digit
+/// cell sets (bit `c` of `cells[v]` when cell `c` has candidate `v`), kept in
+/// step so both "one value per cell" and "one position per region" read in
+/// a few instructions.
+#[derive(Clone)]
+pub struct Work {
+    /// Candidates per cell (bit `v` for digit `v`).
+    pub cands: [u16; 81],
+    /// Cells per digit, 81-bit sets; index 0 unused.
+    pub cells: [u128; 10],
+}
+
+impl Work {
+    /// The work grid for candidates `cands`.
+    pub fn new(cands: &[u16; 81]) -> Work {
+        let mut cells = [0u128; 10];
+        for (c, &m) in cands.iter().enumerate() {
+            for (v, set) in cells.iter_mut().enumerate().skip(1) {
+                if m & bit(v as u8) != 0 {
+                    *set |= 1 << c;
+                }
+            }
+        }
+        Work { cands: *cands, cells }
+    }
+
+    /// Removes candidate `value` of `cell` (SE's `Potential.off()`).
+    #[inline]
+    pub fn off(&mut self, cell: usize, value: u8) {
+        self.cands[cell] &= !bit(value);
+        self.cells[value as usize] &= !(1u128 << cell);
+    }
+
+    /// Whether `cell` has candidate `value`.
+    #[inline]
+    pub fn has(&self, cell: usize, value: u8) -> bool {
+        self.cands[cell] & bit(value) != 0
+    }
+
+    /// Positions of `value` in region `r`, as an 81-bit set of cells.
+    #[inline]
+    pub fn in_region(&self, r: usize, value: u8) -> u128 {
+        self.cells[value as usize] & REGION_MASK[r]
+    }
+}
+
+/// The "off" consequences of assuming potential (`cell`, `value`) on, in
+/// SE's order (`getOnToOff`): with `y`, the cell's other candidates
+/// ascending; then the digit's other positions in the cell's block, row and
+/// column, in that order, each cell once. Calls `f(key, cause)`.
+#[inline]
+pub fn on_to_off(work: &Work, cell: usize, value: u8, y: bool, mut f: impl FnMut(u16, Cause)) {
+    if y {
+        let mut others = work.cands[cell] & !bit(value);
+        while others != 0 {
+            let v = others.trailing_zeros() as u8;
+            others &= others - 1;
+            f(key(cell, v, false), Cause::NakedSingle);
+        }
+    }
+    let peers = work.cells[value as usize] & !(1u128 << cell);
+    let mut done = 0u128;
+    for (ty, &r) in CELL_REGIONS[cell].iter().enumerate() {
+        let mut m = peers & REGION_MASK[r as usize] & !done;
+        done |= m;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(key(c, value, false), REGION_CAUSE[ty]);
+        }
+    }
+}
+
+/// An "on" consequence of assuming a potential off, before it becomes a
+/// node: its key, cause, and where its hidden parents are (see
+/// [`off_to_on`]).
+#[derive(Clone, Copy)]
+pub struct OnConsequence {
+    /// The potential that must be on.
+    pub key: u16,
+    /// The rule that forces it.
+    pub cause: Cause,
+    /// Hidden parents: for the cell rule, the cell's digits removed since the
+    /// chain started (a digit mask); for a region rule, the region's cells
+    /// that lost the digit (an 81-bit set).
+    pub hidden_digits: u16,
+    /// See `hidden_digits`.
+    pub hidden_cells: u128,
+}
+
+/// The "on" consequences of assuming potential (`cell`, `value`) off, in
+/// SE's order (`getOffToOn`), written to `out` (at most 4): with `y`, the
+/// other candidate of a cell left with two; with `x`, the other position of
+/// the digit in a block, row or column left with two (block first, each cell
+/// once). `source` is the grid when the chain started; what it had and
+/// `work` lacks is the hidden parents of each consequence.
+#[inline]
+pub fn off_to_on(
+    work: &Work,
+    source: &Work,
+    cell: usize,
+    value: u8,
+    y: bool,
+    x: bool,
+    out: &mut [OnConsequence; 4],
+) -> usize {
+    let mut n = 0;
+    if y {
+        let cands = work.cands[cell];
+        if cands.count_ones() == 2 {
+            let other = (cands & !bit(value)).trailing_zeros() as u8;
+            out[n] = OnConsequence {
+                key: key(cell, other, true),
+                cause: Cause::NakedSingle,
+                hidden_digits: source.cands[cell] & !cands,
+                hidden_cells: 0,
+            };
+            n += 1;
+        }
+    }
+    if x {
+        let mut done = 0u128;
+        for (ty, &r) in CELL_REGIONS[cell].iter().enumerate() {
+            let pos = work.in_region(r as usize, value);
+            if pos.count_ones() == 2 {
+                let other = (pos & !(1u128 << cell)).trailing_zeros() as usize;
+                if done >> other & 1 == 0 {
+                    done |= 1 << other;
+                    out[n] = OnConsequence {
+                        key: key(other, value, true),
+                        cause: REGION_CAUSE[ty],
+                        hidden_digits: 0,
+                        hidden_cells: source.in_region(r as usize, value) & !pos,
+                    };
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn length_difficulty_steps() {
+        // complexity - 2 must exceed 4, 6, 8, 12, 16, 24, ...
+        assert_eq!(length_difficulty(6), 0.0);
+        assert_eq!(length_difficulty(7), 0.1);
+        assert_eq!(length_difficulty(9), 0.2);
+        assert_eq!(length_difficulty(11), 0.30000000000000004);
+        assert_eq!(length_difficulty(15), 0.4);
+        assert_eq!(length_difficulty(19), 0.5);
+        assert_eq!(length_difficulty(27), 0.6);
+    }
+
+    #[test]
+    fn keys_round_trip() {
+        for c in 0..81 {
+            for v in 1..=9 {
+                for on in [false, true] {
+                    let k = key(c, v, on);
+                    assert!((k as usize) < KEYS);
+                    assert_eq!((cell_of(k), value_of(k), is_on(k)), (c, v, on));
+                }
+            }
+        }
+    }
+}

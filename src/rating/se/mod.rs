@@ -1,0 +1,317 @@
+//! Sudoku Explainer's rating (ER/EP/ED), computed the way Sudoku Explainer
+//! 1.2.1.3 (`serate`) computes it, step for step.
+//!
+//! # The method
+//!
+//! SE solves the puzzle as a person would. At each step it tries its
+//! techniques in a fixed order and applies the first hint found (for
+//! uniqueness loops and chains: the easiest of all hints that technique
+//! finds, then the shortest, then the first found). The rating of a step is
+//! the rating of its hint; then
+//!
+//! - **ER** (rating) is the highest step rating on the way to the solution;
+//! - **EP** (pearl) is the highest step rating up to and including the first
+//!   step that places a value;
+//! - **ED** (diamond) is the rating of the first step.
+//!
+//! A puzzle no technique finishes gets ER 20.0. The numbers are printed with
+//! one decimal as SE does: `(int)((x + 0.05) * 10)` tenths. Ratings are
+//! doubles summed in SE's order (a chain of base 6.6 with a 0.1 penalty
+//! rates 6.699999999999999, which sorts below 6.7), so ties between hints
+//! break exactly as in SE.
+//!
+//! # Techniques, in SE's order of search, with their ratings
+//!
+//! | order | technique (SE's names) | rating | module |
+//! |---|---|---|---|
+//! | 1 | Hidden Single: last cell of a region / block / row or column | 1.0 / 1.2 / 1.5 | [`singles`] |
+//! | 2 | Direct Pointing / Direct Claiming | 1.7 / 1.9 | [`intersections`] |
+//! | 3 | Direct Hidden Pair | 2.0 | [`subsets`] |
+//! | 4 | Naked Single | 2.3 | [`singles`] |
+//! | 5 | Direct Hidden Triplet | 2.5 | [`subsets`] |
+//! | 6 | Pointing / Claiming | 2.6 / 2.8 | [`intersections`] |
+//! | 7 | Naked Pair | 3.0 | [`subsets`] |
+//! | 8 | X-Wing | 3.2 | [`fish`] |
+//! | 9 | Hidden Pair | 3.4 | [`subsets`] |
+//! | 10 | Naked Triplet | 3.6 | [`subsets`] |
+//! | 11 | Swordfish | 3.8 | [`fish`] |
+//! | 12 | Hidden Triplet | 4.0 | [`subsets`] |
+//! | 13 | XY-Wing | 4.2 | [`wings`] |
+//! | 14 | XYZ-Wing | 4.4 | [`wings`] |
+//! | 15 | Unique Rectangle / Loop, types 1-4 | 4.5-5.0 (+0.1-0.6 type 3) | [`uniqueness`] |
+//! | 16 | Naked Quad | 5.0 | [`subsets`] |
+//! | 17 | Jellyfish | 5.2 | [`fish`] |
+//! | 18 | Hidden Quad | 5.4 | [`subsets`] |
+//! | 19 | BUG types 1-4 | 5.6-6.1 | [`uniqueness`] |
+//! | 20 | Aligned Pair Exclusion | 6.2 | [`exclusion`] |
+//! | 21 | Bidirectional X/Y-Cycle, Forcing X/Y-Chain, Turbot Fish; XY cycles and chains | 6.5 / 6.6 / 7.0 + length | [`chains`] |
+//! | 22 | Aligned Triplet Exclusion | 7.5 | [`exclusion`] |
+//! | 23 | Nishio Forcing Chains | 7.5 + length | [`chains`] |
+//! | 24 | Multiple (cell, region) Forcing Chains | 8.0 + length | [`chains`] |
+//! | 25 | Dynamic Forcing Chains | 8.5 + length | [`chains`] |
+//! | 26 | Dynamic Forcing Chains (+) | 9.0 + length | [`chains`] |
+//! | 27-30 | Nested Forcing Chains, levels 2-5 | 9.5 / 10.0 / 10.5 / 11.0 + length | [`chains`] |
+//!
+//! The length penalty is 0.1 for each of 4, 6, 8, 12, 16, 24, 32, 48, ...
+//! that the chain's complexity minus 2 exceeds; the complexity is the number
+//! of distinct potentials (candidate on or off) a conclusion depends on.
+//!
+//! Each technique is written from its definition; SE's source
+//! (1to9only/SudokuExplainer at 729c00e) was read only for the order in
+//! which it searches and breaks ties, which this module follows so that the
+//! same hint comes first. The one order SE leaves to the JVM (the
+//! iteration order of a `HashMap` keyed by cell object, which decides in
+//! which order a nested rule's removals join a dynamic chain) is taken here
+//! as ascending cell and digit.
+
+pub mod board;
+pub mod chains;
+pub mod exclusion;
+pub mod fish;
+pub mod hint;
+pub mod intersections;
+pub mod singles;
+pub mod subsets;
+pub mod uniqueness;
+pub mod wings;
+
+pub use board::Board;
+pub use hint::Hint;
+
+use crate::grid::Grid;
+use chains::{Chainer, Rule};
+use std::time::{Duration, Instant};
+
+/// SE's three numbers for a puzzle, and the path that gave them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rating {
+    /// ER: the hardest step (20.0 when the techniques do not finish).
+    pub er: f64,
+    /// EP: the hardest step up to the first placement.
+    pub ep: f64,
+    /// ED: the first step.
+    pub ed: f64,
+    /// Index in `steps` of the step that set ER (the first one rated ER).
+    pub hardest: usize,
+    /// The steps taken, in order (empty unless asked for with
+    /// [`Options::keep_steps`]; `step_count` counts them either way).
+    pub steps: Vec<Hint>,
+    /// Number of steps of the path.
+    pub step_count: usize,
+    /// Name of the technique of the step that set ER.
+    pub technique: String,
+    /// Whether the techniques finished the puzzle (false: ER 20.0).
+    pub solved: bool,
+}
+
+impl Rating {
+    /// `x` in tenths as SE prints it: `(int)((x + 0.05) * 10)`.
+    pub fn tenths(x: f64) -> i64 {
+        ((x + 0.05) * 10.0) as i64
+    }
+
+    /// `x` formatted as SE prints it, one decimal (`7.1`).
+    pub fn format(x: f64) -> String {
+        let t = Self::tenths(x);
+        format!("{}.{}", t / 10, t % 10)
+    }
+}
+
+/// How to rate.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Give up after this long (wall time).
+    pub budget: Option<Duration>,
+    /// Keep every step in [`Rating::steps`] (for `explain`).
+    pub keep_steps: bool,
+}
+
+/// Why a rating did not finish.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RateError {
+    /// The time budget ran out after `steps` steps.
+    #[error("rating took longer than the time budget of {budget:?} (stopped after {steps} steps)")]
+    Timeout {
+        /// The budget.
+        budget: Duration,
+        /// Steps applied before it ran out.
+        steps: usize,
+    },
+}
+
+/// A rater: SE's solver with buffers reused from puzzle to puzzle.
+#[derive(Default)]
+pub struct Rater {
+    chainer: Chainer,
+}
+
+/// One producer of SE's list.
+#[derive(Debug, Clone, Copy)]
+enum Producer {
+    HiddenSingle,
+    Locking(bool),
+    HiddenSet(usize, bool),
+    NakedSingle,
+    NakedSet(usize),
+    Fish(usize),
+    XyWing(bool),
+    UniqueLoops,
+    Bug,
+    AlignedPair,
+    CyclesAndForcing,
+    AlignedTriplet,
+    Forcing(Rule),
+}
+
+/// SE's producers in SE's order (`Solver`'s direct, indirect, chaining,
+/// chaining (+), advanced and experimental lists, as `getDifficulty` runs
+/// them).
+const PRODUCERS: [Producer; 30] = [
+    Producer::HiddenSingle,
+    Producer::Locking(true),
+    Producer::HiddenSet(2, true),
+    Producer::NakedSingle,
+    Producer::HiddenSet(3, true),
+    Producer::Locking(false),
+    Producer::NakedSet(2),
+    Producer::Fish(2),
+    Producer::HiddenSet(2, false),
+    Producer::NakedSet(3),
+    Producer::Fish(3),
+    Producer::HiddenSet(3, false),
+    Producer::XyWing(false),
+    Producer::XyWing(true),
+    Producer::UniqueLoops,
+    Producer::NakedSet(4),
+    Producer::Fish(4),
+    Producer::HiddenSet(4, false),
+    Producer::Bug,
+    Producer::AlignedPair,
+    Producer::CyclesAndForcing,
+    Producer::AlignedTriplet,
+    Producer::Forcing(Rule::NISHIO),
+    Producer::Forcing(Rule::MULTIPLE),
+    Producer::Forcing(Rule::dynamic(0)),
+    Producer::Forcing(Rule::dynamic(1)),
+    Producer::Forcing(Rule::dynamic(2)),
+    Producer::Forcing(Rule::dynamic(3)),
+    Producer::Forcing(Rule::dynamic(4)),
+    Producer::Forcing(Rule::dynamic(5)),
+];
+
+impl Rater {
+    /// A rater with empty buffers.
+    pub fn new() -> Rater {
+        Rater::default()
+    }
+
+    /// SE's next hint on `board`: the first producer's hint, or `None` when
+    /// no technique applies. `Err(())` when the deadline passed.
+    pub fn next_hint(&mut self, board: &Board, deadline: Option<Instant>) -> Result<Option<Hint>, ()> {
+        for producer in PRODUCERS {
+            let (hint, cancelled) = match producer {
+                Producer::HiddenSingle => (singles::hidden_single(board), false),
+                Producer::Locking(direct) => (intersections::locking(board, direct), false),
+                Producer::HiddenSet(degree, direct) => (subsets::hidden_set(board, degree, direct), false),
+                Producer::NakedSingle => (singles::naked_single(board), false),
+                Producer::NakedSet(degree) => (subsets::naked_set(board, degree), false),
+                Producer::Fish(degree) => (fish::fish(board, degree), false),
+                Producer::XyWing(xyz) => (wings::xy_wing(board, xyz), false),
+                Producer::UniqueLoops => (uniqueness::unique_loops(board), false),
+                Producer::Bug => (uniqueness::bug(board), false),
+                Producer::AlignedPair => (exclusion::aligned_pair(board), false),
+                Producer::CyclesAndForcing => self.chainer.cycles_and_forcing(board, deadline),
+                Producer::AlignedTriplet => (exclusion::aligned_triplet(board), false),
+                Producer::Forcing(rule) => self.chainer.forcing(board, rule, deadline),
+            };
+            if cancelled {
+                return Err(());
+            }
+            if hint.is_some() {
+                return Ok(hint);
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(());
+            }
+        }
+        Ok(None)
+    }
+
+    /// Rates `puzzle` as SE's `Solver.getDifficulty()` does. The puzzle
+    /// should have one solution (uniqueness techniques assume it; `rate`
+    /// checks it first); clashing givens give meaningless ratings.
+    ///
+    /// # Errors
+    /// [`RateError::Timeout`] when `options.budget` runs out.
+    pub fn rate(&mut self, puzzle: &Grid, options: &Options) -> Result<Rating, RateError> {
+        let deadline = options.budget.map(|b| Instant::now() + b);
+        let mut board = Board::new(puzzle);
+        let mut rating = Rating {
+            er: 0.0,
+            ep: 0.0,
+            ed: 0.0,
+            hardest: 0,
+            steps: Vec::new(),
+            step_count: 0,
+            technique: String::new(),
+            solved: true,
+        };
+        let mut difficulty = f64::NEG_INFINITY;
+        let (mut pearl, mut diamond) = (0.0f64, 0.0f64);
+        while !board.is_solved() {
+            let hint = match self.next_hint(&board, deadline) {
+                Ok(Some(h)) => h,
+                Ok(None) => {
+                    difficulty = 20.0;
+                    rating.solved = false;
+                    rating.technique = "(none: no technique applies)".into();
+                    break;
+                }
+                Err(()) => {
+                    return Err(RateError::Timeout {
+                        budget: options.budget.unwrap_or_default(),
+                        steps: rating.step_count,
+                    })
+                }
+            };
+            if hint.difficulty > difficulty {
+                difficulty = hint.difficulty;
+                rating.hardest = rating.step_count;
+                rating.technique.clone_from(&hint.name);
+            }
+            let before = board.clone();
+            hint.apply(&mut board);
+            if pearl == 0.0 {
+                if diamond == 0.0 {
+                    diamond = difficulty;
+                }
+                if hint.placement.is_some() {
+                    pearl = difficulty;
+                }
+            }
+            rating.step_count += 1;
+            if options.keep_steps {
+                rating.steps.push(hint);
+            }
+            if board == before {
+                // SE would apply this hint forever; stop as if stuck.
+                difficulty = 20.0;
+                rating.solved = false;
+                rating.technique = "(none: a hint changed nothing)".into();
+                break;
+            }
+        }
+        rating.er = if difficulty == f64::NEG_INFINITY { 0.0 } else { difficulty };
+        rating.ep = pearl;
+        rating.ed = diamond;
+        Ok(rating)
+    }
+}
+
+/// Rates one puzzle with a fresh [`Rater`] and no budget (see
+/// [`Rater::rate`]).
+pub fn rate(puzzle: &Grid) -> Rating {
+    Rater::new()
+        .rate(puzzle, &Options::default())
+        .expect("no budget, no timeout")
+}

@@ -1,0 +1,498 @@
+//! Uniqueness techniques: unique rectangles and loops (4.5-5.0 plus a
+//! subset's size for type 3) and the bivalue universal grave (BUG, 5.6-6.1).
+//!
+//! Both assume the puzzle has one solution, as SE does; `rate` checks that
+//! before rating.
+//!
+//! **Unique loops** (SE's `UniqueLoops`): from each cell with two candidates
+//! {v1, v2}, row-major, a depth-first search through cells holding both
+//! digits, changing region type at every step (block, row, column order),
+//! finds closed loops of 4 or more cells; a loop is kept when each region
+//! appears at most once among its even cells and once among its odd cells,
+//! and both sets are equal. The cells with more candidates ("extra" cells)
+//! decide the type: one (type 1), several sharing one extra digit (type 2),
+//! two with a naked or hidden subset in a shared region (type 3), two in a
+//! region where one of the loop's digits is locked (type 4). Rating: 4.5 for
+//! a rectangle (4 cells), 4.6 for 6, 4.7 for 8, 5.0 for 10 or more (SE adds
+//! 0.3 and 0.2 there); type 3 adds 0.1 per subset member beyond the first.
+//! All hints are collected and the easiest (then lowest type, then first
+//! found) is applied.
+//!
+//! **BUG** (SE's `BivalueUniversalGrave`): when removing one digit from each
+//! of a few cells ("BUG cells") would leave every empty cell with two
+//! candidates and every digit with two positions in each region, one of the
+//! BUG digits must be true. Type 1 (5.6): one BUG cell keeps only its BUG
+//! digits. Type 2 (5.7): one BUG digit, removed from the cells that see all
+//! BUG cells. Type 3 (5.7 + 0.1 per subset member beyond the first): the BUG
+//! digits act as one cell of a naked subset. Type 4 (5.7): two BUG cells in
+//! one region sharing a locked digit.
+
+use super::board::{bit, bit_nums, indices, Board, Combinations, CELL_REGIONS};
+use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, ROW};
+use super::hint::Hint;
+use super::subsets::common_tuple;
+
+/// A unique-loop hint before it becomes a [`Hint`].
+struct LoopHint {
+    difficulty: f64,
+    kind: u8,
+    len: usize,
+    removable: [u16; 81],
+}
+
+impl LoopHint {
+    fn into_hint(self) -> Hint {
+        let shape = if self.len == 4 { "Rectangle" } else { "Loop" };
+        let name = if self.len > 6 {
+            format!("Unique {shape} {} type {}", self.len, self.kind)
+        } else {
+            format!("Unique {shape} type {}", self.kind)
+        };
+        Hint::new(self.difficulty, name, &self.removable, None)
+    }
+}
+
+/// SE's `UniqueLoopHint.getDifficulty()` for a loop of `len` cells.
+fn loop_difficulty(len: usize) -> f64 {
+    let mut result = 4.5;
+    if len >= 10 {
+        result += 0.3;
+    }
+    if len >= 8 {
+        result += 0.2;
+    } else if len >= 6 {
+        result += 0.1;
+    }
+    result
+}
+
+/// SE's `UniqueLoops`: the easiest unique rectangle or loop hint.
+pub fn unique_loops(board: &Board) -> Option<Hint> {
+    let mut best = BestLoop(None);
+    for cell in 0..81 {
+        let cands = board.cands[cell];
+        if cands.count_ones() != 2 {
+            continue;
+        }
+        let v1 = cands.trailing_zeros() as u8;
+        let v2 = 15 - (cands.leading_zeros() as u8);
+        let mut loops = Vec::new();
+        let mut path = Vec::with_capacity(16);
+        check_for_loops(board, cell, v1, v2, &mut path, 2, 0, usize::MAX, &mut loops);
+        for lp in loops {
+            if !is_valid_loop(&lp) {
+                continue;
+            }
+            let extra: Vec<usize> = lp.iter().copied().filter(|&c| board.cands[c].count_ones() > 2).collect();
+            let pair = bit(v1) | bit(v2);
+            match extra.len() {
+                0 => {}
+                1 => {
+                    let mut removable = [0u16; 81];
+                    removable[extra[0]] = pair;
+                    best.consider(LoopHint { difficulty: loop_difficulty(lp.len()), kind: 1, len: lp.len(), removable });
+                }
+                2 => {
+                    let (c1, c2) = (extra[0], extra[1]);
+                    let r_pot = (board.cands[c1] | board.cands[c2]) & !pair;
+                    if r_pot.count_ones() == 1 {
+                        best.consider(type2(board, &lp, &extra, pair));
+                    } else if r_pot.count_ones() >= 2 {
+                        type3(board, &lp, c1, c2, v1, v2, &mut best);
+                    }
+                    if let Some(h) = type4(board, &lp, c1, c2, v1, v2) {
+                        best.consider(h);
+                    }
+                }
+                _ => best.consider(type2(board, &lp, &extra, pair)),
+            }
+            if let Some(b) = &best.0 {
+                if b.difficulty == 4.5 && b.kind == 1 {
+                    // Nothing found later can sort before it.
+                    return best.0.map(LoopHint::into_hint);
+                }
+            }
+        }
+    }
+    best.0.map(LoopHint::into_hint)
+}
+
+/// The unique-loop hint SE applies among those offered: the first of the
+/// lowest (difficulty, type); hints that remove nothing are not offered.
+struct BestLoop(Option<LoopHint>);
+
+impl BestLoop {
+    fn consider(&mut self, h: LoopHint) {
+        let better = match &self.0 {
+            None => true,
+            Some(b) => h.difficulty < b.difficulty || (h.difficulty == b.difficulty && h.kind < b.kind),
+        };
+        if better && h.removable.iter().any(|&m| m != 0) {
+            self.0 = Some(h);
+        }
+    }
+}
+
+/// SE's `checkForLoops`: depth-first search for closed loops through cells
+/// holding both `v1` and `v2`. `ex_values` is SE's set of extra digits seen,
+/// which (as in SE) also gathers the extra digits of the siblings already
+/// tried at this depth.
+#[allow(clippy::too_many_arguments)]
+fn check_for_loops(
+    board: &Board,
+    cell: usize,
+    v1: u8,
+    v2: u8,
+    path: &mut Vec<usize>,
+    allowed_ex: i32,
+    ex_values: u16,
+    last_type: usize,
+    loops: &mut Vec<Vec<usize>>,
+) {
+    path.push(cell);
+    let mut ex_values = ex_values;
+    let pair = bit(v1) | bit(v2);
+    for ty in [BLOCK, ROW, COLUMN] {
+        if ty == last_type {
+            continue;
+        }
+        let r = CELL_REGIONS[cell][ty] as usize;
+        for &next in &REGION_CELLS[r] {
+            let next = next as usize;
+            if path[0] == next && path.len() >= 4 {
+                loops.push(path.clone());
+            } else if !path.contains(&next) {
+                let cands = board.cands[next];
+                if cands & pair == pair {
+                    ex_values |= cands;
+                    ex_values &= !pair;
+                    let card = cands.count_ones();
+                    if card == 2 || ex_values.count_ones() == 1 || allowed_ex > 0 {
+                        let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                        check_for_loops(board, next, v1, v2, path, new_allowed, ex_values, ty, loops);
+                    }
+                }
+            }
+        }
+    }
+    path.pop();
+}
+
+/// SE's `isValidLoop`: each region at most once among the even cells and
+/// once among the odd ones, and the same regions for both.
+fn is_valid_loop(lp: &[usize]) -> bool {
+    let mut visited = [0u32; 2];
+    for (i, &c) in lp.iter().enumerate() {
+        for &r in &CELL_REGIONS[c] {
+            let b = 1u32 << r;
+            if visited[i & 1] & b != 0 {
+                return false;
+            }
+            visited[i & 1] |= b;
+        }
+    }
+    visited[0] == visited[1]
+}
+
+/// Type 2: the extra digit of the first extra cell, removed from the cells
+/// that see every extra cell.
+fn type2(board: &Board, lp: &[usize], extra: &[usize], pair: u16) -> LoopHint {
+    let value = (board.cands[extra[0]] & !pair).trailing_zeros() as u8;
+    let mut common = !0u128;
+    for &c in extra {
+        common &= PEER_MASK[c];
+    }
+    let mut removable = [0u16; 81];
+    for (c, r) in removable.iter_mut().enumerate() {
+        if common >> c & 1 != 0 && !extra.contains(&c) && board.cands[c] & bit(value) != 0 {
+            *r = bit(value);
+        }
+    }
+    LoopHint { difficulty: loop_difficulty(lp.len()), kind: 2, len: lp.len(), removable }
+}
+
+/// Type 3 (SE's `createType3Hints`): the two extra cells' extra digits act
+/// as one cell of a naked subset, or the loop's digits plus others form a
+/// hidden subset, in a region both extra cells share.
+fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best: &mut BestLoop) {
+    let pair = bit(v1) | bit(v2);
+    let extra = (board.cands[c1] | board.cands[c2]) & !pair;
+    let base = loop_difficulty(lp.len());
+    for degree in extra.count_ones() as usize..=7 {
+        for ty in [BLOCK, ROW, COLUMN] {
+            let r = CELL_REGIONS[c1][ty] as usize;
+            if r != CELL_REGIONS[c2][ty] as usize {
+                continue;
+            }
+            let cells = &REGION_CELLS[r];
+            let empty = board.empty_count(r) as usize;
+            let (index1, index2) = (INDEX_IN[c1][ty] as usize, INDEX_IN[c2][ty] as usize);
+            if degree * 2 <= empty {
+                for combo in Combinations::new(degree, 9) {
+                    if combo >> index1 & 1 == 0 || combo >> index2 & 1 != 0 {
+                        continue;
+                    }
+                    let mut sets = [0u16; 7];
+                    let mut naked = extra & board.cands[c1] & board.cands[c2];
+                    let mut others = 0u16; // region indices of the other cells
+                    for (i, k) in bit_nums(combo).enumerate() {
+                        if k == index1 {
+                            sets[i] = extra;
+                        } else {
+                            sets[i] = board.cands[cells[k] as usize];
+                            naked |= sets[i];
+                            others |= 1 << k;
+                        }
+                    }
+                    if naked.count_ones() as usize != degree {
+                        continue;
+                    }
+                    let Some(common) = common_tuple(&sets[..degree], degree) else {
+                        continue;
+                    };
+                    let mut removable = [0u16; 81];
+                    for k in 0..9 {
+                        let c = cells[k] as usize;
+                        if others >> k & 1 == 0 && c != c1 && c != c2 {
+                            removable[c] = board.cands[c] & common;
+                        }
+                    }
+                    let to_add = (common.count_ones() as i32 - 1) as f64 * 0.1;
+                    best.consider(LoopHint { difficulty: base + to_add, kind: 3, len: lp.len(), removable });
+                }
+            }
+            if degree * 2 < empty {
+                let rem_values: Vec<u8> = (1..=9u8).filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0).collect();
+                if degree - 2 > rem_values.len() {
+                    continue;
+                }
+                for combo in Combinations::new(degree - 2, rem_values.len()) {
+                    let mut values: Vec<u8> = bit_nums(combo).map(|i| rem_values[i]).collect();
+                    values.push(v1);
+                    values.push(v2);
+                    // SE's searchCommonTupleLight: every set non-empty, union of `degree`.
+                    let mut union = 0u16;
+                    let mut empty_set = false;
+                    let mut hidden = 0u16;
+                    for &v in &values {
+                        let p = board.positions(r, v) & !(1 << index2);
+                        union |= p;
+                        empty_set |= p == 0;
+                        hidden |= bit(v);
+                    }
+                    if empty_set || union.count_ones() as usize != degree {
+                        continue;
+                    }
+                    let idx = union & !(1 << index1) & !(1 << index2);
+                    let mut removable = [0u16; 81];
+                    for k in indices(idx) {
+                        let c = cells[k] as usize;
+                        removable[c] = board.cands[c] & !hidden;
+                    }
+                    let to_add = (idx.count_ones() as i32 - 1) as f64 * 0.1;
+                    best.consider(LoopHint { difficulty: base + to_add, kind: 3, len: lp.len(), removable });
+                }
+            }
+        }
+    }
+}
+
+/// Type 4 (SE's `createType4Hint`): in a region shared by the two extra
+/// cells where one loop digit has no other position, the other loop digit
+/// goes from both extra cells. The last matching region type wins, v1 first.
+fn type4(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8) -> Option<LoopHint> {
+    let (mut lock1, mut lock2) = (false, false);
+    for ty in [BLOCK, ROW, COLUMN] {
+        let r = CELL_REGIONS[c1][ty] as usize;
+        if r != CELL_REGIONS[c2][ty] as usize {
+            continue;
+        }
+        let (mut has1, mut has2) = (false, false);
+        for &c in &REGION_CELLS[r] {
+            let c = c as usize;
+            if c != c1 && c != c2 {
+                has1 |= board.cands[c] & bit(v1) != 0;
+                has2 |= board.cands[c] & bit(v2) != 0;
+            }
+        }
+        lock1 |= !has1;
+        lock2 |= !has2;
+    }
+    let rem = if lock1 {
+        v2
+    } else if lock2 {
+        v1
+    } else {
+        return None;
+    };
+    let mut removable = [0u16; 81];
+    removable[c1] = bit(rem);
+    removable[c2] = bit(rem);
+    Some(LoopHint { difficulty: loop_difficulty(lp.len()), kind: 4, len: lp.len(), removable })
+}
+
+/// SE's `BivalueUniversalGrave`: the first BUG hint, in SE's order of types.
+pub fn bug(board: &Board) -> Option<Hint> {
+    let mut temp = board.cands;
+    let mut bug_cells: Vec<usize> = Vec::new();
+    let mut bug_values = [0u16; 81];
+    let mut all_bug_values = 0u16;
+    let mut common: Option<u128> = None;
+    for ty in [BLOCK, ROW, COLUMN] {
+        for i in 0..9 {
+            let r = ty * 9 + i;
+            for v in 1..=9u8 {
+                let pos = board.positions(r, v);
+                let card = pos.count_ones();
+                if card == 0 || card == 2 {
+                    continue;
+                }
+                let mut new_bug = indices(pos)
+                    .map(|k| REGION_CELLS[r][k] as usize)
+                    .filter(|&c| board.cands[c].count_ones() >= 3);
+                match (new_bug.next(), new_bug.next()) {
+                    (None, _) => return None,
+                    (Some(cell), None) => {
+                        if !bug_cells.contains(&cell) {
+                            bug_cells.push(cell);
+                        }
+                        bug_values[cell] |= bit(v);
+                        all_bug_values |= bit(v);
+                        temp[cell] &= !bit(v);
+                        let mut cc = common.unwrap_or(PEER_MASK[cell]) & PEER_MASK[cell];
+                        for &b in &bug_cells {
+                            cc &= !(1u128 << b);
+                        }
+                        common = Some(cc);
+                        if bug_cells.len() > 1 && all_bug_values.count_ones() > 1 && cc == 0 {
+                            return None;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    for c in 0..81 {
+        if board.values[c] == 0 && temp[c].count_ones() != 2 {
+            return None;
+        }
+    }
+    for r in 0..27 {
+        for v in 1..=9u8 {
+            let card = REGION_CELLS[r].iter().filter(|&&c| temp[c as usize] & bit(v) != 0).count();
+            if card != 0 && card != 2 {
+                return None;
+            }
+        }
+    }
+    let common = common.unwrap_or(0);
+    if bug_cells.len() == 1 {
+        let cell = bug_cells[0];
+        let mut removable = [0u16; 81];
+        removable[cell] = board.cands[cell] & !all_bug_values;
+        return Some(Hint::new(5.6, "BUG type 1", &removable, None));
+    }
+    if all_bug_values.count_ones() == 1 {
+        if common != 0 {
+            let value = all_bug_values.trailing_zeros() as u8;
+            let mut removable = [0u16; 81];
+            let mut any = false;
+            for (c, r) in removable.iter_mut().enumerate() {
+                if common >> c & 1 != 0 && board.cands[c] & bit(value) != 0 {
+                    *r = bit(value);
+                    any = true;
+                }
+            }
+            if any {
+                return Some(Hint::new(5.7, "BUG type 2", &removable, None));
+            }
+        }
+        if bug_cells.len() == 2 {
+            return bug4(board, &bug_cells, &bug_values, all_bug_values);
+        }
+    } else if common != 0 {
+        if bug_cells.len() == 2 {
+            if let Some(h) = bug4(board, &bug_cells, &bug_values, all_bug_values) {
+                return Some(h);
+            }
+        }
+        return bug3(board, &bug_cells, all_bug_values, common);
+    }
+    None
+}
+
+/// The region of type `ty` all `cells` share, if any.
+fn shared_region(cells: &[usize], ty: usize) -> Option<usize> {
+    let r = CELL_REGIONS[cells[0]][ty];
+    cells.iter().all(|&c| CELL_REGIONS[c][ty] == r).then_some(r as usize)
+}
+
+/// BUG type 3: the BUG digits with `degree - 1` cells of a shared region
+/// form a naked subset.
+fn bug3(board: &Board, bug_cells: &[usize], all_bug_values: u16, common: u128) -> Option<Hint> {
+    // SE walks the common cells in the first BUG cell's house order.
+    let first = bug_cells[0];
+    for ty in [BLOCK, ROW, COLUMN] {
+        let Some(r) = shared_region(bug_cells, ty) else {
+            continue;
+        };
+        let region_cells: Vec<usize> = HOUSE[first]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| common >> c & 1 != 0 && CELL_REGIONS[c][ty] as usize == r)
+            .collect();
+        for degree in 2..=6usize {
+            if region_cells.len() < degree {
+                continue;
+            }
+            for combo in Combinations::new(degree - 1, region_cells.len()) {
+                let mut sets = [0u16; 6];
+                let mut other = 0u16;
+                let mut naked_cells = 0u128;
+                for (i, k) in bit_nums(combo).enumerate() {
+                    let c = region_cells[k];
+                    naked_cells |= 1 << c;
+                    sets[i] = board.cands[c];
+                    other |= sets[i];
+                }
+                sets[degree - 1] = all_bug_values;
+                if other.count_ones() as usize != degree {
+                    continue;
+                }
+                let Some(naked) = common_tuple(&sets[..degree], degree) else {
+                    continue;
+                };
+                let mut removable = [0u16; 81];
+                let mut any = false;
+                for &c in &region_cells {
+                    if naked_cells >> c & 1 == 0 && !bug_cells.contains(&c) {
+                        removable[c] = board.cands[c] & naked;
+                        any |= removable[c] != 0;
+                    }
+                }
+                if any {
+                    let difficulty = 5.7 + (naked.count_ones() as i32 - 1) as f64 * 0.1;
+                    return Some(Hint::new(difficulty, "BUG type 3", &removable, None));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// BUG type 4: two BUG cells in one region sharing one non-BUG digit.
+fn bug4(board: &Board, bug_cells: &[usize], bug_values: &[u16; 81], all_bug_values: u16) -> Option<Hint> {
+    let (c1, c2) = (bug_cells[0], bug_cells[1]);
+    let common = board.cands[c1] & board.cands[c2] & !all_bug_values;
+    if common.count_ones() != 1 {
+        return None;
+    }
+    [BLOCK, ROW, COLUMN].into_iter().find_map(|ty| {
+        shared_region(bug_cells, ty)?;
+        let mut removable = [0u16; 81];
+        removable[c1] = board.cands[c1] & !bug_values[c1] & !common;
+        removable[c2] = board.cands[c2] & !bug_values[c2] & !common;
+        Some(Hint::new(5.7, "BUG type 4", &removable, None))
+    })
+}

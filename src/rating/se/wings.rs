@@ -1,0 +1,57 @@
+//! XY-Wing (4.2) and XYZ-Wing (4.4).
+//!
+//! A pivot cell with candidates {x, y} (XYZ: {x, y, z}) sees two bivalue
+//! pincers {x, z} and {y, z}; z is removed from every cell that sees both
+//! pincers (XYZ: and the pivot). Pivots are tried row-major, pincers in the
+//! pivot's house order (block, row, column).
+
+use super::board::{bit, Board, HOUSE, PEER_MASK};
+use super::hint::Hint;
+
+/// SE's `XYWing(xyz)`: the first XY-Wing (or XYZ-Wing) that removes
+/// something.
+pub fn xy_wing(board: &Board, xyz: bool) -> Option<Hint> {
+    let target = if xyz { 3 } else { 2 };
+    for xy_cell in 0..81 {
+        let xy = board.cands[xy_cell];
+        if xy.count_ones() != target {
+            continue;
+        }
+        for &xz_cell in &HOUSE[xy_cell] {
+            let xz = board.cands[xz_cell as usize];
+            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+                continue;
+            }
+            for &yz_cell in &HOUSE[xy_cell] {
+                let yz = board.cands[yz_cell as usize];
+                if yz.count_ones() != 2 {
+                    continue;
+                }
+                let union = (xy | xz | yz).count_ones();
+                let inter = (xy & xz & yz).count_ones();
+                if union != 3 || inter != if xyz { 1 } else { 0 } {
+                    continue;
+                }
+                let z = (xz & yz).trailing_zeros() as u8;
+                let mut victims = PEER_MASK[xz_cell as usize] & PEER_MASK[yz_cell as usize];
+                if xyz {
+                    victims &= PEER_MASK[xy_cell];
+                }
+                victims &= !(1u128 << xy_cell | 1u128 << xz_cell | 1u128 << yz_cell);
+                let mut removable = [0u16; 81];
+                let mut any = false;
+                for (c, r) in removable.iter_mut().enumerate() {
+                    if victims >> c & 1 != 0 && board.cands[c] & bit(z) != 0 {
+                        *r = bit(z);
+                        any = true;
+                    }
+                }
+                if any {
+                    let (difficulty, name) = if xyz { (4.4, "XYZ-Wing") } else { (4.2, "XY-Wing") };
+                    return Some(Hint::new(difficulty, name, &removable, None));
+                }
+            }
+        }
+    }
+    None
+}
