@@ -142,10 +142,38 @@ pub const fn bit(v: u8) -> u16 {
     1 << v
 }
 
-/// Number of set bits of a 16-bit mask.
+/// `CARD[m]`: number of set bits of a 10-bit mask (candidates use bits
+/// 1..=9, positions bits 0..=8). A table because the portable build has no
+/// popcount instruction and counting is the rater's most common operation.
+const CARD: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        t[m] = (m as u32).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
+/// Number of candidates (or positions) in a mask.
+pub trait Card {
+    /// The number of set bits.
+    fn card(self) -> u32;
+}
+
+impl Card for u16 {
+    #[inline]
+    fn card(self) -> u32 {
+        debug_assert!(self < 1024);
+        u32::from(CARD[usize::from(self & 0x3ff)])
+    }
+}
+
+/// Whether an 81-bit cell set has exactly two cells.
 #[inline]
-pub const fn count(mask: u16) -> u32 {
-    mask.count_ones()
+pub fn is_two(m: u128) -> bool {
+    let rest = m & m.wrapping_sub(1);
+    rest != 0 && rest & rest.wrapping_sub(1) == 0
 }
 
 /// The digits of a candidate mask, ascending.
@@ -170,13 +198,20 @@ pub fn indices(mask: u16) -> impl Iterator<Item = usize> {
 }
 
 /// Values and candidates of the 81 cells: SE's `Grid` with its potential
-/// values (see the module doc for the bit layout).
+/// values (see the module doc for the bit layout), plus each region's
+/// positions of each digit and number of empty cells, kept in step by
+/// [`Board::remove`] and [`Board::place`] so that the techniques read them
+/// in one load.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Cell values, row-major: 0 empty, 1..=9 placed.
-    pub values: [u8; 81],
+    pub(crate) values: [u8; 81],
     /// Candidates per cell: bit `v` for digit `v`; 0 for a filled cell.
-    pub cands: [u16; 81],
+    pub(crate) cands: [u16; 81],
+    /// `pos[r][v]`: positions of digit `v` in region `r` (9-bit).
+    pos: [[u16; 10]; 27],
+    /// Empty cells per region.
+    empty: [u8; 27],
 }
 
 impl Board {
@@ -200,7 +235,49 @@ impl Board {
                 cands[c as usize] &= !seen;
             }
         }
-        Board { values, cands }
+        Board::from_parts(values, cands)
+    }
+
+    /// A board with these values and candidates (taken as they are).
+    pub fn from_parts(values: [u8; 81], cands: [u16; 81]) -> Board {
+        let mut pos = [[0u16; 10]; 27];
+        let mut empty = [0u8; 27];
+        for r in 0..27 {
+            for (k, &c) in REGION_CELLS[r].iter().enumerate() {
+                let c = c as usize;
+                empty[r] += u8::from(values[c] == 0);
+                for v in digits(cands[c]) {
+                    pos[r][v as usize] |= 1 << k;
+                }
+            }
+        }
+        Board { values, cands, pos, empty }
+    }
+
+    /// Cell values, row-major: 0 empty, 1..=9 placed.
+    pub fn values(&self) -> &[u8; 81] {
+        &self.values
+    }
+
+    /// Candidates per cell: bit `v` for digit `v`; 0 for a filled cell.
+    pub fn candidates(&self) -> &[u16; 81] {
+        &self.cands
+    }
+
+    /// Removes the candidates `mask` from `cell`.
+    #[inline]
+    pub fn remove(&mut self, cell: usize, mask: u16) {
+        let gone = self.cands[cell] & mask;
+        if gone == 0 {
+            return;
+        }
+        self.cands[cell] &= !mask;
+        for (t, &r) in CELL_REGIONS[cell].iter().enumerate() {
+            let k = !(1u16 << INDEX_IN[cell][t]);
+            for v in digits(gone) {
+                self.pos[r as usize][v as usize] &= k;
+            }
+        }
     }
 
     /// Whether every cell holds a value.
@@ -212,33 +289,28 @@ impl Board {
     /// index `k` has `v` as a candidate.
     #[inline]
     pub fn positions(&self, r: usize, v: u8) -> u16 {
-        let b = bit(v);
-        let cells = &REGION_CELLS[r];
-        let mut m = 0u16;
-        for k in 0..9 {
-            m |= u16::from(self.cands[cells[k] as usize] & b != 0) << k;
-        }
-        m
+        self.pos[r][v as usize]
     }
 
     /// Number of empty cells in region `r`.
     #[inline]
     pub fn empty_count(&self, r: usize) -> u32 {
-        REGION_CELLS[r]
-            .iter()
-            .filter(|&&c| self.values[c as usize] == 0)
-            .count() as u32
+        u32::from(self.empty[r])
     }
 
     /// Places `v` in `cell` and removes `v` from the candidates of the cell's
     /// block, row and column (SE's `setValueAndCancel`).
     pub fn place(&mut self, cell: usize, v: u8) {
+        if self.values[cell] == 0 {
+            for &r in &CELL_REGIONS[cell] {
+                self.empty[r as usize] -= 1;
+            }
+        }
         self.values[cell] = v;
-        self.cands[cell] = 0;
-        let b = !bit(v);
+        self.remove(cell, 0x3fe);
         for &r in &CELL_REGIONS[cell] {
             for &c in &REGION_CELLS[r as usize] {
-                self.cands[c as usize] &= b;
+                self.remove(c as usize, bit(v));
             }
         }
     }

@@ -15,110 +15,110 @@
 //! with at least two common excluders; a triplet adds to a pair a candidate
 //! cell among the first two cells' excluders.
 
-use super::board::{bit, bit_nums, digits, Board, Combinations, HOUSE, PEER_MASK};
+use super::board::{Card, bit, bit_nums, digits, Board, Combinations, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
-/// The candidate base cells and, for each, its excluders as an 81-bit set.
-fn base_cells(board: &Board, max_excluder: u32) -> (Vec<usize>, Vec<u128>, Vec<Vec<usize>>) {
-    let mut cells = Vec::new();
-    let mut masks = Vec::new();
-    let mut lists = Vec::new();
+/// A candidate base cell: its excluders as an 81-bit set and as a list in
+/// SE's house order.
+struct Base {
+    cell: usize,
+    mask: u128,
+    list: [u8; 20],
+    len: usize,
+}
+
+/// The candidate base cells, row-major.
+fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
+    let mut bases = Vec::with_capacity(64);
     for c in 0..81 {
-        if board.cands[c].count_ones() < 2 {
+        if board.cands[c].card() < 2 {
             continue;
         }
         let mut naked_single = false;
-        let mut mask = 0u128;
-        let mut list = Vec::new();
+        let mut base = Base { cell: c, mask: 0, list: [0; 20], len: 0 };
         for &e in &HOUSE[c] {
-            let n = board.cands[e as usize].count_ones();
+            let n = board.cands[e as usize].card();
             if n == 1 {
                 naked_single = true;
+                break;
             } else if (2..=max_excluder).contains(&n) {
-                mask |= 1 << e;
-                list.push(e as usize);
+                base.mask |= 1 << e;
+                base.list[base.len] = e;
+                base.len += 1;
             }
         }
-        if !naked_single && mask != 0 {
-            cells.push(c);
-            masks.push(mask);
-            lists.push(list);
+        if !naked_single && base.mask != 0 {
+            bases.push(base);
         }
     }
-    (cells, masks, lists)
+    bases
 }
 
-/// The removals aligned exclusion finds on `cells` with the excluders
-/// `excluders` (candidate masks), or `None`.
-fn exclude(board: &Board, cells: &[usize], excluders: &[u16]) -> Option<[u16; 81]> {
+/// The removals aligned exclusion finds on `cells` (2 or 3) with the
+/// excluder cells `common`, or `None`.
+fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
     let n = cells.len();
+    let mut excluders = [0u16; 20];
+    let mut ne = 0;
+    let mut m = common;
+    while m != 0 {
+        let c = m.trailing_zeros() as usize;
+        m &= m - 1;
+        excluders[ne] = board.cands[c];
+        ne += 1;
+    }
+    let excluders = &excluders[..ne];
+    let sees = |i: usize, j: usize| PEER_MASK[cells[i]] >> cells[j] & 1 != 0;
+    let (s01, s02, s12) = (sees(0, 1), n == 3 && sees(0, 2), n == 3 && sees(1, 2));
+    let wanted: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
+    let third = if n == 3 { wanted[2] } else { 1 }; // a dummy "digit 0" for pairs
     let mut allowed = [0u16; 3];
-    let cand: Vec<Vec<u8>> = cells.iter().map(|&c| digits(board.cands[c]).collect()).collect();
-    let sees: Vec<Vec<bool>> = (0..n)
-        .map(|i| (0..n).map(|j| PEER_MASK[cells[i]] >> cells[j] & 1 != 0).collect())
-        .collect();
-    let mut idx = [0usize; 3];
-    'combos: loop {
-        let p: [u8; 3] = std::array::from_fn(|i| if i < n { cand[i][idx[i]] } else { 0 });
-        let mut ok = true;
-        'pairs: for i in 0..n {
-            for j in i + 1..n {
-                if p[i] == p[j] && sees[i][j] {
-                    ok = false;
-                    break 'pairs;
+    for a in digits(wanted[0]) {
+        for b in digits(wanted[1]) {
+            if a == b && s01 {
+                continue;
+            }
+            for c in digits(third) {
+                if n == 3 && ((a == c && s02) || (b == c && s12)) {
+                    continue;
+                }
+                let used = bit(a) | bit(b) | if n == 3 { bit(c) } else { 0 };
+                if excluders.iter().any(|&e| e & !used == 0) {
+                    continue;
+                }
+                allowed[0] |= bit(a);
+                allowed[1] |= bit(b);
+                if n == 3 {
+                    allowed[2] |= bit(c);
+                }
+                if allowed == wanted {
+                    return None;
                 }
             }
         }
-        if ok {
-            let used: u16 = p[..n].iter().fold(0, |m, &v| m | bit(v));
-            ok = !excluders.iter().any(|&e| e & !used == 0);
-        }
-        if ok {
-            for i in 0..n {
-                allowed[i] |= bit(p[i]);
-            }
-        }
-        // Next combination (odometer).
-        for i in 0..n {
-            idx[i] += 1;
-            if idx[i] < cand[i].len() {
-                continue 'combos;
-            }
-            idx[i] = 0;
-        }
-        break;
     }
     let mut removable = [0u16; 81];
-    let mut any = false;
     for i in 0..n {
-        let r = board.cands[cells[i]] & !allowed[i];
-        removable[cells[i]] = r;
-        any |= r != 0;
+        removable[cells[i]] = wanted[i] & !allowed[i];
     }
-    any.then_some(removable)
-}
-
-/// The candidate masks of the cells of `set`.
-fn masks_of(board: &Board, set: u128) -> Vec<u16> {
-    (0..81).filter(|&c| set >> c & 1 != 0).map(|c| board.cands[c]).collect()
+    Some(removable)
 }
 
 /// SE's `AlignedPairExclusion`: the first pair exclusion that removes
 /// something (6.2).
 pub fn aligned_pair(board: &Board) -> Option<Hint> {
-    let (cells, masks, _) = base_cells(board, 2);
-    if cells.len() < 2 {
+    let bases = base_cells(board, 2);
+    if bases.len() < 2 {
         return None;
     }
-    for combo in Combinations::new(2, cells.len()) {
+    for combo in Combinations::new(2, bases.len()) {
         let mut it = bit_nums(combo);
-        let (i0, i1) = (it.next().unwrap(), it.next().unwrap());
-        let common = masks[i0] & masks[i1];
+        let (b0, b1) = (&bases[it.next().unwrap()], &bases[it.next().unwrap()]);
+        let common = b0.mask & b1.mask;
         if common.count_ones() < 2 {
             continue;
         }
-        let excluders = masks_of(board, common);
-        if let Some(removable) = exclude(board, &[cells[i0], cells[i1]], &excluders) {
+        if let Some(removable) = exclude(board, &[b0.cell, b1.cell], common) {
             return Some(Hint::new(6.2, "Aligned Pair Exclusion", &removable, None));
         }
     }
@@ -128,37 +128,39 @@ pub fn aligned_pair(board: &Board) -> Option<Hint> {
 /// SE's `AlignedExclusion(3)`: the first triplet exclusion that removes
 /// something (7.5).
 pub fn aligned_triplet(board: &Board) -> Option<Hint> {
-    let (cells, masks, lists) = base_cells(board, 3);
-    if cells.len() < 3 {
+    let bases = base_cells(board, 3);
+    if bases.len() < 3 {
         return None;
     }
-    let mut is_candidate = 0u128;
     let mut position = [usize::MAX; 81];
-    for (i, &c) in cells.iter().enumerate() {
-        is_candidate |= 1 << c;
-        position[c] = i;
+    let mut is_candidate = 0u128;
+    for (i, b) in bases.iter().enumerate() {
+        is_candidate |= 1 << b.cell;
+        position[b.cell] = i;
     }
-    for combo in Combinations::new(2, cells.len()) {
+    for combo in Combinations::new(2, bases.len()) {
         let mut it = bit_nums(combo);
-        let (i0, i1) = (it.next().unwrap(), it.next().unwrap());
-        let (c0, c1) = (cells[i0], cells[i1]);
-        // SE's twin area: the first two cells' excluders (c0's, then c1's
+        let (b0, b1) = (&bases[it.next().unwrap()], &bases[it.next().unwrap()]);
+        let pair_common = b0.mask & b1.mask;
+        // SE's twin area: the first two cells' excluders (b0's, then b1's
         // new ones) that are candidate cells themselves.
-        let mut tail = Vec::new();
+        let area = (b0.mask | b1.mask) & is_candidate & !(1u128 << b0.cell) & !(1u128 << b1.cell);
+        if area == 0 || pair_common.count_ones() < 2 {
+            // Every triplet's common excluders are among the pair's.
+            continue;
+        }
         let mut seen = 0u128;
-        for &e in lists[i0].iter().chain(&lists[i1]) {
-            if seen >> e & 1 == 0 && is_candidate >> e & 1 != 0 && e != c0 && e != c1 {
-                tail.push(e);
+        for &e in b0.list[..b0.len].iter().chain(&b1.list[..b1.len]) {
+            let e = e as usize;
+            if area >> e & 1 == 0 || seen >> e & 1 != 0 {
+                continue;
             }
             seen |= 1 << e;
-        }
-        for &c2 in &tail {
-            let common = masks[i0] & masks[i1] & masks[position[c2]];
+            let common = pair_common & bases[position[e]].mask;
             if common.count_ones() < 2 {
                 continue;
             }
-            let excluders = masks_of(board, common);
-            if let Some(removable) = exclude(board, &[c0, c1, c2], &excluders) {
+            if let Some(removable) = exclude(board, &[b0.cell, b1.cell, e], common) {
                 return Some(Hint::new(7.5, "Aligned Triplet Exclusion", &removable, None));
             }
         }

@@ -52,7 +52,7 @@ impl Hint {
     /// value (removing it from the cell's peers).
     pub fn apply(&self, board: &mut Board) {
         for &(cell, mask) in &self.removals {
-            board.cands[cell as usize] &= !mask;
+            board.remove(cell as usize, mask);
         }
         if let Some((cell, value)) = self.placement {
             board.place(cell as usize, value);

@@ -6,7 +6,7 @@
 //! region's type; the hint then places that single. The plain forms rate 2.6
 //! (pointing) and 2.8 (claiming).
 
-use super::board::{bit, crosses, Board, BLOCK, COLUMN, REGION_MASK, ROW};
+use super::board::{Card, bit, crosses, Board, BLOCK, COLUMN, REGION_MASK, ROW};
 use super::board::REGION_CELLS;
 use super::hint::Hint;
 
@@ -26,7 +26,7 @@ pub fn locking(board: &Board, direct: bool) -> Option<Hint> {
                 }
                 for v in 1..=9u8 {
                     let pos = board.positions(r1, v);
-                    if pos.count_ones() <= 1 || !inside(r1, pos, r2) {
+                    if pos.card() <= 1 || !inside(r1, pos, r2) {
                         continue;
                     }
                     if direct {
@@ -60,7 +60,7 @@ fn following_hidden_single(board: &Board, t1: usize, i1: usize, r2: usize, v: u8
             continue;
         }
         let pos3 = board.positions(r3, v);
-        if pos3.count_ones() <= 1 {
+        if pos3.card() <= 1 {
             continue;
         }
         let mut outside = super::board::indices(pos3)

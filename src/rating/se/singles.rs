@@ -1,7 +1,7 @@
 //! Singles: hidden single (1.0 last cell of a region, 1.2 block, 1.5 row or
 //! column) and naked single (2.3).
 
-use super::board::{Board, BLOCK, COLUMN, REGION_CELLS, ROW};
+use super::board::{Card, Board, BLOCK, COLUMN, REGION_CELLS, ROW};
 use super::hint::Hint;
 
 /// SE's `HiddenSingle`: first the regions with one empty cell left (1.0), in
@@ -18,7 +18,7 @@ pub fn hidden_single(board: &Board) -> Option<Hint> {
                 }
                 for v in 1..=9u8 {
                     let pos = board.positions(r, v);
-                    if pos.count_ones() == 1 {
+                    if pos.card() == 1 {
                         let cell = REGION_CELLS[r][pos.trailing_zeros() as usize];
                         let difficulty = if alone {
                             1.0
@@ -43,7 +43,7 @@ pub fn hidden_single(board: &Board) -> Option<Hint> {
 
 /// SE's `NakedSingle`: the first cell, row-major, with one candidate (2.3).
 pub fn naked_single(board: &Board) -> Option<Hint> {
-    (0..81).find(|&c| board.cands[c].count_ones() == 1).map(|c| {
+    (0..81).find(|&c| board.cands[c].card() == 1).map(|c| {
         Hint::placement(
             2.3,
             "Naked Single",

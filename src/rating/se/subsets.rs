@@ -11,7 +11,7 @@
 //! places. Regions are tried blocks first, then columns, then rows; subsets
 //! in SE's combination order.
 
-use super::board::{bit, Board, Combinations, BLOCK, COLUMN, REGION_CELLS, ROW};
+use super::board::{Card, bit, Board, Combinations, BLOCK, COLUMN, REGION_CELLS, ROW};
 use super::board::{bit_nums, indices};
 use super::hint::Hint;
 
@@ -24,12 +24,12 @@ const GROUP: [&str; 3] = ["Pair", "Triplet", "Quad"];
 pub(crate) fn common_tuple(sets: &[u16], degree: usize) -> Option<u16> {
     let mut union = 0u16;
     for &s in sets {
-        if s.count_ones() <= 1 {
+        if s.card() <= 1 {
             return None;
         }
         union |= s;
     }
-    (union.count_ones() as usize == degree).then_some(union)
+    (union.card() as usize == degree).then_some(union)
 }
 
 /// SE's `NakedSet(degree)`: `degree` cells of a region whose candidates
@@ -124,9 +124,9 @@ fn hidden_hint(
     if direct {
         for v in (1..=9u8).filter(|&v| value_set & bit(v) == 0) {
             let pos = positions[v as usize];
-            if pos.count_ones() > 1 {
+            if pos.card() > 1 {
                 let rest = pos & !common;
-                if rest.count_ones() == 1 {
+                if rest.card() == 1 {
                     let cell = cells[rest.trailing_zeros() as usize] as usize;
                     let name = format!("Direct Hidden {}", GROUP[degree - 2]);
                     let difficulty = if degree == 2 { 2.0 } else { 2.5 };

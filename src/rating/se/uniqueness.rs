@@ -27,7 +27,7 @@
 //! digits act as one cell of a naked subset. Type 4 (5.7): two BUG cells in
 //! one region sharing a locked digit.
 
-use super::board::{bit, bit_nums, indices, Board, Combinations, CELL_REGIONS};
+use super::board::{Card, bit, bit_nums, indices, Board, Combinations, CELL_REGIONS};
 use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, ROW};
 use super::hint::Hint;
 use super::subsets::common_tuple;
@@ -71,7 +71,7 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
     let mut best = BestLoop(None);
     for cell in 0..81 {
         let cands = board.cands[cell];
-        if cands.count_ones() != 2 {
+        if cands.card() != 2 {
             continue;
         }
         let v1 = cands.trailing_zeros() as u8;
@@ -83,7 +83,7 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
             if !is_valid_loop(&lp) {
                 continue;
             }
-            let extra: Vec<usize> = lp.iter().copied().filter(|&c| board.cands[c].count_ones() > 2).collect();
+            let extra: Vec<usize> = lp.iter().copied().filter(|&c| board.cands[c].card() > 2).collect();
             let pair = bit(v1) | bit(v2);
             match extra.len() {
                 0 => {}
@@ -95,9 +95,9 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
                 2 => {
                     let (c1, c2) = (extra[0], extra[1]);
                     let r_pot = (board.cands[c1] | board.cands[c2]) & !pair;
-                    if r_pot.count_ones() == 1 {
+                    if r_pot.card() == 1 {
                         best.consider(type2(board, &lp, &extra, pair));
-                    } else if r_pot.count_ones() >= 2 {
+                    } else if r_pot.card() >= 2 {
                         type3(board, &lp, c1, c2, v1, v2, &mut best);
                     }
                     if let Some(h) = type4(board, &lp, c1, c2, v1, v2) {
@@ -166,8 +166,8 @@ fn check_for_loops(
                 if cands & pair == pair {
                     ex_values |= cands;
                     ex_values &= !pair;
-                    let card = cands.count_ones();
-                    if card == 2 || ex_values.count_ones() == 1 || allowed_ex > 0 {
+                    let card = cands.card();
+                    if card == 2 || ex_values.card() == 1 || allowed_ex > 0 {
                         let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                         check_for_loops(board, next, v1, v2, path, new_allowed, ex_values, ty, loops);
                     }
@@ -218,7 +218,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
     let pair = bit(v1) | bit(v2);
     let extra = (board.cands[c1] | board.cands[c2]) & !pair;
     let base = loop_difficulty(lp.len());
-    for degree in extra.count_ones() as usize..=7 {
+    for degree in extra.card() as usize..=7 {
         for ty in [BLOCK, ROW, COLUMN] {
             let r = CELL_REGIONS[c1][ty] as usize;
             if r != CELL_REGIONS[c2][ty] as usize {
@@ -244,7 +244,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                             others |= 1 << k;
                         }
                     }
-                    if naked.count_ones() as usize != degree {
+                    if naked.card() as usize != degree {
                         continue;
                     }
                     let Some(common) = common_tuple(&sets[..degree], degree) else {
@@ -257,7 +257,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                             removable[c] = board.cands[c] & common;
                         }
                     }
-                    let to_add = (common.count_ones() as i32 - 1) as f64 * 0.1;
+                    let to_add = (common.card() as i32 - 1) as f64 * 0.1;
                     best.consider(LoopHint { difficulty: base + to_add, kind: 3, len: lp.len(), removable });
                 }
             }
@@ -280,7 +280,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         empty_set |= p == 0;
                         hidden |= bit(v);
                     }
-                    if empty_set || union.count_ones() as usize != degree {
+                    if empty_set || union.card() as usize != degree {
                         continue;
                     }
                     let idx = union & !(1 << index1) & !(1 << index2);
@@ -289,7 +289,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         let c = cells[k] as usize;
                         removable[c] = board.cands[c] & !hidden;
                     }
-                    let to_add = (idx.count_ones() as i32 - 1) as f64 * 0.1;
+                    let to_add = (idx.card() as i32 - 1) as f64 * 0.1;
                     best.consider(LoopHint { difficulty: base + to_add, kind: 3, len: lp.len(), removable });
                 }
             }
@@ -343,13 +343,13 @@ pub fn bug(board: &Board) -> Option<Hint> {
             let r = ty * 9 + i;
             for v in 1..=9u8 {
                 let pos = board.positions(r, v);
-                let card = pos.count_ones();
+                let card = pos.card();
                 if card == 0 || card == 2 {
                     continue;
                 }
                 let mut new_bug = indices(pos)
                     .map(|k| REGION_CELLS[r][k] as usize)
-                    .filter(|&c| board.cands[c].count_ones() >= 3);
+                    .filter(|&c| board.cands[c].card() >= 3);
                 match (new_bug.next(), new_bug.next()) {
                     (None, _) => return None,
                     (Some(cell), None) => {
@@ -364,7 +364,7 @@ pub fn bug(board: &Board) -> Option<Hint> {
                             cc &= !(1u128 << b);
                         }
                         common = Some(cc);
-                        if bug_cells.len() > 1 && all_bug_values.count_ones() > 1 && cc == 0 {
+                        if bug_cells.len() > 1 && all_bug_values.card() > 1 && cc == 0 {
                             return None;
                         }
                     }
@@ -374,7 +374,7 @@ pub fn bug(board: &Board) -> Option<Hint> {
         }
     }
     for c in 0..81 {
-        if board.values[c] == 0 && temp[c].count_ones() != 2 {
+        if board.values[c] == 0 && temp[c].card() != 2 {
             return None;
         }
     }
@@ -393,7 +393,7 @@ pub fn bug(board: &Board) -> Option<Hint> {
         removable[cell] = board.cands[cell] & !all_bug_values;
         return Some(Hint::new(5.6, "BUG type 1", &removable, None));
     }
-    if all_bug_values.count_ones() == 1 {
+    if all_bug_values.card() == 1 {
         if common != 0 {
             let value = all_bug_values.trailing_zeros() as u8;
             let mut removable = [0u16; 81];
@@ -457,7 +457,7 @@ fn bug3(board: &Board, bug_cells: &[usize], all_bug_values: u16, common: u128) -
                     other |= sets[i];
                 }
                 sets[degree - 1] = all_bug_values;
-                if other.count_ones() as usize != degree {
+                if other.card() as usize != degree {
                     continue;
                 }
                 let Some(naked) = common_tuple(&sets[..degree], degree) else {
@@ -472,7 +472,7 @@ fn bug3(board: &Board, bug_cells: &[usize], all_bug_values: u16, common: u128) -
                     }
                 }
                 if any {
-                    let difficulty = 5.7 + (naked.count_ones() as i32 - 1) as f64 * 0.1;
+                    let difficulty = 5.7 + (naked.card() as i32 - 1) as f64 * 0.1;
                     return Some(Hint::new(difficulty, "BUG type 3", &removable, None));
                 }
             }
@@ -485,7 +485,7 @@ fn bug3(board: &Board, bug_cells: &[usize], all_bug_values: u16, common: u128) -
 fn bug4(board: &Board, bug_cells: &[usize], bug_values: &[u16; 81], all_bug_values: u16) -> Option<Hint> {
     let (c1, c2) = (bug_cells[0], bug_cells[1]);
     let common = board.cands[c1] & board.cands[c2] & !all_bug_values;
-    if common.count_ones() != 1 {
+    if common.card() != 1 {
         return None;
     }
     [BLOCK, ROW, COLUMN].into_iter().find_map(|ty| {

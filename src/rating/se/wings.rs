@@ -5,7 +5,7 @@
 //! pincers (XYZ: and the pivot). Pivots are tried row-major, pincers in the
 //! pivot's house order (block, row, column).
 
-use super::board::{bit, Board, HOUSE, PEER_MASK};
+use super::board::{Card, bit, Board, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
 /// SE's `XYWing(xyz)`: the first XY-Wing (or XYZ-Wing) that removes
@@ -14,21 +14,21 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Hint> {
     let target = if xyz { 3 } else { 2 };
     for xy_cell in 0..81 {
         let xy = board.cands[xy_cell];
-        if xy.count_ones() != target {
+        if xy.card() != target {
             continue;
         }
         for &xz_cell in &HOUSE[xy_cell] {
             let xz = board.cands[xz_cell as usize];
-            if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+            if xz.card() != 2 || (xy & !xz).card() != 1 {
                 continue;
             }
             for &yz_cell in &HOUSE[xy_cell] {
                 let yz = board.cands[yz_cell as usize];
-                if yz.count_ones() != 2 {
+                if yz.card() != 2 {
                     continue;
                 }
-                let union = (xy | xz | yz).count_ones();
-                let inter = (xy & xz & yz).count_ones();
+                let union = (xy | xz | yz).card();
+                let inter = (xy & xz & yz).card();
                 if union != 3 || inter != if xyz { 1 } else { 0 } {
                     continue;
                 }

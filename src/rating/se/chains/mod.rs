@@ -19,6 +19,7 @@
 
 pub(crate) mod multiple;
 pub(crate) mod net;
+pub(crate) mod reach;
 pub(crate) mod unary;
 
 use super::board::Board;
@@ -62,6 +63,8 @@ pub struct Candidate {
 /// Keeps the hint SE would apply: the first of those that sort lowest.
 pub struct Select {
     best: Option<Candidate>,
+    /// Only hints rated at most this are considered.
+    cap: f64,
     deadline: Option<Instant>,
     checks: u32,
     cancelled: bool,
@@ -70,12 +73,15 @@ pub struct Select {
 impl Select {
     /// An empty selection; searches stop early once `deadline` passes.
     pub fn new(deadline: Option<Instant>) -> Select {
-        Select { best: None, deadline, checks: 0, cancelled: false }
+        Select { best: None, cap: f64::INFINITY, deadline, checks: 0, cancelled: false }
     }
 
     /// Whether a hint with these keys would replace the current best.
     #[inline]
     pub fn improves(&self, difficulty: f64, complexity: u32, sort_key: u8) -> bool {
+        if difficulty > self.cap {
+            return false;
+        }
         match &self.best {
             None => true,
             Some(b) => {

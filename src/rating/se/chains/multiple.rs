@@ -21,7 +21,7 @@
 //! working grid and their removals join the chain (SE's
 //! `getAdvancedPotentials`).
 
-use super::super::board::{bit, bit_nums, indices, Board, Combinations, CELL_REGIONS, COLUMN};
+use super::super::board::{Card, bit, bit_nums, indices, Board, Combinations, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
 use super::super::subsets::common_tuple;
 use super::net::{cell_of, is_on, key, length_difficulty, off_to_on, on_to_off, value_of, Cause, Nested};
@@ -105,6 +105,18 @@ impl Outcome {
     }
 }
 
+/// One `doChaining` outcome, and the contradiction that ended it, if any.
+struct Run {
+    out: Outcome,
+    absurd: Option<(u32, u32)>,
+}
+
+/// The runs of one search, by start key.
+struct Runs {
+    cache: Vec<u32>,
+    runs: Vec<Run>,
+}
+
 /// A hint of a nested rule, as the outer chain uses it.
 pub(crate) struct NestedHint {
     difficulty: f64,
@@ -153,6 +165,15 @@ impl Sink {
         match self {
             Sink::Best(s) => s.cancelled(),
             Sink::All { .. } => false,
+        }
+    }
+
+    /// Whether a hint of this base, with at least `min_complexity`, could
+    /// still replace the best one (always, when collecting all).
+    pub fn can_improve(&self, base: f64, min_complexity: u32, sort_key: u8) -> bool {
+        match self {
+            Sink::Best(s) => s.improves(base + length_difficulty(min_complexity), min_complexity, sort_key),
+            Sink::All { .. } => true,
         }
     }
 
@@ -329,116 +350,153 @@ impl Multiple {
         }
         let ctx = Ctx { rule, values: &board.values, depth };
         let mut work = Work::new(&board.cands);
+        // `doChaining` from a given start gives the same outcome every time
+        // on this grid; region chains ask for the same ones again, so each
+        // is run once.
+        let mut runs = Runs { cache: vec![u32::MAX; KEYS], runs: Vec::new() };
         for cell in 0..81 {
-            let card = board.cands[cell].count_ones();
+            let card = board.cands[cell].card();
             if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
                 continue;
             }
-            let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
-            self.from_cell(&ctx, board, &mut work, cell, net, sink);
-            net.truncate(mark);
-            net.nested.truncate(nested_mark);
+            self.from_cell(&ctx, board, &mut work, &mut runs, cell, net, sink);
             if sink.cancelled() {
                 return;
             }
         }
     }
 
+    /// The outcome of `doChaining` from `start`, run once per search.
+    fn run<'r>(&mut self, ctx: &Ctx, work: &mut Work, runs: &'r mut Runs, start: u16, net: &mut Net) -> &'r Run {
+        if runs.cache[start as usize] == u32::MAX {
+            let (out, absurd) = self.do_chaining(ctx, work, start, net);
+            runs.runs.push(Run { out, absurd });
+            runs.cache[start as usize] = (runs.runs.len() - 1) as u32;
+        }
+        &runs.runs[runs.cache[start as usize] as usize]
+    }
+
     /// The hints of one cell: binary and region chains per candidate, then
     /// cell chains.
-    fn from_cell(&mut self, ctx: &Ctx, board: &Board, work: &mut Work, cell: usize, net: &mut Net, sink: &mut Sink) {
+    #[allow(clippy::too_many_arguments)]
+    fn from_cell(&mut self, ctx: &Ctx, board: &Board, work: &mut Work, runs: &mut Runs, cell: usize, net: &mut Net, sink: &mut Sink) {
         let rule = ctx.rule;
         let cands = board.cands[cell];
-        let card = cands.count_ones();
-        let mut per_value: Vec<(u8, Outcome)> = Vec::with_capacity(card as usize);
+        let card = cands.card();
+        let mut per_value: Vec<u32> = Vec::with_capacity(card as usize);
         for v in super::super::board::digits(cands) {
             let do_double = card >= 3 && !rule.nishio && rule.dynamic;
             let do_contradiction = rule.dynamic || rule.nishio;
-            let on_out = self.binary(ctx, board, work, cell, v, net, sink, do_double, do_contradiction);
+            self.binary(ctx, board, work, runs, cell, v, net, sink, do_double, do_contradiction);
             if !rule.nishio {
-                self.regions(ctx, board, work, cell, v, &on_out, net, sink);
+                self.regions(ctx, board, work, runs, cell, v, net, sink);
             }
-            per_value.push((v, on_out));
+            per_value.push(runs.cache[key(cell, v, true) as usize]);
         }
         if !rule.nishio && (card == 2 || (rule.multiple && card > 2)) {
-            self.cell_reductions(ctx, board, cell, &per_value, net, sink);
+            let outcomes: Vec<&Outcome> = per_value.iter().map(|&i| &runs.runs[i as usize].out).collect();
+            self.reductions(ctx, board, &outcomes, None, net, sink);
         }
     }
 
-    /// SE's `doBinaryChaining` for (`cell`, `v`); returns the "on"
-    /// assumption's outcome for region and cell chains.
+    /// The flat complexity of chains ending at `targets`, or `None` when a
+    /// hint with it cannot replace the best one (checked on the depth
+    /// bound first, which is exact for static chains).
+    fn flat(&self, ctx: &Ctx, targets: &[u32], sort_key: u8, net: &mut Net, sink: &Sink) -> Option<u32> {
+        let bound: u32 = targets.iter().map(|&t| net.depth(t) + 1).sum();
+        if !sink.can_improve(ctx.rule.base_difficulty(), bound, sort_key) {
+            return None;
+        }
+        if !ctx.rule.dynamic && ctx.rule.level == 0 {
+            return Some(bound); // one parent per node: depth + 1 is exact
+        }
+        let flat: u32 = targets.iter().map(|&t| net.ancestor_count(t)).sum();
+        sink.can_improve(ctx.rule.base_difficulty(), flat, sort_key).then_some(flat)
+    }
+
+    /// SE's `doBinaryChaining` for (`cell`, `v`): contradiction and double
+    /// forcing hints. The "on" outcome is left in `runs` for region and
+    /// cell chains.
     #[allow(clippy::too_many_arguments)]
     fn binary(
         &mut self,
         ctx: &Ctx,
         board: &Board,
         work: &mut Work,
+        runs: &mut Runs,
         cell: usize,
         v: u8,
         net: &mut Net,
         sink: &mut Sink,
         do_double: bool,
         do_contradiction: bool,
-    ) -> Outcome {
+    ) {
         let rule = ctx.rule;
         let base = rule.base_difficulty();
-        let (on_out, absurd) = self.do_chaining(ctx, work, key(cell, v, true), net);
+        let on_key = key(cell, v, true);
+        let absurd_on = self.run(ctx, work, runs, on_key, net).absurd;
         if do_contradiction {
-            if let Some((a_on, a_off)) = absurd {
-                let flat = net.ancestor_count(a_on) + net.ancestor_count(a_off);
-                let mut removable = [0u16; 81];
-                removable[cell] = bit(v);
-                let targets = [a_on, a_off];
-                sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, None, ChainKind::Binary, || {
-                    binary_name(rule, true)
-                });
-            }
-        }
-        let (off_out, absurd) = self.do_chaining(ctx, work, key(cell, v, false), net);
-        if do_contradiction {
-            if let Some((a_on, a_off)) = absurd {
-                let mut removable = [0u16; 81];
-                removable[cell] = board.cands[cell] & !bit(v);
-                if removable[cell] != 0 {
-                    let flat = net.ancestor_count(a_on) + net.ancestor_count(a_off);
+            if let Some((a_on, a_off)) = absurd_on {
+                if let Some(flat) = self.flat(ctx, &[a_on, a_off], 7, net, sink) {
+                    let mut removable = [0u16; 81];
+                    removable[cell] = bit(v);
                     let targets = [a_on, a_off];
-                    sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, Some((cell, v)), ChainKind::Binary, || {
+                    sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, None, ChainKind::Binary, || {
                         binary_name(rule, true)
                     });
                 }
             }
         }
-        if do_double {
-            for i in 0..on_out.on.len() {
-                let from_on = on_out.on[i];
+        if !do_contradiction && !do_double {
+            return; // SE runs the "off" assumption too, and uses nothing of it
+        }
+        let off_run = self.run(ctx, work, runs, key(cell, v, false), net);
+        let absurd_off = off_run.absurd;
+        if do_contradiction {
+            if let Some((a_on, a_off)) = absurd_off {
+                let mut removable = [0u16; 81];
+                removable[cell] = board.cands[cell] & !bit(v);
+                if removable[cell] != 0 {
+                    if let Some(flat) = self.flat(ctx, &[a_on, a_off], 7, net, sink) {
+                        let targets = [a_on, a_off];
+                        sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, Some((cell, v)), ChainKind::Binary, || {
+                            binary_name(rule, true)
+                        });
+                    }
+                }
+            }
+        }
+        if !do_double {
+            return;
+        }
+        let on_idx = runs.cache[on_key as usize] as usize;
+        let off_idx = runs.cache[(on_key ^ 1) as usize] as usize;
+        for on in [true, false] {
+            let n = if on { runs.runs[on_idx].out.on.len() } else { runs.runs[on_idx].out.off.len() };
+            for i in 0..n {
+                let (on_out, off_out) = (&runs.runs[on_idx].out, &runs.runs[off_idx].out);
+                let from_on = if on { on_out.on[i] } else { on_out.off[i] };
                 let k = net.key(from_on);
                 let Some(from_off) = off_out.get(net, k) else { continue };
                 let (c, value) = (cell_of(k), value_of(k));
                 let mut removable = [0u16; 81];
-                removable[c] = board.cands[c] & !bit(value);
-                if removable[c] == 0 {
-                    continue;
-                }
-                let flat = net.ancestor_count(from_on) + net.ancestor_count(from_off);
+                let placement = if on {
+                    removable[c] = board.cands[c] & !bit(value);
+                    if removable[c] == 0 {
+                        continue;
+                    }
+                    Some((c, value))
+                } else {
+                    removable[c] = bit(value);
+                    None
+                };
                 let targets = [from_on, from_off];
-                sink.offer(net, base, flat, 1, Layout::Plain(&targets), &removable, Some((c, value)), ChainKind::Binary, || {
-                    binary_name(rule, false)
-                });
-            }
-            for i in 0..on_out.off.len() {
-                let from_on = on_out.off[i];
-                let k = net.key(from_on);
-                let Some(from_off) = off_out.get(net, k) else { continue };
-                let mut removable = [0u16; 81];
-                removable[cell_of(k)] = bit(value_of(k));
-                let flat = net.ancestor_count(from_on) + net.ancestor_count(from_off);
-                let targets = [from_on, from_off];
-                sink.offer(net, base, flat, 1, Layout::Plain(&targets), &removable, None, ChainKind::Binary, || {
+                let Some(flat) = self.flat(ctx, &targets, 1, net, sink) else { continue };
+                sink.offer(net, base, flat, 1, Layout::Plain(&targets), &removable, placement, ChainKind::Binary, || {
                     binary_name(rule, false)
                 });
             }
         }
-        on_out
     }
 
     /// SE's `doRegionChainings` for (`cell`, `v`).
@@ -448,9 +506,9 @@ impl Multiple {
         ctx: &Ctx,
         board: &Board,
         work: &mut Work,
+        runs: &mut Runs,
         cell: usize,
         v: u8,
-        on_out: &Outcome,
         net: &mut Net,
         sink: &mut Sink,
     ) {
@@ -465,53 +523,30 @@ impl Multiple {
             if pos.trailing_zeros() as usize != cell {
                 continue;
             }
-            let mut outcomes: Vec<Outcome> = Vec::with_capacity(card as usize);
+            let mut idx: Vec<u32> = Vec::with_capacity(card as usize);
             let mut m = pos;
             while m != 0 {
                 let c = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if c == cell {
-                    outcomes.push(on_out.clone());
-                } else {
-                    outcomes.push(self.do_chaining(ctx, work, key(c, v, true), net).0);
-                }
+                self.run(ctx, work, runs, key(c, v, true), net);
+                idx.push(runs.cache[key(c, v, true) as usize]);
             }
-            for on in [true, false] {
-                let first = if on { &outcomes[0].on } else { &outcomes[0].off };
-                for i in 0..first.len() {
-                    let k = net.key(first[i]);
-                    if !outcomes[1..].iter().all(|o| o.has(k)) {
-                        continue;
-                    }
-                    let (c, value) = (cell_of(k), value_of(k));
-                    let mut removable = [0u16; 81];
-                    let placement = if on {
-                        removable[c] = board.cands[c] & !bit(value);
-                        if removable[c] == 0 {
-                            continue;
-                        }
-                        Some((c, value))
-                    } else {
-                        removable[c] = bit(value);
-                        None
-                    };
-                    let targets: Vec<u32> = outcomes.iter().map(|o| o.get(net, k).unwrap()).collect();
-                    let flat = targets.iter().map(|&t| net.ancestor_count(t)).sum();
-                    let name = || format!("{}Region Forcing{}", rule.name_prefix(), rule.name_suffix());
-                    sink.offer(net, rule.base_difficulty(), flat, 6, Layout::Region(&targets, ty), &removable, placement, ChainKind::Region, name);
-                }
-            }
+            let outcomes: Vec<&Outcome> = idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
+            self.reductions(ctx, board, &outcomes, Some(ty), net, sink);
         }
     }
 
-    /// The cell forcing hints of `cell` from its candidates' outcomes.
-    fn cell_reductions(&mut self, ctx: &Ctx, board: &Board, _cell: usize, per_value: &[(u8, Outcome)], net: &mut Net, sink: &mut Sink) {
+    /// Cell (`region` `None`) or region forcing hints: the potentials every
+    /// one of `outcomes` (one per candidate of the cell, or per position of
+    /// the digit in the region) reaches, in the first outcome's order.
+    fn reductions(&mut self, ctx: &Ctx, board: &Board, outcomes: &[&Outcome], region: Option<usize>, net: &mut Net, sink: &mut Sink) {
         let rule = ctx.rule;
+        let sort_key = if region.is_some() { 6 } else { 5 };
         for on in [true, false] {
-            let first = if on { &per_value[0].1.on } else { &per_value[0].1.off };
-            for i in 0..first.len() {
-                let k = net.key(first[i]);
-                if !per_value[1..].iter().all(|(_, o)| o.has(k)) {
+            let first = if on { &outcomes[0].on } else { &outcomes[0].off };
+            for &n in first.iter() {
+                let k = net.key(n);
+                if !outcomes[1..].iter().all(|o| o.has(k)) {
                     continue;
                 }
                 let (c, value) = (cell_of(k), value_of(k));
@@ -526,10 +561,14 @@ impl Multiple {
                     removable[c] = bit(value);
                     None
                 };
-                let targets: Vec<u32> = per_value.iter().map(|(_, o)| o.get(net, k).unwrap()).collect();
-                let flat = targets.iter().map(|&t| net.ancestor_count(t)).sum();
-                let name = || format!("{}Cell Forcing{}", rule.name_prefix(), rule.name_suffix());
-                sink.offer(net, rule.base_difficulty(), flat, 5, Layout::Cell(&targets), &removable, placement, ChainKind::Cell, name);
+                let targets: Vec<u32> = outcomes.iter().map(|o| o.get(net, k).unwrap()).collect();
+                let Some(flat) = self.flat(ctx, &targets, sort_key, net, sink) else { continue };
+                let (layout, kind, what) = match region {
+                    Some(ty) => (Layout::Region(&targets, ty), ChainKind::Region, "Region Forcing"),
+                    None => (Layout::Cell(&targets), ChainKind::Cell, "Cell Forcing"),
+                };
+                let name = || format!("{}{what}{}", rule.name_prefix(), rule.name_suffix());
+                sink.offer(net, rule.base_difficulty(), flat, sort_key, layout, &removable, placement, kind, name);
             }
         }
     }
@@ -650,7 +689,7 @@ impl Multiple {
     /// the level below that finds some needing the chain's removals, as
     /// new off nodes `(key, node)`.
     fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) -> Vec<(u16, u32)> {
-        let grid = Board { values: *ctx.values, cands: work.cands };
+        let grid = Board::from_parts(*ctx.values, work.cands);
         let level = ctx.rule.level;
         let mut rules: Vec<Advanced> = vec![Advanced::Locking, Advanced::HiddenPair, Advanced::NakedPair, Advanced::XWing];
         if level < 4 {
@@ -709,12 +748,13 @@ impl Multiple {
     /// hands them out.
     fn nested_chains(&mut self, rule: Option<Rule>, grid: &Board, init: &[u16; 81], net: &mut Net, depth: usize) -> Vec<NestedHint> {
         let mut sink = Sink::All { init: Box::new(*init), current: Box::new(grid.cands), hints: Vec::new() };
-        let mark = net.nodes.len();
+        let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
         match rule {
             None => super::unary::search_into(grid, net, &mut self.unary, &mut sink),
             Some(rule) => self.search_into(grid, rule, net, &mut sink, depth),
         }
         net.truncate(mark);
+        net.nested.truncate(nested_mark);
         let Sink::All { mut hints, .. } = sink else { unreachable!() };
         // Stable sort by (difficulty, complexity, sort key), then drop hints
         // whose removals equal an earlier one's (SE's LinkedHashSet).
@@ -784,7 +824,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                         }
                         for v in 1..=9u8 {
                             let pos = grid.positions(r1, v);
-                            if pos.count_ones() <= 1 {
+                            if pos.card() <= 1 {
                                 continue;
                             }
                             if !indices(pos).all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0) {

@@ -14,7 +14,7 @@
 //! derivation SE finds. Each derived potential is a [`Node`] in an
 //! append-only arena; its parents are node indices.
 
-use super::super::board::{bit, CELL_REGIONS, REGION_MASK};
+use super::super::board::{bit, is_two, Card, CELL_REGIONS, REGION_MASK};
 
 /// Number of potential keys (see the module doc).
 pub const KEYS: usize = 1620;
@@ -81,6 +81,11 @@ pub struct Node {
     /// The nested chain (index into [`Net::nested`]) an advanced potential
     /// comes from, or [`NO_NESTED`].
     pub nested: u32,
+    /// Number of first-parent steps back to the chain's start: the node and
+    /// its first-parent ancestors are `depth + 1` distinct potentials, a
+    /// lower bound of its ancestor count (exact when no node has a second
+    /// parent).
+    pub depth: u32,
 }
 
 /// What an outer chain needs of a nested chain: its complexity, and the
@@ -124,7 +129,8 @@ impl Net {
     pub fn push(&mut self, key: u16, cause: Cause, parents: &[u32]) -> u32 {
         let at = self.parents.len() as u32;
         self.parents.extend_from_slice(parents);
-        self.nodes.push(Node { key, cause, nparents: parents.len() as u16, parents_at: at, nested: NO_NESTED });
+        let depth = parents.first().map_or(0, |&p| self.nodes[p as usize].depth + 1);
+        self.nodes.push(Node { key, cause, nparents: parents.len() as u16, parents_at: at, nested: NO_NESTED, depth });
         (self.nodes.len() - 1) as u32
     }
 
@@ -141,6 +147,12 @@ impl Net {
     pub fn first_parent(&self, n: u32) -> Option<u32> {
         let node = &self.nodes[n as usize];
         (node.nparents > 0).then(|| self.parents[node.parents_at as usize])
+    }
+
+    /// Depth of node `n` (see [`Node::depth`]).
+    #[inline]
+    pub fn depth(&self, n: u32) -> u32 {
+        self.nodes[n as usize].depth
     }
 
     /// Key of node `n`.
@@ -356,7 +368,7 @@ pub fn off_to_on(
     let mut n = 0;
     if y {
         let cands = work.cands[cell];
-        if cands.count_ones() == 2 {
+        if cands.card() == 2 {
             let other = (cands & !bit(value)).trailing_zeros() as u8;
             out[n] = OnConsequence {
                 key: key(cell, other, true),
@@ -371,7 +383,7 @@ pub fn off_to_on(
         let mut done = 0u128;
         for (ty, &r) in CELL_REGIONS[cell].iter().enumerate() {
             let pos = work.in_region(r as usize, value);
-            if pos.count_ones() == 2 {
+            if is_two(pos) {
                 let other = (pos & !(1u128 << cell)).trailing_zeros() as usize;
                 if done >> other & 1 == 0 {
                     done |= 1 << other;

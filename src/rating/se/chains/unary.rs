@@ -8,12 +8,21 @@
 //! region), Y-links only (one value left in a cell; bivalue cells only, and
 //! no forcing chains), both. From each candidate assumed on, a level-by-level
 //! search finds the cycles that return to it; with X-links, two more
-//! searches (from the candidate on, and off) find the chains that end on the
-//! candidate's opposite, which proves it false (or true).
+//! searches (from the candidate on, and off) find the chain that ends on
+//! the candidate's opposite, which proves it false (or true).
+//!
+//! The grid does not change during these searches, so a chain's complexity
+//! is its length: a forcing chain found from a potential at depth `d` has
+//! `d + 2` potentials, a cycle closed at depth `L` has `L` (its start
+//! counted once). That lets each search stop as soon as it can no longer
+//! beat the best hint found so far, and a forcing-chain search stop at its
+//! (only) conclusion, without changing which hint SE would pick. Arena nodes
+//! are built only for a chain that is offered.
 
-use super::super::board::{bit, Board, HOUSE};
-use super::net::{key, off_to_on, on_to_off, Cause, Net, OnConsequence, Work};
+use super::super::board::{Card, bit, digits, Board, HOUSE};
 use super::multiple::{Layout, Sink};
+use super::net::{cell_of, key, off_to_on, on_to_off, value_of, Cause, Net, OnConsequence, Work, KEYS};
+use super::reach::Reach;
 use super::ChainKind;
 
 /// Searches of one pass: which links it uses.
@@ -23,23 +32,73 @@ struct Pass {
     x: bool,
 }
 
+impl Pass {
+    /// SE's `getSortKey` for cycles and forcing chains.
+    fn sort_key(self) -> u8 {
+        if self.x && self.y {
+            4
+        } else if self.y {
+            3
+        } else {
+            2
+        }
+    }
+
+    fn cycle_base(self) -> f64 {
+        if self.x && self.y {
+            7.0
+        } else {
+            6.5
+        }
+    }
+
+    fn chain_base(self) -> f64 {
+        if self.x && self.y {
+            7.0
+        } else {
+            6.6
+        }
+    }
+}
+
+/// A potential reached by a search: its key, the rule that gave it, and the
+/// entry it came from (`NONE` for the start).
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u16,
+    cause: Cause,
+    parent: u32,
+    /// On entries of a cycle search: index of their path's off-key set.
+    path: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
 /// Buffers reused across searches.
 pub struct Unary {
-    in_on: Vec<u32>,
-    in_off: Vec<u32>,
+    /// Stamp per key: reached ("on" and "off" keys differ, so one table).
+    reached: Vec<u32>,
+    /// Stamp per off key: expanded once already (cycle search).
+    expanded: Vec<u32>,
     stamp: u32,
-    /// For each "on" node, the off keys (>> 1) on its first-parent path, as
-    /// a 810-bit set: SE's `isParent` test in O(1).
+    entries: Vec<Entry>,
+    /// Off keys (key >> 1) on the path to each on entry of a cycle search,
+    /// 810-bit sets: SE's `isParent` test.
     path_bits: Vec<[u64; 13]>,
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
 }
 
 impl Default for Unary {
     fn default() -> Self {
         Unary {
-            in_on: vec![0; super::net::KEYS],
-            in_off: vec![0; super::net::KEYS],
+            reached: vec![0; KEYS],
+            expanded: vec![0; KEYS],
             stamp: 0,
+            entries: Vec::new(),
             path_bits: Vec::new(),
+            pending_on: Vec::new(),
+            pending_off: Vec::new(),
         }
     }
 }
@@ -48,11 +107,43 @@ impl Unary {
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.in_on.iter_mut().for_each(|s| *s = 0);
-            self.in_off.iter_mut().for_each(|s| *s = 0);
+            self.reached.iter_mut().for_each(|s| *s = 0);
+            self.expanded.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.stamp
+    }
+
+    /// Builds arena nodes for the path ending at entry `e` (start first);
+    /// returns the node of `e`.
+    fn materialize(&self, e: u32, net: &mut Net) -> u32 {
+        let mut path = Vec::new();
+        let mut i = e;
+        while i != NONE {
+            path.push(i);
+            i = self.entries[i as usize].parent;
+        }
+        let mut node = u32::MAX;
+        for &i in path.iter().rev() {
+            let entry = self.entries[i as usize];
+            node = if node == u32::MAX {
+                net.push(entry.key, entry.cause, &[])
+            } else {
+                net.push(entry.key, entry.cause, &[node])
+            };
+        }
+        node
+    }
+
+    /// The keys of the path ending at entry `e`, from `e` back to the start.
+    fn path_keys(&self, e: u32) -> Vec<u16> {
+        let mut keys = Vec::new();
+        let mut i = e;
+        while i != NONE {
+            keys.push(self.entries[i as usize].key);
+            i = self.entries[i as usize].parent;
+        }
+        keys
     }
 }
 
@@ -60,17 +151,22 @@ impl Unary {
 pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink: &mut Sink) {
     let work = Work::new(&board.cands);
     for pass in [Pass { y: false, x: true }, Pass { y: true, x: false }, Pass { y: true, x: true }] {
+        // The shortest cycle has 4 potentials, the shortest forcing chain 3.
+        if !sink.can_improve(pass.cycle_base().min(pass.chain_base()), 3, pass.sort_key()) {
+            continue;
+        }
+        let reach = pass.x.then(|| Reach::build(&work, pass.y, true));
         for cell in 0..81 {
             let cands = board.cands[cell];
-            if board.values[cell] != 0 || cands.count_ones() <= 1 {
+            if board.values[cell] != 0 || cands.card() <= 1 {
                 continue;
             }
-            if cands.count_ones() > 2 && !pass.x {
+            if cands.card() > 2 && !pass.x {
                 continue;
             }
-            for v in super::super::board::digits(cands) {
+            for v in digits(cands) {
                 let mark = net.nodes.len();
-                from_candidate(&work, cell, v, pass, net, unary, sink);
+                from_candidate(&work, cell, v, pass, reach.as_ref(), net, unary, sink);
                 net.truncate(mark);
                 if sink.cancelled() {
                     return;
@@ -81,149 +177,219 @@ pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink:
 }
 
 /// SE's `doUnaryChaining` for candidate (`cell`, `v`).
-fn from_candidate(work: &Work, cell: usize, v: u8, pass: Pass, net: &mut Net, un: &mut Unary, sink: &mut Sink) {
+#[allow(clippy::too_many_arguments)]
+fn from_candidate(work: &Work, cell: usize, v: u8, pass: Pass, reach: Option<&Reach>, net: &mut Net, un: &mut Unary, sink: &mut Sink) {
     let source = key(cell, v, true);
-    let mut cycles = Vec::new();
-    cycles_from(work, source, pass, net, un, &mut cycles);
-    let mut chains: Vec<u32> = Vec::new();
+    let cycles = cycles_from(work, source, pass, un, sink);
+    for dst_on in cycles {
+        cycle_hint(work, dst_on, pass, net, un, sink);
+    }
+    if let Some(reach) = reach {
+        for start in [source, source ^ 1] {
+            if !reach.reaches(start, start ^ 1) {
+                continue; // the search would find nothing
+            }
+            if let Some((target, depth)) = forcing_from(work, start, pass, un, sink) {
+                forcing_hint(work, target, depth, pass, net, un, sink);
+            }
+        }
+    }
+}
+
+/// The off keys whose "on" consequences include `source`: SE's cycles end
+/// on one of these.
+fn closers(work: &Work, source: u16, pass: Pass) -> [u16; 4] {
+    let (cell, value) = (cell_of(source), value_of(source));
+    let mut out = [u16::MAX; 4];
+    let mut n = 0;
+    if pass.y && work.cands[cell].card() == 2 {
+        let other = (work.cands[cell] & !bit(value)).trailing_zeros() as u8;
+        out[n] = key(cell, other, false);
+        n += 1;
+    }
     if pass.x {
-        forcing_from(work, source, pass, net, un, &mut chains);
-        forcing_from(work, key(cell, v, false), pass, net, un, &mut chains);
+        for &r in &super::super::board::CELL_REGIONS[cell] {
+            let pos = work.in_region(r as usize, value);
+            if super::super::board::is_two(pos) {
+                let other = (pos & !(1u128 << cell)).trailing_zeros() as usize;
+                let k = key(other, value, false);
+                if !out[..n].contains(&k) {
+                    out[n] = k;
+                    n += 1;
+                }
+            }
+        }
     }
-    for &dst_on in &cycles {
-        cycle_hint(work, dst_on, pass, net, sink);
-    }
-    for &target in &chains {
-        forcing_hint(work, target, pass, net, sink);
-    }
+    out
 }
 
 /// SE's `doCycles`: level-by-level search from `source` (an "on" key);
-/// every derivation of `source` itself after at least two off-to-on levels
-/// closes a cycle, pushed to `cycles`.
+/// every derivation of `source` after at least two off-to-on levels closes
+/// a cycle. Returns the entries ending the cycles, in the order found.
 ///
-/// Off potentials are not deduplicated (as in SE): an off potential is
-/// skipped only when it is an ancestor of the on potential it comes from
-/// (SE's `isParent`), tested against the set of off keys on that on
-/// potential's path.
-fn cycles_from(work: &Work, source: u16, pass: Pass, net: &mut Net, un: &mut Unary, cycles: &mut Vec<u32>) {
+/// SE keeps every derivation of an off potential that is not an ancestor
+/// of the on potential it comes from (`isParent`), duplicates included.
+/// A duplicate adds nothing (its on consequences are already reached)
+/// unless it closes a cycle, so only first derivations and those of the
+/// few closing keys are kept here.
+fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Vec<u32> {
+    let mut cycles = Vec::new();
+    let closers = closers(work, source, pass);
+    if closers[0] == u16::MAX {
+        return cycles;
+    }
     let stamp = un.next_stamp();
+    un.entries.clear();
     un.path_bits.clear();
-    let src = net.push(source, Cause::None, &[]);
+    un.entries.push(Entry { key: source, cause: Cause::None, parent: NONE, path: 0 });
     un.path_bits.push([0u64; 13]);
-    un.in_on[source as usize] = stamp;
-    // (node, index of its path in path_bits): on nodes their own path, off
-    // nodes the path of the on node they come from.
-    let mut pending_on: Vec<(u32, u32)> = vec![(src, 0)];
-    let mut pending_off: Vec<(u32, u32)> = Vec::new();
-    let mut length = 0;
+    un.reached[source as usize] = stamp;
+    let mut pending_on = std::mem::take(&mut un.pending_on);
+    let mut pending_off = std::mem::take(&mut un.pending_off);
+    pending_on.clear();
+    pending_off.clear();
+    pending_on.push(0);
+    let mut next: Vec<u32> = Vec::new();
+    let mut length = 0u32;
     let mut out = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
-        for (p, path) in std::mem::take(&mut pending_on) {
-            let pk = net.key(p);
-            let (cell, value) = (super::net::cell_of(pk), super::net::value_of(pk));
-            let bits = un.path_bits[path as usize];
-            on_to_off(work, cell, value, pass.y, |k, cause| {
+        // The next off level closes cycles of `length + 1` potentials,
+        // later levels longer ones.
+        if !sink.can_improve(pass.cycle_base(), (length + 1).max(4), pass.sort_key()) {
+            break;
+        }
+        next.clear();
+        for &p in &pending_on {
+            let entry = un.entries[p as usize];
+            let bits = un.path_bits[entry.path as usize];
+            let entries = &mut un.entries;
+            let expanded = &mut un.expanded;
+            on_to_off(work, cell_of(entry.key), value_of(entry.key), pass.y, |k, cause| {
                 let b = (k >> 1) as usize;
-                if bits[b >> 6] >> (b & 63) & 1 == 0 {
-                    pending_off.push((net.push(k, cause, &[p]), path));
+                if bits[b >> 6] >> (b & 63) & 1 != 0 {
+                    return; // an ancestor of p
                 }
+                if expanded[k as usize] == stamp && !closers.contains(&k) {
+                    return; // a duplicate that can neither add nor close
+                }
+                expanded[k as usize] = stamp;
+                entries.push(Entry { key: k, cause, parent: p, path: entry.path });
+                next.push((entries.len() - 1) as u32);
             });
         }
+        std::mem::swap(&mut pending_off, &mut next);
         length += 1;
-        for (p, path) in std::mem::take(&mut pending_off) {
-            let pk = net.key(p);
-            let (cell, value) = (super::net::cell_of(pk), super::net::value_of(pk));
-            let count = off_to_on(work, work, cell, value, pass.y, pass.x, &mut out);
+        next.clear();
+        for &p in &pending_off {
+            let entry = un.entries[p as usize];
+            let count = off_to_on(work, work, cell_of(entry.key), value_of(entry.key), pass.y, pass.x, &mut out);
             for on in &out[..count] {
                 if length >= 4 && on.key == source {
-                    cycles.push(net.push(on.key, on.cause, &[p]));
+                    un.entries.push(Entry { key: on.key, cause: on.cause, parent: p, path: 0 });
+                    cycles.push((un.entries.len() - 1) as u32);
                 }
-                if un.in_on[on.key as usize] != stamp {
-                    un.in_on[on.key as usize] = stamp;
-                    let n = net.push(on.key, on.cause, &[p]);
-                    let mut bits = un.path_bits[path as usize];
-                    let b = (pk >> 1) as usize;
+                if un.reached[on.key as usize] != stamp {
+                    un.reached[on.key as usize] = stamp;
+                    let mut bits = un.path_bits[entry.path as usize];
+                    let b = (entry.key >> 1) as usize;
                     bits[b >> 6] |= 1 << (b & 63);
                     un.path_bits.push(bits);
-                    pending_on.push((n, (un.path_bits.len() - 1) as u32));
+                    let path = (un.path_bits.len() - 1) as u32;
+                    un.entries.push(Entry { key: on.key, cause: on.cause, parent: p, path });
+                    next.push((un.entries.len() - 1) as u32);
                 }
             }
         }
+        std::mem::swap(&mut pending_on, &mut next);
+        pending_off.clear();
     }
+    un.pending_on = pending_on;
+    un.pending_off = pending_off;
+    cycles
 }
 
-/// SE's `doForcingChains` from `source` (on or off): collects the nodes
-/// that derive the opposite of `source` (each potential once) into `chains`.
-fn forcing_from(work: &Work, source: u16, pass: Pass, net: &mut Net, un: &mut Unary, chains: &mut Vec<u32>) {
+/// SE's `doForcingChains` from `start` (on or off), stopped at the first
+/// derivation of its opposite (the only conclusion SE draws from it):
+/// returns that entry and its depth.
+fn forcing_from(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Option<(u32, u32)> {
     let stamp = un.next_stamp();
-    let src = net.push(source, Cause::None, &[]);
-    let opposite = source ^ 1;
-    let mut pending_on = Vec::new();
-    let mut pending_off = Vec::new();
-    if source & 1 != 0 {
-        un.in_on[source as usize] = stamp;
-        pending_on.push(src);
-    } else {
-        un.in_off[source as usize] = stamp;
-        pending_off.push(src);
-    }
+    let opposite = start ^ 1;
+    un.entries.clear();
+    un.entries.push(Entry { key: start, cause: Cause::None, parent: NONE, path: 0 });
+    un.reached[start as usize] = stamp;
+    let mut layer = std::mem::take(&mut un.pending_on);
+    let mut next = std::mem::take(&mut un.pending_off);
+    layer.clear();
+    layer.push(0);
+    let mut depth = 0u32;
     let mut out = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
-    let mut head_on = 0;
-    let mut head_off = 0;
-    while head_on < pending_on.len() || head_off < pending_off.len() {
-        while head_on < pending_on.len() {
-            let p = pending_on[head_on];
-            head_on += 1;
-            let pk = net.key(p);
-            let (cell, value) = (super::net::cell_of(pk), super::net::value_of(pk));
-            on_to_off(work, cell, value, pass.y, |k, cause| {
-                if k == opposite && !chains.iter().any(|&c| net.key(c) == k) {
-                    chains.push(net.push(k, cause, &[p]));
-                }
-                // SE also skips ancestors of p here; they are all in toOff.
-                if un.in_off[k as usize] != stamp {
-                    un.in_off[k as usize] = stamp;
-                    pending_off.push(net.push(k, cause, &[p]));
-                }
-            });
+    let mut found = None;
+    'search: while !layer.is_empty() {
+        // A conclusion drawn from this level has depth + 2 potentials.
+        if !sink.can_improve(pass.chain_base(), depth + 2, pass.sort_key()) {
+            break;
         }
-        while head_off < pending_off.len() {
-            let p = pending_off[head_off];
-            head_off += 1;
-            let pk = net.key(p);
-            let (cell, value) = (super::net::cell_of(pk), super::net::value_of(pk));
-            let count = off_to_on(work, work, cell, value, pass.y, true, &mut out);
-            for on in &out[..count] {
-                if on.key == opposite && !chains.iter().any(|&c| net.key(c) == on.key) {
-                    chains.push(net.push(on.key, on.cause, &[p]));
+        next.clear();
+        for &p in &layer {
+            let entry = un.entries[p as usize];
+            let (cell, value) = (cell_of(entry.key), value_of(entry.key));
+            if entry.key & 1 != 0 {
+                let mut hit = None;
+                let entries = &mut un.entries;
+                let reached = &mut un.reached;
+                on_to_off(work, cell, value, pass.y, |k, cause| {
+                    if hit.is_some() {
+                        return;
+                    }
+                    if reached[k as usize] != stamp || k == opposite {
+                        reached[k as usize] = stamp;
+                        entries.push(Entry { key: k, cause, parent: p, path: 0 });
+                        let e = (entries.len() - 1) as u32;
+                        if k == opposite {
+                            hit = Some(e);
+                        }
+                        next.push(e);
+                    }
+                });
+                if let Some(e) = hit {
+                    found = Some((e, depth + 1));
+                    break 'search;
                 }
-                if un.in_on[on.key as usize] != stamp {
-                    un.in_on[on.key as usize] = stamp;
-                    pending_on.push(net.push(on.key, on.cause, &[p]));
+            } else {
+                let count = off_to_on(work, work, cell, value, pass.y, true, &mut out);
+                for on in &out[..count] {
+                    if un.reached[on.key as usize] != stamp || on.key == opposite {
+                        un.reached[on.key as usize] = stamp;
+                        un.entries.push(Entry { key: on.key, cause: on.cause, parent: p, path: 0 });
+                        let e = (un.entries.len() - 1) as u32;
+                        if on.key == opposite {
+                            found = Some((e, depth + 1));
+                            break 'search;
+                        }
+                        next.push(e);
+                    }
                 }
             }
         }
+        std::mem::swap(&mut layer, &mut next);
+        depth += 1;
     }
+    un.pending_on = layer;
+    un.pending_off = next;
+    found
 }
 
-/// SE's `createCycleHint` for the cycle ending at `dst_on`.
-fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, sink: &mut Sink) {
-    // The cycle's nodes from dst_on back to (not including) the source.
-    let mut chain = Vec::new();
-    let mut p = dst_on;
-    let mut cells = 0u128;
-    while let Some(parent) = net.first_parent(p) {
-        chain.push(p);
-        cells |= 1u128 << super::net::cell_of(net.key(p));
-        p = parent;
-    }
+/// SE's `createCycleHint` for the cycle ending at entry `dst_on`.
+fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, un: &Unary, sink: &mut Sink) {
+    // The cycle's potentials from dst_on back to (not including) the start.
+    let mut keys = un.path_keys(dst_on);
+    keys.pop();
+    let cells = keys.iter().fold(0u128, |m, &k| m | 1u128 << cell_of(k));
     let mut forw = [0u16; 81];
     let mut back = [0u16; 81];
-    for &n in &chain {
-        let k = net.key(n);
-        let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
+    for &k in &keys {
+        let (cell, value) = (cell_of(k), value_of(k));
         for &c in &HOUSE[cell] {
             let c = c as usize;
             if cells >> c & 1 == 0 && work.has(c, value) {
@@ -244,8 +410,12 @@ fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, sink: &mut Si
     if !any {
         return;
     }
-    let flat = net.ancestor_count(dst_on);
-    let base = if pass.x && pass.y { 7.0 } else { 6.5 };
+    // Every potential of the path is distinct but the two ends.
+    let flat = keys.len() as u32;
+    if !sink.can_improve(pass.cycle_base(), flat, pass.sort_key()) {
+        return;
+    }
+    let node = un.materialize(dst_on, net);
     let name = || {
         if pass.x && pass.y {
             "Bidirectional Cycle"
@@ -258,14 +428,14 @@ fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, sink: &mut Si
         }
         .to_owned()
     };
-    sink.offer(net, base, flat, sort_key(pass), Layout::Cycle(dst_on), &removable, None, ChainKind::Cycle, name);
+    sink.offer(net, pass.cycle_base(), flat, pass.sort_key(), Layout::Cycle(node), &removable, None, ChainKind::Cycle, name);
 }
 
-/// SE's `createForcingChainHint` for a chain ending at `target`, the
-/// opposite of its start.
-fn forcing_hint(work: &Work, target: u32, pass: Pass, net: &mut Net, sink: &mut Sink) {
-    let k = net.key(target);
-    let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
+/// SE's `createForcingChainHint` for the chain ending at entry `target`
+/// (the opposite of its start), found at `depth`.
+fn forcing_hint(work: &Work, target: u32, depth: u32, pass: Pass, net: &mut Net, un: &Unary, sink: &mut Sink) {
+    let k = un.entries[target as usize].key;
+    let (cell, value) = (cell_of(k), value_of(k));
     let mut removable = [0u16; 81];
     let placement = if k & 1 == 0 {
         removable[cell] = bit(value);
@@ -274,8 +444,12 @@ fn forcing_hint(work: &Work, target: u32, pass: Pass, net: &mut Net, sink: &mut 
         removable[cell] = work.cands[cell] & !bit(value);
         Some((cell, value))
     };
-    let flat = net.ancestor_count(target);
-    let base = if pass.x && pass.y { 7.0 } else { 6.6 };
+    // The path's potentials are all distinct: depth + 1 of them.
+    let flat = depth + 1;
+    if !sink.can_improve(pass.chain_base(), flat, pass.sort_key()) {
+        return;
+    }
+    let node = un.materialize(target, net);
     let name = || {
         if pass.x && pass.y {
             "Forcing Chain"
@@ -288,16 +462,5 @@ fn forcing_hint(work: &Work, target: u32, pass: Pass, net: &mut Net, sink: &mut 
         }
         .to_owned()
     };
-    sink.offer(net, base, flat, sort_key(pass), Layout::Plain(&[target]), &removable, placement, ChainKind::Forcing, name);
-}
-
-/// SE's `getSortKey` for cycles and forcing chains.
-fn sort_key(pass: Pass) -> u8 {
-    if pass.x && pass.y {
-        4
-    } else if pass.y {
-        3
-    } else {
-        2
-    }
+    sink.offer(net, pass.chain_base(), flat, pass.sort_key(), Layout::Plain(&[node]), &removable, placement, ChainKind::Forcing, name);
 }
