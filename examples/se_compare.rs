@@ -22,6 +22,9 @@ fn main() {
         Box::new(std::io::BufReader::new(std::fs::File::open(file).unwrap()))
     };
     let mut rater = Rater::new();
+    if args.iter().any(|a| a == "--profile") {
+        rater.enable_profile();
+    }
     let (mut n, mut exact, mut er_ok) = (0, 0, 0);
     let start = Instant::now();
     for line in reader.lines() {
@@ -64,6 +67,11 @@ fn main() {
                 }
                 println!("{s}");
             }
+        }
+    }
+    for p in rater.profile() {
+        if p.time.as_micros() > 0 {
+            eprintln!("{:>28} {:8.3}s {:6} hints", p.producer, p.time.as_secs_f64(), p.hints);
         }
     }
     eprintln!("{n} puzzles, {exact} exact, {er_ok} ER exact, {:.2}s", start.elapsed().as_secs_f64());

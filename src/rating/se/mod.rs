@@ -143,6 +143,20 @@ pub enum RateError {
 #[derive(Default)]
 pub struct Rater {
     chainer: Chainer,
+    /// Time spent and hints found per producer, when profiling.
+    profile: Option<Vec<(Duration, u64)>>,
+}
+
+/// Where a rater's time went, per technique producer (see
+/// [`Rater::profile`]).
+#[derive(Debug, Clone)]
+pub struct ProducerProfile {
+    /// The producer, by SE's class and arguments (`HiddenSet(2, direct)`).
+    pub producer: String,
+    /// Wall time spent searching.
+    pub time: Duration,
+    /// Hints it supplied (steps it decided).
+    pub hints: u64,
 }
 
 /// One producer of SE's list.
@@ -205,10 +219,27 @@ impl Rater {
         Rater::default()
     }
 
+    /// Starts timing each producer (a clock read per producer call).
+    pub fn enable_profile(&mut self) {
+        self.profile = Some(vec![(Duration::ZERO, 0); PRODUCERS.len()]);
+    }
+
+    /// Time and hints per producer since [`Rater::enable_profile`], in SE's
+    /// order; empty when not profiling.
+    pub fn profile(&self) -> Vec<ProducerProfile> {
+        let Some(p) = &self.profile else { return Vec::new() };
+        PRODUCERS
+            .iter()
+            .zip(p)
+            .map(|(producer, &(time, hints))| ProducerProfile { producer: format!("{producer:?}"), time, hints })
+            .collect()
+    }
+
     /// SE's next hint on `board`: the first producer's hint, or `None` when
     /// no technique applies. `Err(())` when the deadline passed.
     pub fn next_hint(&mut self, board: &Board, deadline: Option<Instant>) -> Result<Option<Hint>, ()> {
-        for producer in PRODUCERS {
+        for (i, producer) in PRODUCERS.into_iter().enumerate() {
+            let start = self.profile.as_ref().map(|_| Instant::now());
             let (hint, cancelled) = match producer {
                 Producer::HiddenSingle => (singles::hidden_single(board), false),
                 Producer::Locking(direct) => (intersections::locking(board, direct), false),
@@ -224,6 +255,10 @@ impl Rater {
                 Producer::AlignedTriplet => (exclusion::aligned_triplet(board), false),
                 Producer::Forcing(rule) => self.chainer.forcing(board, rule, deadline),
             };
+            if let (Some(p), Some(start)) = (&mut self.profile, start) {
+                p[i].0 += start.elapsed();
+                p[i].1 += u64::from(hint.is_some());
+            }
             if cancelled {
                 return Err(());
             }
