@@ -20,6 +20,10 @@ pub struct Cli {
 pub enum Command {
     /// Solve and rate puzzles in bulk: one CSV row per input record, in input order.
     Solve(cmd::solve::SolveArgs),
+    /// Rate puzzles on Sudoku Explainer's scale (ER/EP/ED): one CSV row per record.
+    Rate(cmd::rate::RateArgs),
+    /// Show the path Sudoku Explainer follows through one puzzle, step by step.
+    Explain(cmd::explain::ExplainArgs),
     /// Compare solvers on puzzle files: puzzles/s, guesses, answered %.
     Bench(cmd::bench::BenchArgs),
     /// Generate rated, proper (unique-solution) puzzles, reproducibly.

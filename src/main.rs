@@ -23,6 +23,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Solve(a) => cmd::solve::run(a),
+        Command::Rate(a) => cmd::rate::run(a),
+        Command::Explain(a) => cmd::explain::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Generate(a) => cmd::generate::run(a),
         Command::Count(a) => cmd::count::run(a),

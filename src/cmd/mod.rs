@@ -3,5 +3,7 @@
 pub mod bench;
 pub mod count;
 pub mod count_grids;
+pub mod explain;
 pub mod generate;
+pub mod rate;
 pub mod solve;

@@ -1,0 +1,227 @@
+//! `sudoflow explain`: the path Sudoku Explainer follows through one
+//! puzzle, one line per step, with its rating.
+//!
+//! The steps are those [`crate::rating::se::Rater`] takes to rate the
+//! puzzle (kept with [`crate::rating::se::Options::keep_steps`]), so
+//! `explain`'s ER/EP/ED are `rate`'s.
+
+use crate::cmd::rate::{RateOutcome, RateState};
+use crate::exit;
+use crate::grid::{cell_name, Grid};
+use crate::pipeline::reader;
+use crate::rating::se::{self, Hint, Rater, Rating};
+use anyhow::{bail, Context};
+use serde::Serialize;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Output formats of `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A table for people.
+    Text,
+    /// One JSON object for programs.
+    Json,
+}
+
+/// Options of `sudoflow explain`.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Each step is one hint of Sudoku Explainer 1.2.1.3, found the way SE finds it: techniques tried \
+from the easiest, the first hint applied. A step's result is the value placed (r4c2=1) or the \
+candidates removed (r1c3<>9). ER is the hardest step, EP the hardest up to the first value \
+placed, ED the first step; `sudoflow rate` gives the same three numbers.
+
+Exit codes: 0 explained; 1 the puzzle has no solution or more than one, or the time budget \
+ran out; 2 the puzzle cannot be read.
+
+Examples:
+  sudoflow explain 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
+  head -1 puzzles.txt | sudoflow explain - --format json")]
+pub struct ExplainArgs {
+    /// The puzzle: 81 cells ('.', '0' or '_' blank), or '-' for the first record on stdin.
+    #[arg(
+        value_name = "PUZZLE",
+        long_help = "The puzzle: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks; text \
+            after whitespace, ',', ';' or ':' is ignored. '-' reads the first record of stdin \
+            (any format `solve` reads).\n\
+            Example: sudoflow explain '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'"
+    )]
+    pub puzzle: String,
+
+    /// Output format.
+    #[arg(
+        long,
+        value_enum,
+        default_value_t = Format::Text,
+        long_help = "Output format: 'text', a table with one line per step, or 'json', one \
+            object {puzzle, er, ep, ed, technique, steps: [{step, rating, technique, placed, \
+            removed}]} with cells in r1c2 notation.\n\
+            Example: sudoflow explain PUZZLE --format json | jq '.steps[] | select(.rating >= 6)'"
+    )]
+    pub format: Format,
+
+    /// Give up after TIME [default: 10s].
+    #[arg(
+        long,
+        value_name = "TIME",
+        value_parser = crate::cmd::generate::parse_duration,
+        long_help = "Give up after TIME of wall time (90, 90s, 500ms, 2m, 1h) [default: 10s].\n\
+            Example: sudoflow explain PUZZLE --time-budget 2m"
+    )]
+    pub time_budget: Option<Duration>,
+}
+
+/// One step as `--format json` writes it.
+#[derive(Debug, Serialize)]
+struct StepJson {
+    step: usize,
+    rating: f64,
+    technique: String,
+    placed: Option<String>,
+    removed: Vec<String>,
+}
+
+/// The whole explanation as `--format json` writes it.
+#[derive(Debug, Serialize)]
+struct ExplainJson {
+    puzzle: String,
+    er: f64,
+    ep: f64,
+    ed: f64,
+    technique: String,
+    hardest_step: usize,
+    steps: Vec<StepJson>,
+}
+
+/// A rating in tenths as a JSON number (7.1, not 7.1000000001).
+fn tenths(x: f64) -> f64 {
+    Rating::tenths(x) as f64 / 10.0
+}
+
+/// The value a hint places, `r4c2=1`.
+pub fn placed(hint: &Hint) -> Option<String> {
+    hint.placement.map(|(c, v)| format!("{}={v}", cell_name(c as usize)))
+}
+
+/// The candidates a hint removes, `r1c3<>9` each; for a hint that places a
+/// value, the other candidates of that cell are left out (placing removes
+/// them anyway).
+pub fn removed(hint: &Hint) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(cell, mask) in &hint.removals {
+        if hint.placement.is_some_and(|(c, _)| c == cell) {
+            continue;
+        }
+        for v in 1..=9 {
+            if mask >> v & 1 != 0 {
+                out.push(format!("{}<>{v}", cell_name(cell as usize)));
+            }
+        }
+    }
+    out
+}
+
+/// The puzzle named on the command line.
+fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
+    if text == "-" {
+        let mut first = None;
+        reader::for_each_record(&[PathBuf::from("-")], |r| {
+            first = Some(r);
+            ControlFlow::Break(())
+        })?;
+        let Some(record) = first else { bail!("no puzzle on stdin") };
+        return record.grid.map_err(|e| anyhow::anyhow!(e));
+    }
+    let field = text.trim().split(|c: char| c.is_whitespace() || ",;:".contains(c)).next().unwrap_or("");
+    Grid::parse(field).with_context(|| format!("cannot read the puzzle {field:?}"))
+}
+
+/// Runs `sudoflow explain`.
+///
+/// Errors: the puzzle cannot be read, or stdout cannot be written.
+pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    let grid = read_puzzle(&args.puzzle)?;
+    let budget = Some(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    // The uniqueness check and clash message of `rate`, then the rating
+    // again with its steps kept.
+    let mut state = RateState::new(budget);
+    match state.rate_grid(&grid) {
+        Err(clash) => bail!("the puzzle is not valid: {clash}"),
+        Ok(RateOutcome::Multiple) => {
+            eprintln!("sudoflow: the puzzle has more than one solution: Sudoku Explainer rates only proper puzzles");
+            return Ok(ExitCode::from(exit::FAILURE));
+        }
+        Ok(RateOutcome::Unsolvable) => {
+            eprintln!("sudoflow: the puzzle has no solution");
+            return Ok(ExitCode::from(exit::FAILURE));
+        }
+        Ok(_) => {}
+    }
+    let opts = se::Options { budget, keep_steps: true };
+    let rating = match Rater::new().rate(&grid, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sudoflow: {e}");
+            return Ok(ExitCode::from(exit::FAILURE));
+        }
+    };
+    let text = match args.format {
+        Format::Json => {
+            let json = ExplainJson {
+                puzzle: grid.to_line(),
+                er: tenths(rating.er),
+                ep: tenths(rating.ep),
+                ed: tenths(rating.ed),
+                technique: rating.technique.clone(),
+                hardest_step: rating.hardest + 1,
+                steps: rating
+                    .steps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| StepJson {
+                        step: i + 1,
+                        rating: tenths(h.difficulty),
+                        technique: h.name.clone(),
+                        placed: placed(h),
+                        removed: removed(h),
+                    })
+                    .collect(),
+            };
+            serde_json::to_string_pretty(&json)? + "\n"
+        }
+        Format::Text => text_table(&grid, &rating),
+    };
+    use std::io::Write;
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// The text format: a summary, then one line per step.
+pub fn text_table(grid: &Grid, rating: &Rating) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(s, "puzzle   {}", grid.to_line());
+    let _ = writeln!(
+        s,
+        "rating   ER {}  EP {}  ED {}   (Sudoku Explainer 1.2.1.3 scale)",
+        Rating::format(rating.er),
+        Rating::format(rating.ep),
+        Rating::format(rating.ed)
+    );
+    if !rating.steps.is_empty() {
+        let _ = writeln!(s, "hardest  step {}: {}", rating.hardest + 1, rating.technique);
+    }
+    let _ = writeln!(s, "steps    {}", rating.step_count);
+    let _ = writeln!(s);
+    let width = rating.steps.iter().map(|h| h.name.len()).max().unwrap_or(9).max(9);
+    let _ = writeln!(s, "step  rating  {:width$}  result", "technique");
+    for (i, h) in rating.steps.iter().enumerate() {
+        let mut result: Vec<String> = placed(h).into_iter().collect();
+        result.extend(removed(h));
+        let _ = writeln!(s, "{:>4}  {:>6}  {:width$}  {}", i + 1, Rating::format(h.difficulty), h.name, result.join(", "));
+    }
+    s
+}

@@ -1,0 +1,282 @@
+//! `sudoflow rate`: Sudoku Explainer ratings (ER/EP/ED), one CSV row per
+//! input record, in input order.
+//!
+//! Records stream through [`crate::pipeline`] as in `solve`. Each worker
+//! keeps a [`Solver`] (to check that the puzzle has exactly one solution,
+//! which SE's uniqueness techniques assume) and a [`Rater`]. Columns:
+//! `index,puzzle,status,er,ep,ed,technique,steps,error`.
+
+use crate::cli;
+use crate::output::CsvSink;
+use crate::pipeline::{self, PipelineOptions, Record};
+use crate::rating::se::{self, RateError, Rater, Rating};
+use crate::solver::{SolveOptions, Solver};
+use std::io::IsTerminal;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The header of `rate`'s CSV, in column order.
+pub const RATE_HEADER: [&str; 9] = ["index", "puzzle", "status", "er", "ep", "ed", "technique", "steps", "error"];
+
+/// Statuses in the order the summary line lists them.
+const STATUSES: [&str; 5] = ["rated", "multiple", "unsolvable", "timeout", "invalid"];
+
+/// The default `--time-budget` per puzzle.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
+
+/// Options of `sudoflow rate`.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
+  er  the rating: the hardest step on SE's solution path (Sudoku Explainer 1.2.1.3's %r);
+  ep  the pearl: the hardest step up to the first value placed (%p);
+  ed  the diamond: the first step (%d);
+  all three with one decimal as serate prints them; technique is SE's name of the step that
+  set er, steps the number of steps of the path.
+Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
+unsolvable (no solution); timeout (--time-budget ran out; error says after how many steps);
+invalid (bad length or character, or clashing givens; error names source:line).
+
+Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+
+Examples:
+  sudoflow rate puzzles.txt -o rated.csv
+  sudoflow generate -n 1000 --seed 1 | sudoflow rate -j 2 --time-budget 30")]
+pub struct RateArgs {
+    /// Puzzle files read in order as one stream ('-' or none: stdin).
+    #[arg(
+        value_name = "INPUT",
+        long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
+            The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
+            blank), '#' comments and blank lines skipped, text after a separator ignored \
+            (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip.\n\
+            Example: sudoflow rate a.txt b.txt.gz -"
+    )]
+    pub inputs: Vec<PathBuf>,
+
+    /// Write the CSV to FILE instead of stdout.
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
+            created only once every input has been found.\n\
+            Example: sudoflow rate puzzles.txt -o rated.csv"
+    )]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads [default: all cores].
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        long_help = "Number of worker threads rating in parallel [default: all cores]. The \
+            output is byte-identical whatever N is (timeouts aside, which depend on speed).\n\
+            Example: sudoflow rate -j 1 puzzles.txt"
+    )]
+    pub threads: Option<NonZeroUsize>,
+
+    /// Give up on a puzzle after TIME (status 'timeout') [default: 10s].
+    #[arg(
+        long,
+        value_name = "TIME",
+        value_parser = crate::cmd::generate::parse_duration,
+        long_help = "Give up on a puzzle after TIME of wall time: it gets status 'timeout' and \
+            the run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
+            [default: 10s]. Puzzles rated 9.5 and above (nested forcing chains) take the \
+            longest; most others take milliseconds.\n\
+            Example: sudoflow rate --time-budget 1m hardest.txt"
+    )]
+    pub time_budget: Option<Duration>,
+
+    /// Records per batch handed to a worker.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = NonZeroUsize::new(16).expect("nonzero"),
+        long_help = "Records per batch handed to a worker. Ratings take from microseconds \
+            to seconds, so batches are small to keep the workers evenly busy.\n\
+            Example: sudoflow rate --batch-size 256 easy.txt"
+    )]
+    pub batch_size: NonZeroUsize,
+
+    /// No progress bar and no summary line on stderr.
+    #[arg(
+        short,
+        long,
+        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
+            stderr is a terminal) and no summary line at the end.\n\
+            Example: sudoflow rate -q puzzles.txt > rated.csv"
+    )]
+    pub quiet: bool,
+
+    /// Exit 1 if any record is invalid (after writing everything).
+    #[arg(
+        long,
+        long_help = "Exit with code 1 if any record is invalid (bad length, bad character, \
+            clashing givens). The whole output is still written first.\n\
+            Example: sudoflow rate --strict puzzles.txt -o rated.csv || echo 'bad records'"
+    )]
+    pub strict: bool,
+}
+
+/// What rating one record gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RateOutcome {
+    /// One solution: SE's rating.
+    Rated(Rating),
+    /// Two or more solutions.
+    Multiple,
+    /// No solution.
+    Unsolvable,
+    /// The time budget ran out after this many steps.
+    Timeout(Duration, usize),
+    /// Not a puzzle: the message names the record and the problem.
+    Invalid(String),
+}
+
+/// One row of `rate`'s output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateRow {
+    /// 1-based position of the record among all records.
+    pub index: u64,
+    /// The puzzle with `.` for blanks, or the raw text of an invalid record.
+    pub puzzle: String,
+    /// The outcome.
+    pub outcome: RateOutcome,
+}
+
+impl RateRow {
+    /// The status column.
+    pub fn status(&self) -> &'static str {
+        match self.outcome {
+            RateOutcome::Rated(_) => "rated",
+            RateOutcome::Multiple => "multiple",
+            RateOutcome::Unsolvable => "unsolvable",
+            RateOutcome::Timeout(..) => "timeout",
+            RateOutcome::Invalid(_) => "invalid",
+        }
+    }
+
+    /// The fields in [`RATE_HEADER`] order; rating columns are empty unless
+    /// rated.
+    pub fn fields(&self) -> [String; 9] {
+        let mut f: [String; 9] = Default::default();
+        f[0] = self.index.to_string();
+        f[1].clone_from(&self.puzzle);
+        f[2] = self.status().to_string();
+        match &self.outcome {
+            RateOutcome::Rated(r) => {
+                f[3] = Rating::format(r.er);
+                f[4] = Rating::format(r.ep);
+                f[5] = Rating::format(r.ed);
+                f[6].clone_from(&r.technique);
+                f[7] = r.step_count.to_string();
+            }
+            RateOutcome::Timeout(budget, steps) => {
+                f[8] = format!("rating took longer than the time budget of {} (stopped after {steps} steps)", human(*budget));
+            }
+            RateOutcome::Invalid(e) => f[8].clone_from(e),
+            RateOutcome::Multiple | RateOutcome::Unsolvable => {}
+        }
+        f
+    }
+}
+
+/// A duration as a user wrote it: `10s`, `1.5s`, `500ms`.
+fn human(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else if d < Duration::from_secs(1) {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+/// A worker's state: a solver for the uniqueness check and a rater.
+pub struct RateState {
+    solver: Solver,
+    rater: Rater,
+    budget: Option<Duration>,
+}
+
+impl RateState {
+    /// A worker state rating with `budget` per puzzle (`None`: no limit).
+    pub fn new(budget: Option<Duration>) -> RateState {
+        RateState { solver: Solver::new(SolveOptions::default()), rater: Rater::new(), budget }
+    }
+
+    /// Rates a parsed puzzle: counts its solutions (up to 2) first, then
+    /// rates it if it has exactly one. `Err` carries a clash message.
+    pub fn rate_grid(&mut self, grid: &crate::grid::Grid) -> Result<RateOutcome, String> {
+        let outcome = self.solver.solve(grid);
+        match outcome.solutions {
+            0 => match grid.check_givens() {
+                Err(clash) => Err(clash.to_string()),
+                Ok(()) => Ok(RateOutcome::Unsolvable),
+            },
+            1 => {
+                let opts = se::Options { budget: self.budget, keep_steps: false };
+                Ok(match self.rater.rate(grid, &opts) {
+                    Ok(r) => RateOutcome::Rated(r),
+                    Err(RateError::Timeout { budget, steps }) => RateOutcome::Timeout(budget, steps),
+                })
+            }
+            _ => Ok(RateOutcome::Multiple),
+        }
+    }
+}
+
+/// The row for one record: rated if it parsed and has one solution.
+pub fn rate_record(state: &mut RateState, record: &Record) -> RateRow {
+    match &record.grid {
+        Ok(grid) => {
+            let outcome = state
+                .rate_grid(grid)
+                .unwrap_or_else(|clash| RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line)));
+            RateRow { index: record.index, puzzle: grid.to_line(), outcome }
+        }
+        Err(message) => RateRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            outcome: RateOutcome::Invalid(message.clone()),
+        },
+    }
+}
+
+/// Runs `sudoflow rate`.
+///
+/// Errors: an input cannot be opened or read, or the output cannot be
+/// written (a closed stdout is reported as a broken pipe, which the binary
+/// turns into a quiet exit 0).
+pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
+    let budget = Some(args.time_budget.unwrap_or(DEFAULT_BUDGET));
+    let opts = PipelineOptions {
+        inputs: args.inputs,
+        threads: cli::thread_count(args.threads),
+        batch_size: args.batch_size.get(),
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+    };
+    pipeline::check_inputs(&opts.inputs)?;
+    let mut sink = CsvSink::create(args.output.as_deref())?;
+    sink.write_record(RATE_HEADER)?;
+
+    let mut counts = [0u64; STATUSES.len()];
+    let summary = pipeline::run(
+        &opts,
+        || RateState::new(budget),
+        rate_record,
+        |row: RateRow| {
+            let slot = STATUSES.iter().position(|&s| s == row.status());
+            counts[slot.expect("every status is listed")] += 1;
+            sink.write_record(row.fields())
+        },
+    )?;
+    sink.flush()?;
+    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
+    Ok(summary.finish(&named, args.quiet, args.strict))
+}
