@@ -35,7 +35,11 @@ fn main() {
         let puzzle = Grid::parse(&line[..81]).unwrap();
         let expect = line.split("ED=").nth(1).map(str::trim).unwrap_or("");
         let t = Instant::now();
-        let opts = Options { budget, keep_steps: steps };
+        let opts = Options {
+            budget,
+            keep_steps: steps,
+            ceiling: None,
+        };
         let got = match rater.rate(&puzzle, &opts) {
             Ok(r) => r,
             Err(e) => {
@@ -44,25 +48,45 @@ fn main() {
                 continue;
             }
         };
-        let text = format!("{}/{}/{}", Rating::format(got.er), Rating::format(got.ep), Rating::format(got.ed));
+        let text = format!(
+            "{}/{}/{}",
+            Rating::format(got.er),
+            Rating::format(got.ep),
+            Rating::format(got.ed)
+        );
         n += 1;
         if text == expect {
             exact += 1;
         } else {
-            println!("{} got {text} expected {expect} ({} steps, {:.3}s) {}", &line[..81], got.step_count, t.elapsed().as_secs_f64(), got.technique);
+            println!(
+                "{} got {text} expected {expect} ({} steps, {:.3}s) {}",
+                &line[..81],
+                got.step_count,
+                t.elapsed().as_secs_f64(),
+                got.technique
+            );
         }
         if expect.split('/').next() == text.split('/').next() {
             er_ok += 1;
         }
         if steps {
             for (i, h) in got.steps.iter().enumerate() {
-                let mut s = format!("S {} {} [{:?}] {}", i + 1, Rating::format(h.difficulty), h.difficulty, h.name);
+                let mut s = format!(
+                    "S {} {} [{:?}] {}",
+                    i + 1,
+                    Rating::format(h.difficulty),
+                    h.difficulty,
+                    h.name
+                );
                 if let Some((c, v)) = h.placement {
                     s += &format!(" place r{}c{}={}", c / 9 + 1, c % 9 + 1, v);
                 }
                 s += " rm";
                 for &(c, m) in &h.removals {
-                    let vs: Vec<String> = (1..=9).filter(|v| m >> v & 1 != 0).map(|v| v.to_string()).collect();
+                    let vs: Vec<String> = (1..=9)
+                        .filter(|v| m >> v & 1 != 0)
+                        .map(|v| v.to_string())
+                        .collect();
                     s += &format!(" r{}c{}-{}", c / 9 + 1, c % 9 + 1, vs.join(","));
                 }
                 println!("{s}");
@@ -71,8 +95,16 @@ fn main() {
     }
     for p in rater.profile() {
         if p.time.as_micros() > 0 {
-            eprintln!("{:>28} {:8.3}s {:6} hints", p.producer, p.time.as_secs_f64(), p.hints);
+            eprintln!(
+                "{:>28} {:8.3}s {:6} hints",
+                p.producer,
+                p.time.as_secs_f64(),
+                p.hints
+            );
         }
     }
-    eprintln!("{n} puzzles, {exact} exact, {er_ok} ER exact, {:.2}s", start.elapsed().as_secs_f64());
+    eprintln!(
+        "{n} puzzles, {exact} exact, {er_ok} ER exact, {:.2}s",
+        start.elapsed().as_secs_f64()
+    );
 }

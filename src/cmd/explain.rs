@@ -103,7 +103,8 @@ fn tenths(x: f64) -> f64 {
 
 /// The value a hint places, `r4c2=1`.
 pub fn placed(hint: &Hint) -> Option<String> {
-    hint.placement.map(|(c, v)| format!("{}={v}", cell_name(c as usize)))
+    hint.placement
+        .map(|(c, v)| format!("{}={v}", cell_name(c as usize)))
 }
 
 /// The candidates a hint removes, `r1c3<>9` each; for a hint that places a
@@ -132,10 +133,16 @@ fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
             first = Some(r);
             ControlFlow::Break(())
         })?;
-        let Some(record) = first else { bail!("no puzzle on stdin") };
+        let Some(record) = first else {
+            bail!("no puzzle on stdin")
+        };
         return record.grid.map_err(|e| anyhow::anyhow!(e));
     }
-    let field = text.trim().split(|c: char| c.is_whitespace() || ",;:".contains(c)).next().unwrap_or("");
+    let field = text
+        .trim()
+        .split(|c: char| c.is_whitespace() || ",;:".contains(c))
+        .next()
+        .unwrap_or("");
     Grid::parse(field).with_context(|| format!("cannot read the puzzle {field:?}"))
 }
 
@@ -160,7 +167,11 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(_) => {}
     }
-    let opts = se::Options { budget, keep_steps: true };
+    let opts = se::Options {
+        budget,
+        keep_steps: true,
+        ceiling: None,
+    };
     let rating = match Rater::new().rate(&grid, &opts) {
         Ok(r) => r,
         Err(e) => {
@@ -212,16 +223,34 @@ pub fn text_table(grid: &Grid, rating: &Rating) -> String {
         Rating::format(rating.ed)
     );
     if !rating.steps.is_empty() {
-        let _ = writeln!(s, "hardest  step {}: {}", rating.hardest + 1, rating.technique);
+        let _ = writeln!(
+            s,
+            "hardest  step {}: {}",
+            rating.hardest + 1,
+            rating.technique
+        );
     }
     let _ = writeln!(s, "steps    {}", rating.step_count);
     let _ = writeln!(s);
-    let width = rating.steps.iter().map(|h| h.name.len()).max().unwrap_or(9).max(9);
+    let width = rating
+        .steps
+        .iter()
+        .map(|h| h.name.len())
+        .max()
+        .unwrap_or(9)
+        .max(9);
     let _ = writeln!(s, "step  rating  {:width$}  result", "technique");
     for (i, h) in rating.steps.iter().enumerate() {
         let mut result: Vec<String> = placed(h).into_iter().collect();
         result.extend(removed(h));
-        let _ = writeln!(s, "{:>4}  {:>6}  {:width$}  {}", i + 1, Rating::format(h.difficulty), h.name, result.join(", "));
+        let _ = writeln!(
+            s,
+            "{:>4}  {:>6}  {:width$}  {}",
+            i + 1,
+            Rating::format(h.difficulty),
+            h.name,
+            result.join(", ")
+        );
     }
     s
 }

@@ -14,6 +14,7 @@ use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
 use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
+use crate::rating::se::Rating;
 use crate::solver::SolveOptions;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
@@ -97,6 +98,15 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_guesses)]
     pub guesses: Option<RangeInclusive<u64>>,
 
+    /// Keep puzzles whose Sudoku Explainer rating ER is in MIN..MAX (e.g. 7.0..8.0, 9.0.., 6.5).
+    ///
+    /// ER as `sudoflow rate` gives it (SE 1.2.1.3's scale, one decimal),
+    /// written in the columns er, ep, ed after `error`. Rating a candidate
+    /// stops as soon as a step is rated above MAX. The same seed gives the
+    /// same puzzles whatever -j is. Example: `--se 7.0..8.0`.
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_se)]
+    pub se: Option<RangeInclusive<i64>>,
+
     /// Output CSV file (`-` for stdout).
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
@@ -120,8 +130,9 @@ pub struct GenerateArgs {
 
 const AFTER_HELP: &str = "\
 Output: CSV with solve's columns (index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
-guesses,backtracks,error) plus `seed`, the candidate seed that rebuilds that puzzle alone
-(--puzzle-seed). `sudoflow solve` on the puzzles gives the same score columns.
+guesses,backtracks,error), with --se the rating columns er,ep,ed, then `seed`, the candidate
+seed that rebuilds that puzzle alone (--puzzle-seed). `sudoflow solve` (--se) on the puzzles
+gives the same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --time-budget ran out (the puzzles before it are written, in order);
@@ -184,6 +195,46 @@ pub fn parse_guesses(text: &str) -> Result<RangeInclusive<u64>, String> {
     parse_span(text, 0u64, u64::MAX)
 }
 
+/// `--se`: an ER range in tenths, from `MIN..MAX`, `MIN..`, `..MAX` or
+/// `X` with one decimal at most (ratings run 1.0 to 20.0).
+pub fn parse_se(text: &str) -> Result<RangeInclusive<i64>, String> {
+    let tenths = |t: &str| -> Result<i64, String> {
+        let v: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{t:?} is not a rating such as 7.1"))?;
+        if !(0.0..=20.0).contains(&v) {
+            return Err(format!("{t:?}: ratings run from 0.0 to 20.0"));
+        }
+        let x = (v * 10.0).round();
+        if (x - v * 10.0).abs() > 1e-9 {
+            return Err(format!("{t:?}: ratings have one decimal"));
+        }
+        Ok(x as i64)
+    };
+    let (lo, hi) = match text.split_once("..") {
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            (
+                if a.trim().is_empty() { 0 } else { tenths(a)? },
+                if b.trim().is_empty() { 200 } else { tenths(b)? },
+            )
+        }
+        None => {
+            let x = tenths(text)?;
+            (x, x)
+        }
+    };
+    if lo > hi {
+        return Err(format!(
+            "MIN {} is greater than MAX {}",
+            lo as f64 / 10.0,
+            hi as f64 / 10.0
+        ));
+    }
+    Ok(lo..=hi)
+}
+
 /// `--time-budget`: a non-negative number with an optional unit `ms`, `s`
 /// (the default), `m` or `h`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -221,6 +272,7 @@ impl GenerateArgs {
             clues: self.clues.clone().unwrap_or(default_clues),
             wnf_level: self.wnf_level.clone().unwrap_or(1..=4),
             guesses: self.guesses.clone().unwrap_or(0..=u64::MAX),
+            se: self.se.clone(),
             ..GenerateOptions::default()
         }
     }
@@ -246,14 +298,15 @@ struct Tally {
     /// ones run on, so the rows written do not depend on the threads.
     first_failure: AtomicU64,
     /// Rejections by [`Reject`], in the order of `REJECTS`.
-    rejected: [AtomicU64; 4],
+    rejected: [AtomicU64; 5],
 }
 
-const REJECTS: [Reject; 4] = [
+const REJECTS: [Reject; 5] = [
     Reject::FewerClues,
     Reject::MoreClues,
     Reject::WnfLevel,
     Reject::Guesses,
+    Reject::SeRating,
 ];
 
 impl Tally {
@@ -329,14 +382,32 @@ fn make(
 fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
     // Scored with solve's default options, so the limit is the default one.
     let row = SolveRow::solved(index, &p.puzzle, &p.outcome, SolveOptions::default().limit);
-    w.write_solve_row_with(&row, &[&p.seed.to_string()])
+    let seed = p.seed.to_string();
+    match p.se {
+        Some(se) => {
+            let [er, ep, ed] = se.map(Rating::format);
+            w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed])
+        }
+        None => w.write_solve_row_with(&row, &[&seed]),
+    }
 }
 
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
     let mut w = CsvSink::create(Some(&args.output))?;
-    w.write_record(SOLVE_HEADER.iter().copied().chain(["seed"]))?;
+    let se_columns: &[&str] = if args.se.is_some() {
+        &["er", "ep", "ed"]
+    } else {
+        &[]
+    };
+    w.write_record(
+        SOLVE_HEADER
+            .iter()
+            .chain(se_columns)
+            .copied()
+            .chain(["seed"]),
+    )?;
 
     if let Some(seed) = args.puzzle_seed {
         let result = Generator::new(opts).candidate(seed);
@@ -497,6 +568,13 @@ mod tests {
         assert_eq!(parse_wnf_level("4"), Ok(4..=4));
         assert!(parse_wnf_level("0..2").is_err());
         assert_eq!(parse_guesses("5.."), Ok(5..=u64::MAX));
+        assert_eq!(parse_se("7.0..8.0"), Ok(70..=80));
+        assert_eq!(parse_se("9.0.."), Ok(90..=200));
+        assert_eq!(parse_se("..6.2"), Ok(0..=62));
+        assert_eq!(parse_se("6.5"), Ok(65..=65));
+        assert!(parse_se("8..7").unwrap_err().contains("greater"));
+        assert!(parse_se("7.25").unwrap_err().contains("one decimal"));
+        assert!(parse_se("25").is_err());
     }
 
     #[test]

@@ -18,7 +18,17 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The header of `rate`'s CSV, in column order.
-pub const RATE_HEADER: [&str; 9] = ["index", "puzzle", "status", "er", "ep", "ed", "technique", "steps", "error"];
+pub const RATE_HEADER: [&str; 9] = [
+    "index",
+    "puzzle",
+    "status",
+    "er",
+    "ep",
+    "ed",
+    "technique",
+    "steps",
+    "error",
+];
 
 /// Statuses in the order the summary line lists them.
 const STATUSES: [&str; 5] = ["rated", "multiple", "unsolvable", "timeout", "invalid"];
@@ -177,7 +187,10 @@ impl RateRow {
                 f[7] = r.step_count.to_string();
             }
             RateOutcome::Timeout(budget, steps) => {
-                f[8] = format!("rating took longer than the time budget of {} (stopped after {steps} steps)", human(*budget));
+                f[8] = format!(
+                    "rating took longer than the time budget of {} (stopped after {steps} steps)",
+                    human(*budget)
+                );
             }
             RateOutcome::Invalid(e) => f[8].clone_from(e),
             RateOutcome::Multiple | RateOutcome::Unsolvable => {}
@@ -207,7 +220,11 @@ pub struct RateState {
 impl RateState {
     /// A worker state rating with `budget` per puzzle (`None`: no limit).
     pub fn new(budget: Option<Duration>) -> RateState {
-        RateState { solver: Solver::new(SolveOptions::default()), rater: Rater::new(), budget }
+        RateState {
+            solver: Solver::new(SolveOptions::default()),
+            rater: Rater::new(),
+            budget,
+        }
     }
 
     /// Rates a parsed puzzle: counts its solutions (up to 2) first, then
@@ -220,10 +237,17 @@ impl RateState {
                 Ok(()) => Ok(RateOutcome::Unsolvable),
             },
             1 => {
-                let opts = se::Options { budget: self.budget, keep_steps: false };
+                let opts = se::Options {
+                    budget: self.budget,
+                    keep_steps: false,
+                    ceiling: None,
+                };
                 Ok(match self.rater.rate(grid, &opts) {
                     Ok(r) => RateOutcome::Rated(r),
-                    Err(RateError::Timeout { budget, steps }) => RateOutcome::Timeout(budget, steps),
+                    Err(RateError::Timeout { budget, steps }) => {
+                        RateOutcome::Timeout(budget, steps)
+                    }
+                    Err(RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling"),
                 })
             }
             _ => Ok(RateOutcome::Multiple),
@@ -235,10 +259,14 @@ impl RateState {
 pub fn rate_record(state: &mut RateState, record: &Record) -> RateRow {
     match &record.grid {
         Ok(grid) => {
-            let outcome = state
-                .rate_grid(grid)
-                .unwrap_or_else(|clash| RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line)));
-            RateRow { index: record.index, puzzle: grid.to_line(), outcome }
+            let outcome = state.rate_grid(grid).unwrap_or_else(|clash| {
+                RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line))
+            });
+            RateRow {
+                index: record.index,
+                puzzle: grid.to_line(),
+                outcome,
+            }
         }
         Err(message) => RateRow {
             index: record.index,

@@ -7,6 +7,7 @@
 use crate::cli;
 use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, PipelineOptions, Record};
+use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{Prune, SolveOptions, Solver};
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
@@ -115,6 +116,25 @@ pub struct SolveArgs {
     )]
     pub prune: Prune,
 
+    /// Add Sudoku Explainer's rating: columns er, ep, ed (as `sudoflow rate` gives them).
+    #[arg(
+        long,
+        long_help = "Rate every puzzle with one solution on Sudoku Explainer's scale and add             the columns er, ep, ed after 'error' (one decimal, as `sudoflow rate` and SE's             serate print them; empty for other statuses). A puzzle whose rating takes longer             than --se-budget gets empty columns and an error saying so.
+            Example: sudoflow solve --se puzzles.txt -o solved-and-rated.csv"
+    )]
+    pub se: bool,
+
+    /// Time budget per puzzle for --se [default: 10s].
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "se",
+        value_parser = crate::cmd::generate::parse_duration,
+        long_help = "Wall time allowed to rate one puzzle with --se (90, 90s, 500ms, 2m, 1h)             [default: 10s].
+            Example: sudoflow solve --se --se-budget 1m hardest.txt"
+    )]
+    pub se_budget: Option<std::time::Duration>,
+
     /// Propagate only, never guess: unfinished puzzles get status 'stuck'.
     #[arg(
         long,
@@ -159,6 +179,37 @@ pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
     }
 }
 
+/// The `--se` columns (er, ep, ed) of a row: filled for a puzzle with one
+/// solution, empty otherwise; a rating past `budget` leaves them empty and
+/// says so in the row's error.
+pub fn se_columns(
+    rater: &mut Rater,
+    row: &mut SolveRow,
+    budget: Option<std::time::Duration>,
+) -> [String; 3] {
+    let (Status::Unique, Some(puzzle)) = (row.status, row.puzzle) else {
+        return Default::default();
+    };
+    match rater.rate(
+        &puzzle,
+        &se::Options {
+            budget,
+            ..se::Options::default()
+        },
+    ) {
+        Ok(r) => [
+            Rating::format(r.er),
+            Rating::format(r.ep),
+            Rating::format(r.ed),
+        ],
+        Err(e @ RateError::Timeout { .. }) => {
+            row.error = format!("SE rating: {e}");
+            Default::default()
+        }
+        Err(RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling"),
+    }
+}
+
 /// Runs `sudoflow solve`.
 ///
 /// Errors: an input cannot be opened or read, or the output cannot be
@@ -179,19 +230,39 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     pipeline::check_inputs(&opts.inputs)?;
     let mut sink = CsvSink::create(args.output.as_deref())?;
-    sink.write_record(SOLVE_HEADER)?;
-
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
-        &opts,
-        || Solver::new(solve_opts),
-        solve_record,
-        |row: SolveRow| {
-            let slot = STATUSES.iter().position(|&s| s == row.status);
-            counts[slot.expect("every status is listed")] += 1;
-            sink.write_solve_row(&row)
-        },
-    )?;
+    let mut count = |row: &SolveRow| {
+        let slot = STATUSES.iter().position(|&s| s == row.status);
+        counts[slot.expect("every status is listed")] += 1;
+    };
+    let summary = if args.se {
+        sink.write_record(SOLVE_HEADER.iter().chain(&["er", "ep", "ed"]))?;
+        let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+        pipeline::run(
+            &opts,
+            || (Solver::new(solve_opts), Rater::new()),
+            |(solver, rater): &mut (Solver, Rater), record: &Record| {
+                let mut row = solve_record(solver, record);
+                let se = se_columns(rater, &mut row, budget);
+                (row, se)
+            },
+            |(row, se): (SolveRow, [String; 3])| {
+                count(&row);
+                sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+            },
+        )?
+    } else {
+        sink.write_record(SOLVE_HEADER)?;
+        pipeline::run(
+            &opts,
+            || Solver::new(solve_opts),
+            solve_record,
+            |row: SolveRow| {
+                count(&row);
+                sink.write_solve_row(&row)
+            },
+        )?
+    };
     sink.flush()?;
     let named: Vec<(&str, u64)> = STATUSES.iter().map(|s| s.as_str()).zip(counts).collect();
     Ok(summary.finish(&named, args.quiet, args.strict))

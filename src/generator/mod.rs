@@ -82,6 +82,7 @@ pub use symmetry::{Orbit, Symmetry};
 
 use crate::grid::{Grid, PEERS, UNITS};
 use crate::rating;
+use crate::rating::se::{self as se_rating, Rater, Rating};
 use crate::solver::{Outcome, SolveOptions, Solver};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -106,6 +107,11 @@ pub struct GenerateOptions {
     pub wnf_level: RangeInclusive<u8>,
     /// Keep puzzles whose scoring solve took this many guesses (inclusive).
     pub guesses: RangeInclusive<u64>,
+    /// Keep puzzles whose Sudoku Explainer rating ER, in tenths as SE prints
+    /// it (`70..=80` is 7.0 to 8.0), is in this range; `None` does not rate.
+    /// Rating stops as soon as a step exceeds the maximum, as SE's own
+    /// generator does.
+    pub se: Option<RangeInclusive<i64>>,
     /// Options of the scoring solve whose outcome fills the output row; the
     /// defaults equal `solve`'s, so `solve` reproduces the scores.
     pub score: SolveOptions,
@@ -119,6 +125,7 @@ impl Default for GenerateOptions {
             clues: MIN_PROPER_CLUES..=81,
             wnf_level: 1..=4,
             guesses: 0..=u64::MAX,
+            se: None,
             score: SolveOptions::default(),
         }
     }
@@ -136,6 +143,8 @@ pub enum Reject {
     WnfLevel,
     /// Guess count of the scoring solve outside the range.
     Guesses,
+    /// Sudoku Explainer rating outside the range.
+    SeRating,
 }
 
 impl Reject {
@@ -146,6 +155,7 @@ impl Reject {
             Reject::MoreClues => "clues>max",
             Reject::WnfLevel => "wnf_level",
             Reject::Guesses => "guesses",
+            Reject::SeRating => "se",
         }
     }
 }
@@ -153,6 +163,9 @@ impl Reject {
 /// A puzzle that passed the filters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Generated {
+    /// Its Sudoku Explainer rating (ER, EP, ED) when
+    /// [`GenerateOptions::se`] asked for one.
+    pub se: Option<[f64; 3]>,
     /// The puzzle (proper: exactly one solution).
     pub puzzle: Grid,
     /// Its solution.
@@ -319,6 +332,8 @@ pub struct Generator {
     score: Solver,
     /// Two-digit unavoidable sets of the current solved grid.
     unavoidable: Vec<CellSet>,
+    /// The rater for [`GenerateOptions::se`].
+    rater: Rater,
 }
 
 impl Generator {
@@ -340,6 +355,7 @@ impl Generator {
             }),
             score: Solver::new(opts.score),
             unavoidable: Vec::with_capacity(128),
+            rater: Rater::new(),
             opts,
         }
     }
@@ -418,7 +434,23 @@ impl Generator {
         if !self.opts.guesses.contains(&outcome.guesses) {
             return Err(Reject::Guesses);
         }
+        let mut se = None;
+        if let Some(range) = &self.opts.se {
+            // A step rated above the maximum (printed in tenths) ends the
+            // rating: difficulties are tenths in doubles, so halfway to the
+            // next tenth separates them.
+            let ceiling = (*range.end() as f64 + 0.5) / 10.0;
+            let opts = se_rating::Options {
+                ceiling: Some(ceiling),
+                ..se_rating::Options::default()
+            };
+            match self.rater.rate(&puzzle, &opts) {
+                Ok(r) if range.contains(&Rating::tenths(r.er)) => se = Some([r.er, r.ep, r.ed]),
+                Ok(_) | Err(_) => return Err(Reject::SeRating),
+            }
+        }
         Ok(Generated {
+            se,
             puzzle,
             solution,
             outcome,

@@ -5,7 +5,7 @@
 //! - [`se`]: Sudoku Explainer's human-technique rating (ER/EP/ED), found by
 //!   solving the puzzle step by step the way SE 1.2.1.3 does.
 
-mod wnf;
 pub mod se;
+mod wnf;
 
 pub use wnf::{wnf, wnf_from_counts, wnf_level, Wnf};

@@ -251,7 +251,12 @@ impl Board {
                 }
             }
         }
-        Board { values, cands, pos, empty }
+        Board {
+            values,
+            cands,
+            pos,
+            empty,
+        }
     }
 
     /// Cell values, row-major: 0 empty, 1..=9 placed.

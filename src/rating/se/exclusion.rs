@@ -15,7 +15,7 @@
 //! with at least two common excluders; a triplet adds to a pair a candidate
 //! cell among the first two cells' excluders.
 
-use super::board::{Card, bit, bit_nums, digits, Board, Combinations, HOUSE, PEER_MASK};
+use super::board::{bit, bit_nums, digits, Board, Card, Combinations, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
 /// A candidate base cell: its excluders as an 81-bit set and as a list in
@@ -35,7 +35,12 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
             continue;
         }
         let mut naked_single = false;
-        let mut base = Base { cell: c, mask: 0, list: [0; 20], len: 0 };
+        let mut base = Base {
+            cell: c,
+            mask: 0,
+            list: [0; 20],
+            len: 0,
+        };
         for &e in &HOUSE[c] {
             let n = board.cands[e as usize].card();
             if n == 1 {
@@ -161,7 +166,12 @@ pub fn aligned_triplet(board: &Board) -> Option<Hint> {
                 continue;
             }
             if let Some(removable) = exclude(board, &[b0.cell, b1.cell, e], common) {
-                return Some(Hint::new(7.5, "Aligned Triplet Exclusion", &removable, None));
+                return Some(Hint::new(
+                    7.5,
+                    "Aligned Triplet Exclusion",
+                    &removable,
+                    None,
+                ));
             }
         }
     }

@@ -37,7 +37,8 @@ pub fn fish(board: &Board, degree: usize) -> Option<Hint> {
                     }
                 }
                 if any {
-                    let (difficulty, name) = [(3.2, "X-Wing"), (3.8, "Swordfish"), (5.2, "Jellyfish")][degree - 2];
+                    let (difficulty, name) =
+                        [(3.2, "X-Wing"), (3.8, "Swordfish"), (5.2, "Jellyfish")][degree - 2];
                     return Some(Hint::new(difficulty, name, &removable, None));
                 }
             }

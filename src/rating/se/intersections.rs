@@ -6,8 +6,8 @@
 //! region's type; the hint then places that single. The plain forms rate 2.6
 //! (pointing) and 2.8 (claiming).
 
-use super::board::{Card, bit, crosses, Board, BLOCK, COLUMN, REGION_MASK, ROW};
 use super::board::REGION_CELLS;
+use super::board::{bit, crosses, Board, Card, BLOCK, COLUMN, REGION_MASK, ROW};
 use super::hint::Hint;
 
 /// The region pairs SE tries, in order: (where the digit is confined,

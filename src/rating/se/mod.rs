@@ -124,11 +124,27 @@ pub struct Options {
     pub budget: Option<Duration>,
     /// Keep every step in [`Rating::steps`] (for `explain`).
     pub keep_steps: bool,
+    /// Stop as soon as a step is rated above this (SE's generator does the
+    /// same): the puzzle's ER is then known to exceed it, and
+    /// [`RateError::AboveCeiling`] says so. Producers whose easiest hint
+    /// already exceeds it are not run.
+    pub ceiling: Option<f64>,
 }
 
 /// Why a rating did not finish.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RateError {
+    /// A step was rated above [`Options::ceiling`].
+    #[error("rated above {ceiling} (a step rated {difficulty} after {steps} steps)")]
+    AboveCeiling {
+        /// The ceiling.
+        ceiling: f64,
+        /// The rating of the step that exceeded it (a lower bound of ER),
+        /// or the easiest rating the remaining techniques could give.
+        difficulty: f64,
+        /// Steps applied before.
+        steps: usize,
+    },
     /// The time budget ran out after `steps` steps.
     #[error("rating took longer than the time budget of {budget:?} (stopped after {steps} steps)")]
     Timeout {
@@ -213,6 +229,28 @@ const PRODUCERS: [Producer; 30] = [
     Producer::Forcing(Rule::dynamic(5)),
 ];
 
+impl Producer {
+    /// The lowest rating a hint of this producer can have.
+    fn base(self) -> f64 {
+        match self {
+            Producer::AlignedPair => 6.2,
+            Producer::CyclesAndForcing => 6.5,
+            Producer::AlignedTriplet => 7.5,
+            Producer::Forcing(rule) => rule.base_difficulty(),
+            _ => 0.0, // the basic techniques, all rated below 6.2
+        }
+    }
+}
+
+/// Why [`Rater::next_hint`] found no hint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NoHint {
+    /// The deadline passed.
+    Timeout,
+    /// Every remaining producer rates above the ceiling (its base is given).
+    AboveCeiling(f64),
+}
+
 impl Rater {
     /// A rater with empty buffers.
     pub fn new() -> Rater {
@@ -227,23 +265,45 @@ impl Rater {
     /// Time and hints per producer since [`Rater::enable_profile`], in SE's
     /// order; empty when not profiling.
     pub fn profile(&self) -> Vec<ProducerProfile> {
-        let Some(p) = &self.profile else { return Vec::new() };
+        let Some(p) = &self.profile else {
+            return Vec::new();
+        };
         PRODUCERS
             .iter()
             .zip(p)
-            .map(|(producer, &(time, hints))| ProducerProfile { producer: format!("{producer:?}"), time, hints })
+            .map(|(producer, &(time, hints))| ProducerProfile {
+                producer: format!("{producer:?}"),
+                time,
+                hints,
+            })
             .collect()
     }
 
     /// SE's next hint on `board`: the first producer's hint, or `None` when
-    /// no technique applies. `Err(())` when the deadline passed.
-    pub fn next_hint(&mut self, board: &Board, deadline: Option<Instant>) -> Result<Option<Hint>, ()> {
+    /// no technique applies. Producers rated above `ceiling` are not run.
+    ///
+    /// # Errors
+    /// [`NoHint`] when the deadline passed or only producers above the
+    /// ceiling remain.
+    pub fn next_hint(
+        &mut self,
+        board: &Board,
+        deadline: Option<Instant>,
+        ceiling: Option<f64>,
+    ) -> Result<Option<Hint>, NoHint> {
         for (i, producer) in PRODUCERS.into_iter().enumerate() {
+            if let Some(c) = ceiling {
+                if producer.base() > c {
+                    return Err(NoHint::AboveCeiling(producer.base()));
+                }
+            }
             let start = self.profile.as_ref().map(|_| Instant::now());
             let (hint, cancelled) = match producer {
                 Producer::HiddenSingle => (singles::hidden_single(board), false),
                 Producer::Locking(direct) => (intersections::locking(board, direct), false),
-                Producer::HiddenSet(degree, direct) => (subsets::hidden_set(board, degree, direct), false),
+                Producer::HiddenSet(degree, direct) => {
+                    (subsets::hidden_set(board, degree, direct), false)
+                }
                 Producer::NakedSingle => (singles::naked_single(board), false),
                 Producer::NakedSet(degree) => (subsets::naked_set(board, degree), false),
                 Producer::Fish(degree) => (fish::fish(board, degree), false),
@@ -260,13 +320,13 @@ impl Rater {
                 p[i].1 += u64::from(hint.is_some());
             }
             if cancelled {
-                return Err(());
+                return Err(NoHint::Timeout);
             }
             if hint.is_some() {
                 return Ok(hint);
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(());
+                return Err(NoHint::Timeout);
             }
         }
         Ok(None)
@@ -294,7 +354,7 @@ impl Rater {
         let mut difficulty = f64::NEG_INFINITY;
         let (mut pearl, mut diamond) = (0.0f64, 0.0f64);
         while !board.is_solved() {
-            let hint = match self.next_hint(&board, deadline) {
+            let hint = match self.next_hint(&board, deadline, options.ceiling) {
                 Ok(Some(h)) => h,
                 Ok(None) => {
                     difficulty = 20.0;
@@ -302,13 +362,27 @@ impl Rater {
                     rating.technique = "(none: no technique applies)".into();
                     break;
                 }
-                Err(()) => {
+                Err(NoHint::Timeout) => {
                     return Err(RateError::Timeout {
                         budget: options.budget.unwrap_or_default(),
                         steps: rating.step_count,
                     })
                 }
+                Err(NoHint::AboveCeiling(difficulty)) => {
+                    return Err(RateError::AboveCeiling {
+                        ceiling: options.ceiling.unwrap_or_default(),
+                        difficulty,
+                        steps: rating.step_count,
+                    })
+                }
             };
+            if options.ceiling.is_some_and(|c| hint.difficulty > c) {
+                return Err(RateError::AboveCeiling {
+                    ceiling: options.ceiling.unwrap_or_default(),
+                    difficulty: hint.difficulty,
+                    steps: rating.step_count,
+                });
+            }
             if hint.difficulty > difficulty {
                 difficulty = hint.difficulty;
                 rating.hardest = rating.step_count;
@@ -336,7 +410,11 @@ impl Rater {
                 break;
             }
         }
-        rating.er = if difficulty == f64::NEG_INFINITY { 0.0 } else { difficulty };
+        rating.er = if difficulty == f64::NEG_INFINITY {
+            0.0
+        } else {
+            difficulty
+        };
         rating.ep = pearl;
         rating.ed = diamond;
         Ok(rating)

@@ -1,7 +1,7 @@
 //! Singles: hidden single (1.0 last cell of a region, 1.2 block, 1.5 row or
 //! column) and naked single (2.3).
 
-use super::board::{Card, Board, BLOCK, COLUMN, REGION_CELLS, ROW};
+use super::board::{Board, Card, BLOCK, COLUMN, REGION_CELLS, ROW};
 use super::hint::Hint;
 
 /// SE's `HiddenSingle`: first the regions with one empty cell left (1.0), in

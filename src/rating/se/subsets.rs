@@ -11,7 +11,7 @@
 //! places. Regions are tried blocks first, then columns, then rows; subsets
 //! in SE's combination order.
 
-use super::board::{Card, bit, Board, Combinations, BLOCK, COLUMN, REGION_CELLS, ROW};
+use super::board::{bit, Board, Card, Combinations, BLOCK, COLUMN, REGION_CELLS, ROW};
 use super::board::{bit_nums, indices};
 use super::hint::Hint;
 
@@ -93,7 +93,9 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Hint> {
                 let Some(common) = common_tuple(&sets[..degree], degree) else {
                     continue;
                 };
-                if let Some(h) = hidden_hint(board, r, degree, direct, value_set, common, &positions) {
+                if let Some(h) =
+                    hidden_hint(board, r, degree, direct, value_set, common, &positions)
+                {
                     return Some(h);
                 }
             }

@@ -27,7 +27,7 @@
 //! digits act as one cell of a naked subset. Type 4 (5.7): two BUG cells in
 //! one region sharing a locked digit.
 
-use super::board::{Card, bit, bit_nums, indices, Board, Combinations, CELL_REGIONS};
+use super::board::{bit, bit_nums, indices, Board, Card, Combinations, CELL_REGIONS};
 use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, ROW};
 use super::hint::Hint;
 use super::subsets::common_tuple;
@@ -83,14 +83,23 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
             if !is_valid_loop(&lp) {
                 continue;
             }
-            let extra: Vec<usize> = lp.iter().copied().filter(|&c| board.cands[c].card() > 2).collect();
+            let extra: Vec<usize> = lp
+                .iter()
+                .copied()
+                .filter(|&c| board.cands[c].card() > 2)
+                .collect();
             let pair = bit(v1) | bit(v2);
             match extra.len() {
                 0 => {}
                 1 => {
                     let mut removable = [0u16; 81];
                     removable[extra[0]] = pair;
-                    best.consider(LoopHint { difficulty: loop_difficulty(lp.len()), kind: 1, len: lp.len(), removable });
+                    best.consider(LoopHint {
+                        difficulty: loop_difficulty(lp.len()),
+                        kind: 1,
+                        len: lp.len(),
+                        removable,
+                    });
                 }
                 2 => {
                     let (c1, c2) = (extra[0], extra[1]);
@@ -125,7 +134,9 @@ impl BestLoop {
     fn consider(&mut self, h: LoopHint) {
         let better = match &self.0 {
             None => true,
-            Some(b) => h.difficulty < b.difficulty || (h.difficulty == b.difficulty && h.kind < b.kind),
+            Some(b) => {
+                h.difficulty < b.difficulty || (h.difficulty == b.difficulty && h.kind < b.kind)
+            }
         };
         if better && h.removable.iter().any(|&m| m != 0) {
             self.0 = Some(h);
@@ -169,7 +180,17 @@ fn check_for_loops(
                     let card = cands.card();
                     if card == 2 || ex_values.card() == 1 || allowed_ex > 0 {
                         let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                        check_for_loops(board, next, v1, v2, path, new_allowed, ex_values, ty, loops);
+                        check_for_loops(
+                            board,
+                            next,
+                            v1,
+                            v2,
+                            path,
+                            new_allowed,
+                            ex_values,
+                            ty,
+                            loops,
+                        );
                     }
                 }
             }
@@ -208,7 +229,12 @@ fn type2(board: &Board, lp: &[usize], extra: &[usize], pair: u16) -> LoopHint {
             *r = bit(value);
         }
     }
-    LoopHint { difficulty: loop_difficulty(lp.len()), kind: 2, len: lp.len(), removable }
+    LoopHint {
+        difficulty: loop_difficulty(lp.len()),
+        kind: 2,
+        len: lp.len(),
+        removable,
+    }
 }
 
 /// Type 3 (SE's `createType3Hints`): the two extra cells' extra digits act
@@ -258,11 +284,18 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         }
                     }
                     let to_add = (common.card() as i32 - 1) as f64 * 0.1;
-                    best.consider(LoopHint { difficulty: base + to_add, kind: 3, len: lp.len(), removable });
+                    best.consider(LoopHint {
+                        difficulty: base + to_add,
+                        kind: 3,
+                        len: lp.len(),
+                        removable,
+                    });
                 }
             }
             if degree * 2 < empty {
-                let rem_values: Vec<u8> = (1..=9u8).filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0).collect();
+                let rem_values: Vec<u8> = (1..=9u8)
+                    .filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0)
+                    .collect();
                 if degree - 2 > rem_values.len() {
                     continue;
                 }
@@ -290,7 +323,12 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         removable[c] = board.cands[c] & !hidden;
                     }
                     let to_add = (idx.card() as i32 - 1) as f64 * 0.1;
-                    best.consider(LoopHint { difficulty: base + to_add, kind: 3, len: lp.len(), removable });
+                    best.consider(LoopHint {
+                        difficulty: base + to_add,
+                        kind: 3,
+                        len: lp.len(),
+                        removable,
+                    });
                 }
             }
         }
@@ -328,7 +366,12 @@ fn type4(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8) -> O
     let mut removable = [0u16; 81];
     removable[c1] = bit(rem);
     removable[c2] = bit(rem);
-    Some(LoopHint { difficulty: loop_difficulty(lp.len()), kind: 4, len: lp.len(), removable })
+    Some(LoopHint {
+        difficulty: loop_difficulty(lp.len()),
+        kind: 4,
+        len: lp.len(),
+        removable,
+    })
 }
 
 /// SE's `BivalueUniversalGrave`: the first BUG hint, in SE's order of types.
@@ -380,7 +423,10 @@ pub fn bug(board: &Board) -> Option<Hint> {
     }
     for r in 0..27 {
         for v in 1..=9u8 {
-            let card = REGION_CELLS[r].iter().filter(|&&c| temp[c as usize] & bit(v) != 0).count();
+            let card = REGION_CELLS[r]
+                .iter()
+                .filter(|&&c| temp[c as usize] & bit(v) != 0)
+                .count();
             if card != 0 && card != 2 {
                 return None;
             }
@@ -425,7 +471,10 @@ pub fn bug(board: &Board) -> Option<Hint> {
 /// The region of type `ty` all `cells` share, if any.
 fn shared_region(cells: &[usize], ty: usize) -> Option<usize> {
     let r = CELL_REGIONS[cells[0]][ty];
-    cells.iter().all(|&c| CELL_REGIONS[c][ty] == r).then_some(r as usize)
+    cells
+        .iter()
+        .all(|&c| CELL_REGIONS[c][ty] == r)
+        .then_some(r as usize)
 }
 
 /// BUG type 3: the BUG digits with `degree - 1` cells of a shared region
@@ -482,7 +531,12 @@ fn bug3(board: &Board, bug_cells: &[usize], all_bug_values: u16, common: u128) -
 }
 
 /// BUG type 4: two BUG cells in one region sharing one non-BUG digit.
-fn bug4(board: &Board, bug_cells: &[usize], bug_values: &[u16; 81], all_bug_values: u16) -> Option<Hint> {
+fn bug4(
+    board: &Board,
+    bug_cells: &[usize],
+    bug_values: &[u16; 81],
+    all_bug_values: u16,
+) -> Option<Hint> {
     let (c1, c2) = (bug_cells[0], bug_cells[1]);
     let common = board.cands[c1] & board.cands[c2] & !all_bug_values;
     if common.card() != 1 {

@@ -5,7 +5,7 @@
 //! pincers (XYZ: and the pivot). Pivots are tried row-major, pincers in the
 //! pivot's house order (block, row, column).
 
-use super::board::{Card, bit, Board, HOUSE, PEER_MASK};
+use super::board::{bit, Board, Card, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
 /// SE's `XYWing(xyz)`: the first XY-Wing (or XYZ-Wing) that removes
@@ -47,7 +47,11 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Hint> {
                     }
                 }
                 if any {
-                    let (difficulty, name) = if xyz { (4.4, "XYZ-Wing") } else { (4.2, "XY-Wing") };
+                    let (difficulty, name) = if xyz {
+                        (4.4, "XYZ-Wing")
+                    } else {
+                        (4.2, "XY-Wing")
+                    };
                     return Some(Hint::new(difficulty, name, &removable, None));
                 }
             }

@@ -73,7 +73,13 @@ pub struct Select {
 impl Select {
     /// An empty selection; searches stop early once `deadline` passes.
     pub fn new(deadline: Option<Instant>) -> Select {
-        Select { best: None, cap: f64::INFINITY, deadline, checks: 0, cancelled: false }
+        Select {
+            best: None,
+            cap: f64::INFINITY,
+            deadline,
+            checks: 0,
+            cancelled: false,
+        }
     }
 
     /// Whether a hint with these keys would replace the current best.
@@ -87,7 +93,8 @@ impl Select {
             Some(b) => {
                 difficulty < b.difficulty
                     || (difficulty == b.difficulty
-                        && (complexity < b.complexity || (complexity == b.complexity && sort_key < b.sort_key)))
+                        && (complexity < b.complexity
+                            || (complexity == b.complexity && sort_key < b.sort_key)))
             }
         }
     }
@@ -121,7 +128,8 @@ impl Select {
 
     /// The selected hint.
     pub fn into_hint(self) -> Option<Hint> {
-        self.best.map(|c| Hint::new(c.difficulty, c.name, &c.removable, c.placement))
+        self.best
+            .map(|c| Hint::new(c.difficulty, c.name, &c.removable, c.placement))
     }
 }
 
@@ -142,12 +150,27 @@ pub struct Rule {
 
 impl Rule {
     /// Nishio forcing chains (7.5).
-    pub const NISHIO: Rule = Rule { multiple: false, dynamic: true, nishio: true, level: 0 };
+    pub const NISHIO: Rule = Rule {
+        multiple: false,
+        dynamic: true,
+        nishio: true,
+        level: 0,
+    };
     /// Multiple forcing chains (8.0).
-    pub const MULTIPLE: Rule = Rule { multiple: true, dynamic: false, nishio: false, level: 0 };
+    pub const MULTIPLE: Rule = Rule {
+        multiple: true,
+        dynamic: false,
+        nishio: false,
+        level: 0,
+    };
     /// Dynamic forcing chains (8.5), and with `level` the nested ones.
     pub const fn dynamic(level: u8) -> Rule {
-        Rule { multiple: true, dynamic: true, nishio: false, level }
+        Rule {
+            multiple: true,
+            dynamic: true,
+            nishio: false,
+            level,
+        }
     }
 
     /// SE's `Chaining.getDifficulty()`: the rule's base rating.
@@ -208,21 +231,34 @@ pub struct Chainer {
 
 impl Chainer {
     /// SE's "Forcing Chains & Cycles" producer on `board`.
-    pub fn cycles_and_forcing(&mut self, board: &Board, deadline: Option<Instant>) -> (Option<Hint>, bool) {
+    pub fn cycles_and_forcing(
+        &mut self,
+        board: &Board,
+        deadline: Option<Instant>,
+    ) -> (Option<Hint>, bool) {
         let mut sink = multiple::Sink::Best(Select::new(deadline));
         self.net.truncate(0);
         self.net.nested.clear();
         unary::search_into(board, &mut self.net, &mut self.unary, &mut sink);
-        let multiple::Sink::Best(select) = sink else { unreachable!() };
+        let multiple::Sink::Best(select) = sink else {
+            unreachable!()
+        };
         let cancelled = select.was_cancelled();
         (select.into_hint(), cancelled)
     }
 
     /// A multiple, dynamic or Nishio producer on `board`.
-    pub fn forcing(&mut self, board: &Board, rule: Rule, deadline: Option<Instant>) -> (Option<Hint>, bool) {
+    pub fn forcing(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        deadline: Option<Instant>,
+    ) -> (Option<Hint>, bool) {
         self.net.truncate(0);
         self.net.nested.clear();
-        let select = self.multiple.search(board, rule, &mut self.net, Select::new(deadline));
+        let select = self
+            .multiple
+            .search(board, rule, &mut self.net, Select::new(deadline));
         let cancelled = select.was_cancelled();
         (select.into_hint(), cancelled)
     }

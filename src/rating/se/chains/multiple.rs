@@ -21,13 +21,16 @@
 //! working grid and their removals join the chain (SE's
 //! `getAdvancedPotentials`).
 
-use super::super::board::{Card, bit, bit_nums, indices, Board, Combinations, CELL_REGIONS, COLUMN};
+use super::super::board::{
+    bit, bit_nums, indices, Board, Card, Combinations, CELL_REGIONS, COLUMN,
+};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
 use super::super::subsets::common_tuple;
-use super::net::{cell_of, is_on, key, length_difficulty, off_to_on, on_to_off, value_of, Cause, Nested};
+use super::net::{
+    cell_of, is_on, key, length_difficulty, off_to_on, on_to_off, value_of, Cause, Nested,
+};
 use super::net::{Net, OnConsequence, Work, KEYS, REGION_CAUSE};
 use super::{Candidate, ChainKind, Rule, Select};
-
 
 /// Membership and node lookup of the two sets (on, off) of the running
 /// `doChaining` at one nesting depth.
@@ -39,7 +42,11 @@ struct Tables {
 
 impl Tables {
     fn new() -> Tables {
-        Tables { stamp: vec![0; KEYS], node: vec![0; KEYS], current: 0 }
+        Tables {
+            stamp: vec![0; KEYS],
+            node: vec![0; KEYS],
+            current: 0,
+        }
     }
 
     fn reset(&mut self) {
@@ -81,7 +88,11 @@ impl Outcome {
     #[inline]
     fn has(&self, k: u16) -> bool {
         let b = (k >> 1) as usize;
-        let bits = if is_on(k) { &self.on_bits } else { &self.off_bits };
+        let bits = if is_on(k) {
+            &self.on_bits
+        } else {
+            &self.off_bits
+        };
         bits[b >> 6] >> (b & 63) & 1 != 0
     }
 
@@ -172,7 +183,11 @@ impl Sink {
     /// still replace the best one (always, when collecting all).
     pub fn can_improve(&self, base: f64, min_complexity: u32, sort_key: u8) -> bool {
         match self {
-            Sink::Best(s) => s.improves(base + length_difficulty(min_complexity), min_complexity, sort_key),
+            Sink::Best(s) => s.improves(
+                base + length_difficulty(min_complexity),
+                min_complexity,
+                sort_key,
+            ),
             Sink::All { .. } => true,
         }
     }
@@ -196,7 +211,11 @@ impl Sink {
             Layout::Plain(t) | Layout::Cell(t) | Layout::Region(t, _) => t.to_vec(),
             Layout::Cycle(n) => vec![*n],
         };
-        let complexity = if net.nested.is_empty() { flat } else { flat + net.nested_complexity(&targets) };
+        let complexity = if net.nested.is_empty() {
+            flat
+        } else {
+            flat + net.nested_complexity(&targets)
+        };
         let difficulty = base + length_difficulty(complexity);
         match self {
             Sink::Best(select) => {
@@ -212,8 +231,13 @@ impl Sink {
                     });
                 }
             }
-            Sink::All { init, current, hints } => {
-                let (rule_parents, identity) = rule_parents_and_identity(net, &layout, init, current);
+            Sink::All {
+                init,
+                current,
+                hints,
+            } => {
+                let (rule_parents, identity) =
+                    rule_parents_and_identity(net, &layout, init, current);
                 hints.push(NestedHint {
                     difficulty,
                     complexity,
@@ -229,7 +253,12 @@ impl Sink {
 
 /// SE's `getRuleParents` (the off potentials of the outer chain that the
 /// hint needs) and `FullChain` identity of a chaining hint.
-fn rule_parents_and_identity(net: &mut Net, layout: &Layout, init: &[u16; 81], current: &[u16; 81]) -> (Vec<u16>, Vec<u16>) {
+fn rule_parents_and_identity(
+    net: &mut Net,
+    layout: &Layout,
+    init: &[u16; 81],
+    current: &[u16; 81],
+) -> (Vec<u16>, Vec<u16>) {
     // (node, cause override for unparented starts) per target.
     let mut parents: Vec<u16> = Vec::new();
     let mut identity: Vec<u16> = Vec::new();
@@ -308,7 +337,11 @@ fn rule_parents_and_identity(net: &mut Net, layout: &Layout, init: &[u16; 81], c
                 for &n in &chain {
                     let node = net.nodes[n as usize];
                     identity.push(node.key);
-                    let cause = if node.cause == Cause::None { start_cause } else { node.cause };
+                    let cause = if node.cause == Cause::None {
+                        start_cause
+                    } else {
+                        node.cause
+                    };
                     on_parents(&mut parents, node.key, cause);
                 }
             }
@@ -344,16 +377,30 @@ impl Multiple {
     }
 
     /// SE's `getMultipleChainsHintList` at nesting depth `depth`.
-    fn search_into(&mut self, board: &Board, rule: Rule, net: &mut Net, sink: &mut Sink, depth: usize) {
+    fn search_into(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        net: &mut Net,
+        sink: &mut Sink,
+        depth: usize,
+    ) {
         while self.tables.len() <= depth {
             self.tables.push(Tables::new());
         }
-        let ctx = Ctx { rule, values: &board.values, depth };
+        let ctx = Ctx {
+            rule,
+            values: &board.values,
+            depth,
+        };
         let mut work = Work::new(&board.cands);
         // `doChaining` from a given start gives the same outcome every time
         // on this grid; region chains ask for the same ones again, so each
         // is run once.
-        let mut runs = Runs { cache: vec![u32::MAX; KEYS], runs: Vec::new() };
+        let mut runs = Runs {
+            cache: vec![u32::MAX; KEYS],
+            runs: Vec::new(),
+        };
         for cell in 0..81 {
             let card = board.cands[cell].card();
             if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
@@ -367,7 +414,14 @@ impl Multiple {
     }
 
     /// The outcome of `doChaining` from `start`, run once per search.
-    fn run<'r>(&mut self, ctx: &Ctx, work: &mut Work, runs: &'r mut Runs, start: u16, net: &mut Net) -> &'r Run {
+    fn run<'r>(
+        &mut self,
+        ctx: &Ctx,
+        work: &mut Work,
+        runs: &'r mut Runs,
+        start: u16,
+        net: &mut Net,
+    ) -> &'r Run {
         if runs.cache[start as usize] == u32::MAX {
             let (out, absurd) = self.do_chaining(ctx, work, start, net);
             runs.runs.push(Run { out, absurd });
@@ -379,7 +433,16 @@ impl Multiple {
     /// The hints of one cell: binary and region chains per candidate, then
     /// cell chains.
     #[allow(clippy::too_many_arguments)]
-    fn from_cell(&mut self, ctx: &Ctx, board: &Board, work: &mut Work, runs: &mut Runs, cell: usize, net: &mut Net, sink: &mut Sink) {
+    fn from_cell(
+        &mut self,
+        ctx: &Ctx,
+        board: &Board,
+        work: &mut Work,
+        runs: &mut Runs,
+        cell: usize,
+        net: &mut Net,
+        sink: &mut Sink,
+    ) {
         let rule = ctx.rule;
         let cands = board.cands[cell];
         let card = cands.card();
@@ -387,14 +450,28 @@ impl Multiple {
         for v in super::super::board::digits(cands) {
             let do_double = card >= 3 && !rule.nishio && rule.dynamic;
             let do_contradiction = rule.dynamic || rule.nishio;
-            self.binary(ctx, board, work, runs, cell, v, net, sink, do_double, do_contradiction);
+            self.binary(
+                ctx,
+                board,
+                work,
+                runs,
+                cell,
+                v,
+                net,
+                sink,
+                do_double,
+                do_contradiction,
+            );
             if !rule.nishio {
                 self.regions(ctx, board, work, runs, cell, v, net, sink);
             }
             per_value.push(runs.cache[key(cell, v, true) as usize]);
         }
         if !rule.nishio && (card == 2 || (rule.multiple && card > 2)) {
-            let outcomes: Vec<&Outcome> = per_value.iter().map(|&i| &runs.runs[i as usize].out).collect();
+            let outcomes: Vec<&Outcome> = per_value
+                .iter()
+                .map(|&i| &runs.runs[i as usize].out)
+                .collect();
             self.reductions(ctx, board, &outcomes, None, net, sink);
         }
     }
@@ -402,7 +479,14 @@ impl Multiple {
     /// The flat complexity of chains ending at `targets`, or `None` when a
     /// hint with it cannot replace the best one (checked on the depth
     /// bound first, which is exact for static chains).
-    fn flat(&self, ctx: &Ctx, targets: &[u32], sort_key: u8, net: &mut Net, sink: &Sink) -> Option<u32> {
+    fn flat(
+        &self,
+        ctx: &Ctx,
+        targets: &[u32],
+        sort_key: u8,
+        net: &mut Net,
+        sink: &Sink,
+    ) -> Option<u32> {
         let bound: u32 = targets.iter().map(|&t| net.depth(t) + 1).sum();
         if !sink.can_improve(ctx.rule.base_difficulty(), bound, sort_key) {
             return None;
@@ -411,7 +495,8 @@ impl Multiple {
             return Some(bound); // one parent per node: depth + 1 is exact
         }
         let flat: u32 = targets.iter().map(|&t| net.ancestor_count(t)).sum();
-        sink.can_improve(ctx.rule.base_difficulty(), flat, sort_key).then_some(flat)
+        sink.can_improve(ctx.rule.base_difficulty(), flat, sort_key)
+            .then_some(flat)
     }
 
     /// SE's `doBinaryChaining` for (`cell`, `v`): contradiction and double
@@ -441,9 +526,17 @@ impl Multiple {
                     let mut removable = [0u16; 81];
                     removable[cell] = bit(v);
                     let targets = [a_on, a_off];
-                    sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, None, ChainKind::Binary, || {
-                        binary_name(rule, true)
-                    });
+                    sink.offer(
+                        net,
+                        base,
+                        flat,
+                        7,
+                        Layout::Plain(&targets),
+                        &removable,
+                        None,
+                        ChainKind::Binary,
+                        || binary_name(rule, true),
+                    );
                 }
             }
         }
@@ -459,9 +552,17 @@ impl Multiple {
                 if removable[cell] != 0 {
                     if let Some(flat) = self.flat(ctx, &[a_on, a_off], 7, net, sink) {
                         let targets = [a_on, a_off];
-                        sink.offer(net, base, flat, 7, Layout::Plain(&targets), &removable, Some((cell, v)), ChainKind::Binary, || {
-                            binary_name(rule, true)
-                        });
+                        sink.offer(
+                            net,
+                            base,
+                            flat,
+                            7,
+                            Layout::Plain(&targets),
+                            &removable,
+                            Some((cell, v)),
+                            ChainKind::Binary,
+                            || binary_name(rule, true),
+                        );
                     }
                 }
             }
@@ -472,12 +573,18 @@ impl Multiple {
         let on_idx = runs.cache[on_key as usize] as usize;
         let off_idx = runs.cache[(on_key ^ 1) as usize] as usize;
         for on in [true, false] {
-            let n = if on { runs.runs[on_idx].out.on.len() } else { runs.runs[on_idx].out.off.len() };
+            let n = if on {
+                runs.runs[on_idx].out.on.len()
+            } else {
+                runs.runs[on_idx].out.off.len()
+            };
             for i in 0..n {
                 let (on_out, off_out) = (&runs.runs[on_idx].out, &runs.runs[off_idx].out);
                 let from_on = if on { on_out.on[i] } else { on_out.off[i] };
                 let k = net.key(from_on);
-                let Some(from_off) = off_out.get(net, k) else { continue };
+                let Some(from_off) = off_out.get(net, k) else {
+                    continue;
+                };
                 let (c, value) = (cell_of(k), value_of(k));
                 let mut removable = [0u16; 81];
                 let placement = if on {
@@ -491,10 +598,20 @@ impl Multiple {
                     None
                 };
                 let targets = [from_on, from_off];
-                let Some(flat) = self.flat(ctx, &targets, 1, net, sink) else { continue };
-                sink.offer(net, base, flat, 1, Layout::Plain(&targets), &removable, placement, ChainKind::Binary, || {
-                    binary_name(rule, false)
-                });
+                let Some(flat) = self.flat(ctx, &targets, 1, net, sink) else {
+                    continue;
+                };
+                sink.offer(
+                    net,
+                    base,
+                    flat,
+                    1,
+                    Layout::Plain(&targets),
+                    &removable,
+                    placement,
+                    ChainKind::Binary,
+                    || binary_name(rule, false),
+                );
             }
         }
     }
@@ -539,11 +656,23 @@ impl Multiple {
     /// Cell (`region` `None`) or region forcing hints: the potentials every
     /// one of `outcomes` (one per candidate of the cell, or per position of
     /// the digit in the region) reaches, in the first outcome's order.
-    fn reductions(&mut self, ctx: &Ctx, board: &Board, outcomes: &[&Outcome], region: Option<usize>, net: &mut Net, sink: &mut Sink) {
+    fn reductions(
+        &mut self,
+        ctx: &Ctx,
+        board: &Board,
+        outcomes: &[&Outcome],
+        region: Option<usize>,
+        net: &mut Net,
+        sink: &mut Sink,
+    ) {
         let rule = ctx.rule;
         let sort_key = if region.is_some() { 6 } else { 5 };
         for on in [true, false] {
-            let first = if on { &outcomes[0].on } else { &outcomes[0].off };
+            let first = if on {
+                &outcomes[0].on
+            } else {
+                &outcomes[0].off
+            };
             for &n in first.iter() {
                 let k = net.key(n);
                 if !outcomes[1..].iter().all(|o| o.has(k)) {
@@ -562,13 +691,29 @@ impl Multiple {
                     None
                 };
                 let targets: Vec<u32> = outcomes.iter().map(|o| o.get(net, k).unwrap()).collect();
-                let Some(flat) = self.flat(ctx, &targets, sort_key, net, sink) else { continue };
+                let Some(flat) = self.flat(ctx, &targets, sort_key, net, sink) else {
+                    continue;
+                };
                 let (layout, kind, what) = match region {
-                    Some(ty) => (Layout::Region(&targets, ty), ChainKind::Region, "Region Forcing"),
+                    Some(ty) => (
+                        Layout::Region(&targets, ty),
+                        ChainKind::Region,
+                        "Region Forcing",
+                    ),
                     None => (Layout::Cell(&targets), ChainKind::Cell, "Cell Forcing"),
                 };
                 let name = || format!("{}{what}{}", rule.name_prefix(), rule.name_suffix());
-                sink.offer(net, rule.base_difficulty(), flat, sort_key, layout, &removable, placement, kind, name);
+                sink.offer(
+                    net,
+                    rule.base_difficulty(),
+                    flat,
+                    sort_key,
+                    layout,
+                    &removable,
+                    placement,
+                    kind,
+                    name,
+                );
             }
         }
     }
@@ -576,7 +721,13 @@ impl Multiple {
     /// SE's `doChaining`: all consequences of assuming `start`, until a
     /// potential would be both on and off (returned as the pair) or nothing
     /// more follows. `work` is left as it was.
-    fn do_chaining(&mut self, ctx: &Ctx, work: &mut Work, start: u16, net: &mut Net) -> (Outcome, Option<(u32, u32)>) {
+    fn do_chaining(
+        &mut self,
+        ctx: &Ctx,
+        work: &mut Work,
+        start: u16,
+        net: &mut Net,
+    ) -> (Outcome, Option<(u32, u32)>) {
         let rule = ctx.rule;
         let source = work.clone();
         let depth = ctx.depth;
@@ -595,7 +746,12 @@ impl Multiple {
         let (mut head_on, mut head_off) = (0, 0);
         let y = !rule.nishio;
         let mut offs: Vec<(u16, Cause)> = Vec::with_capacity(32);
-        let mut ons = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+        let mut ons = [OnConsequence {
+            key: 0,
+            cause: Cause::None,
+            hidden_digits: 0,
+            hidden_cells: 0,
+        }; 4];
         let mut absurd = None;
         'run: while head_on < pending_on.len() || head_off < pending_off.len() {
             if head_on < pending_on.len() {
@@ -688,10 +844,21 @@ impl Multiple {
     /// SE's `getAdvancedPotentials`: the removals of the first technique of
     /// the level below that finds some needing the chain's removals, as
     /// new off nodes `(key, node)`.
-    fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) -> Vec<(u16, u32)> {
+    fn advanced(
+        &mut self,
+        ctx: &Ctx,
+        work: &Work,
+        source: &Work,
+        net: &mut Net,
+    ) -> Vec<(u16, u32)> {
         let grid = Board::from_parts(*ctx.values, work.cands);
         let level = ctx.rule.level;
-        let mut rules: Vec<Advanced> = vec![Advanced::Locking, Advanced::HiddenPair, Advanced::NakedPair, Advanced::XWing];
+        let mut rules: Vec<Advanced> = vec![
+            Advanced::Locking,
+            Advanced::HiddenPair,
+            Advanced::NakedPair,
+            Advanced::XWing,
+        ];
         if level < 4 {
             if level >= 2 {
                 rules.push(Advanced::Chains(None));
@@ -708,7 +875,9 @@ impl Multiple {
         let depth = ctx.depth;
         for adv in rules {
             let hints = match adv {
-                Advanced::Chains(rule) => self.nested_chains(rule, &grid, &source.cands, net, depth + 1),
+                Advanced::Chains(rule) => {
+                    self.nested_chains(rule, &grid, &source.cands, net, depth + 1)
+                }
                 basic => basic_hints(basic, &grid, &source.cands),
             };
             let mut result = Vec::new();
@@ -719,7 +888,10 @@ impl Multiple {
                 let nested = if h.identity.is_empty() {
                     super::net::NO_NESTED
                 } else {
-                    net.nested.push(Nested { complexity: h.complexity, identity: h.identity.clone() });
+                    net.nested.push(Nested {
+                        complexity: h.complexity,
+                        identity: h.identity.clone(),
+                    });
                     (net.nested.len() - 1) as u32
                 };
                 let parents: Vec<u32> = h
@@ -746,8 +918,19 @@ impl Multiple {
     /// All hints of a nested chaining rule (`None`: cycles and forcing
     /// chains) on `grid`, sorted and deduplicated as SE's `Chaining.getHints`
     /// hands them out.
-    fn nested_chains(&mut self, rule: Option<Rule>, grid: &Board, init: &[u16; 81], net: &mut Net, depth: usize) -> Vec<NestedHint> {
-        let mut sink = Sink::All { init: Box::new(*init), current: Box::new(grid.cands), hints: Vec::new() };
+    fn nested_chains(
+        &mut self,
+        rule: Option<Rule>,
+        grid: &Board,
+        init: &[u16; 81],
+        net: &mut Net,
+        depth: usize,
+    ) -> Vec<NestedHint> {
+        let mut sink = Sink::All {
+            init: Box::new(*init),
+            current: Box::new(grid.cands),
+            hints: Vec::new(),
+        };
         let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
         match rule {
             None => super::unary::search_into(grid, net, &mut self.unary, &mut sink),
@@ -755,7 +938,9 @@ impl Multiple {
         }
         net.truncate(mark);
         net.nested.truncate(nested_mark);
-        let Sink::All { mut hints, .. } = sink else { unreachable!() };
+        let Sink::All { mut hints, .. } = sink else {
+            unreachable!()
+        };
         // Stable sort by (difficulty, complexity, sort key), then drop hints
         // whose removals equal an earlier one's (SE's LinkedHashSet).
         hints.sort_by(|a, b| {
@@ -827,7 +1012,9 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                             if pos.card() <= 1 {
                                 continue;
                             }
-                            if !indices(pos).all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0) {
+                            if !indices(pos)
+                                .all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0)
+                            {
                                 continue;
                             }
                             let mut removable = [0u16; 81];
@@ -840,7 +1027,10 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                             let mut parents = Vec::new();
                             for &c in &REGION_CELLS[r1] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && REGION_MASK[r2] >> c & 1 == 0 {
+                                if init[c] & bit(v) != 0
+                                    && grid.cands[c] & bit(v) == 0
+                                    && REGION_MASK[r2] >> c & 1 == 0
+                                {
                                     parents.push(key(c, v, false));
                                 }
                             }
@@ -861,7 +1051,9 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                     for combo in Combinations::new(2, 9) {
                         let values: Vec<u8> = bit_nums(combo).map(|k| k as u8 + 1).collect();
                         let sets: Vec<u16> = values.iter().map(|&v| grid.positions(r, v)).collect();
-                        let Some(common) = common_tuple(&sets, 2) else { continue };
+                        let Some(common) = common_tuple(&sets, 2) else {
+                            continue;
+                        };
                         let value_set = values.iter().fold(0u16, |m, &v| m | bit(v));
                         let mut removable = [0u16; 81];
                         for k in indices(common) {
@@ -892,8 +1084,11 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                     let cells = &REGION_CELLS[r];
                     for combo in Combinations::new(2, 9) {
                         let ks: Vec<usize> = bit_nums(combo).collect();
-                        let sets: Vec<u16> = ks.iter().map(|&k| grid.cands[cells[k] as usize]).collect();
-                        let Some(values) = common_tuple(&sets, 2) else { continue };
+                        let sets: Vec<u16> =
+                            ks.iter().map(|&k| grid.cands[cells[k] as usize]).collect();
+                        let Some(values) = common_tuple(&sets, 2) else {
+                            continue;
+                        };
                         let mut removable = [0u16; 81];
                         for k in (0..9).filter(|k| combo >> k & 1 == 0) {
                             let c = cells[k] as usize;
@@ -912,15 +1107,21 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
             }
         }
         Advanced::XWing => {
-            let occurrences: Vec<u32> = (0..=9u8).map(|v| if v == 0 { 0 } else { grid.occurrences(v) }).collect();
+            let occurrences: Vec<u32> = (0..=9u8)
+                .map(|v| if v == 0 { 0 } else { grid.occurrences(v) })
+                .collect();
             for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
                 for combo in Combinations::new(2, 9) {
                     for v in 1..=9u8 {
                         if occurrences[v as usize] + 4 > 9 {
                             continue;
                         }
-                        let sets: Vec<u16> = bit_nums(combo).map(|k| grid.positions(base * 9 + k, v)).collect();
-                        let Some(covers) = common_tuple(&sets, 2) else { continue };
+                        let sets: Vec<u16> = bit_nums(combo)
+                            .map(|k| grid.positions(base * 9 + k, v))
+                            .collect();
+                        let Some(covers) = common_tuple(&sets, 2) else {
+                            continue;
+                        };
                         let mut removable = [0u16; 81];
                         let mut cover_cells = 0u128;
                         for i in indices(covers) {
@@ -934,7 +1135,10 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                         for k in bit_nums(combo) {
                             for &c in &REGION_CELLS[base * 9 + k] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && cover_cells >> c & 1 == 0 {
+                                if init[c] & bit(v) != 0
+                                    && grid.cands[c] & bit(v) == 0
+                                    && cover_cells >> c & 1 == 0
+                                {
                                     parents.push(key(c, v, false));
                                 }
                             }
@@ -944,7 +1148,9 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                 }
             }
         }
-        Advanced::Chains(_) => unreachable!("chaining rules are searched by Multiple::nested_chains"),
+        Advanced::Chains(_) => {
+            unreachable!("chaining rules are searched by Multiple::nested_chains")
+        }
     }
     hints
 }

@@ -129,11 +129,19 @@ impl Net {
     pub fn push(&mut self, key: u16, cause: Cause, parents: &[u32]) -> u32 {
         let at = self.parents.len() as u32;
         self.parents.extend_from_slice(parents);
-        let depth = parents.first().map_or(0, |&p| self.nodes[p as usize].depth + 1);
-        self.nodes.push(Node { key, cause, nparents: parents.len() as u16, parents_at: at, nested: NO_NESTED, depth });
+        let depth = parents
+            .first()
+            .map_or(0, |&p| self.nodes[p as usize].depth + 1);
+        self.nodes.push(Node {
+            key,
+            cause,
+            nparents: parents.len() as u16,
+            parents_at: at,
+            nested: NO_NESTED,
+            depth,
+        });
         (self.nodes.len() - 1) as u32
     }
-
 
     /// The parents of node `n`.
     #[inline]
@@ -234,7 +242,10 @@ impl Net {
                     continue;
                 }
                 let identity = &self.nested[nested as usize].identity;
-                if !seen.iter().any(|&s| s == nested || self.nested[s as usize].identity == *identity) {
+                if !seen
+                    .iter()
+                    .any(|&s| s == nested || self.nested[s as usize].identity == *identity)
+                {
                     seen.push(nested);
                     total += self.nested[nested as usize].complexity;
                 }
@@ -282,7 +293,10 @@ impl Work {
                 }
             }
         }
-        Work { cands: *cands, cells }
+        Work {
+            cands: *cands,
+            cells,
+        }
     }
 
     /// Removes candidate `value` of `cell` (SE's `Potential.off()`).

@@ -40,7 +40,12 @@ impl Reach {
         // Adjacency in CSR form.
         let mut start = Vec::with_capacity(n + 1);
         let mut edges: Vec<u32> = Vec::with_capacity(n * 8);
-        let mut out = [OnConsequence { key: 0, cause: super::net::Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+        let mut out = [OnConsequence {
+            key: 0,
+            cause: super::net::Cause::None,
+            hidden_digits: 0,
+            hidden_cells: 0,
+        }; 4];
         for &k in &keys {
             start.push(edges.len() as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
@@ -130,7 +135,12 @@ impl Reach {
                 }
             }
         }
-        Reach { index, comp, sets, words }
+        Reach {
+            index,
+            comp,
+            sets,
+            words,
+        }
     }
 
     /// Whether potential `to` can follow from potential `from`.

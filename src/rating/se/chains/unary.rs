@@ -19,9 +19,11 @@
 //! (only) conclusion, without changing which hint SE would pick. Arena nodes
 //! are built only for a chain that is offered.
 
-use super::super::board::{Card, bit, digits, Board, HOUSE};
+use super::super::board::{bit, digits, Board, Card, HOUSE};
 use super::multiple::{Layout, Sink};
-use super::net::{cell_of, key, off_to_on, on_to_off, value_of, Cause, Net, OnConsequence, Work, KEYS};
+use super::net::{
+    cell_of, key, off_to_on, on_to_off, value_of, Cause, Net, OnConsequence, Work, KEYS,
+};
 use super::reach::Reach;
 use super::ChainKind;
 
@@ -150,7 +152,11 @@ impl Unary {
 /// Runs the three passes on `board`, offering each hint to `sink`.
 pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink: &mut Sink) {
     let work = Work::new(&board.cands);
-    for pass in [Pass { y: false, x: true }, Pass { y: true, x: false }, Pass { y: true, x: true }] {
+    for pass in [
+        Pass { y: false, x: true },
+        Pass { y: true, x: false },
+        Pass { y: true, x: true },
+    ] {
         // The shortest cycle has 4 potentials, the shortest forcing chain 3.
         if !sink.can_improve(pass.cycle_base().min(pass.chain_base()), 3, pass.sort_key()) {
             continue;
@@ -178,7 +184,16 @@ pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink:
 
 /// SE's `doUnaryChaining` for candidate (`cell`, `v`).
 #[allow(clippy::too_many_arguments)]
-fn from_candidate(work: &Work, cell: usize, v: u8, pass: Pass, reach: Option<&Reach>, net: &mut Net, un: &mut Unary, sink: &mut Sink) {
+fn from_candidate(
+    work: &Work,
+    cell: usize,
+    v: u8,
+    pass: Pass,
+    reach: Option<&Reach>,
+    net: &mut Net,
+    un: &mut Unary,
+    sink: &mut Sink,
+) {
     let source = key(cell, v, true);
     let cycles = cycles_from(work, source, pass, un, sink);
     for dst_on in cycles {
@@ -241,7 +256,12 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
     let stamp = un.next_stamp();
     un.entries.clear();
     un.path_bits.clear();
-    un.entries.push(Entry { key: source, cause: Cause::None, parent: NONE, path: 0 });
+    un.entries.push(Entry {
+        key: source,
+        cause: Cause::None,
+        parent: NONE,
+        path: 0,
+    });
     un.path_bits.push([0u64; 13]);
     un.reached[source as usize] = stamp;
     let mut pending_on = std::mem::take(&mut un.pending_on);
@@ -251,7 +271,12 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
     pending_on.push(0);
     let mut next: Vec<u32> = Vec::new();
     let mut length = 0u32;
-    let mut out = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+    let mut out = [OnConsequence {
+        key: 0,
+        cause: Cause::None,
+        hidden_digits: 0,
+        hidden_cells: 0,
+    }; 4];
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
         // The next off level closes cycles of `length + 1` potentials,
@@ -265,28 +290,52 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
             let bits = un.path_bits[entry.path as usize];
             let entries = &mut un.entries;
             let expanded = &mut un.expanded;
-            on_to_off(work, cell_of(entry.key), value_of(entry.key), pass.y, |k, cause| {
-                let b = (k >> 1) as usize;
-                if bits[b >> 6] >> (b & 63) & 1 != 0 {
-                    return; // an ancestor of p
-                }
-                if expanded[k as usize] == stamp && !closers.contains(&k) {
-                    return; // a duplicate that can neither add nor close
-                }
-                expanded[k as usize] = stamp;
-                entries.push(Entry { key: k, cause, parent: p, path: entry.path });
-                next.push((entries.len() - 1) as u32);
-            });
+            on_to_off(
+                work,
+                cell_of(entry.key),
+                value_of(entry.key),
+                pass.y,
+                |k, cause| {
+                    let b = (k >> 1) as usize;
+                    if bits[b >> 6] >> (b & 63) & 1 != 0 {
+                        return; // an ancestor of p
+                    }
+                    if expanded[k as usize] == stamp && !closers.contains(&k) {
+                        return; // a duplicate that can neither add nor close
+                    }
+                    expanded[k as usize] = stamp;
+                    entries.push(Entry {
+                        key: k,
+                        cause,
+                        parent: p,
+                        path: entry.path,
+                    });
+                    next.push((entries.len() - 1) as u32);
+                },
+            );
         }
         std::mem::swap(&mut pending_off, &mut next);
         length += 1;
         next.clear();
         for &p in &pending_off {
             let entry = un.entries[p as usize];
-            let count = off_to_on(work, work, cell_of(entry.key), value_of(entry.key), pass.y, pass.x, &mut out);
+            let count = off_to_on(
+                work,
+                work,
+                cell_of(entry.key),
+                value_of(entry.key),
+                pass.y,
+                pass.x,
+                &mut out,
+            );
             for on in &out[..count] {
                 if length >= 4 && on.key == source {
-                    un.entries.push(Entry { key: on.key, cause: on.cause, parent: p, path: 0 });
+                    un.entries.push(Entry {
+                        key: on.key,
+                        cause: on.cause,
+                        parent: p,
+                        path: 0,
+                    });
                     cycles.push((un.entries.len() - 1) as u32);
                 }
                 if un.reached[on.key as usize] != stamp {
@@ -296,7 +345,12 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
                     bits[b >> 6] |= 1 << (b & 63);
                     un.path_bits.push(bits);
                     let path = (un.path_bits.len() - 1) as u32;
-                    un.entries.push(Entry { key: on.key, cause: on.cause, parent: p, path });
+                    un.entries.push(Entry {
+                        key: on.key,
+                        cause: on.cause,
+                        parent: p,
+                        path,
+                    });
                     next.push((un.entries.len() - 1) as u32);
                 }
             }
@@ -312,18 +366,34 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
 /// SE's `doForcingChains` from `start` (on or off), stopped at the first
 /// derivation of its opposite (the only conclusion SE draws from it):
 /// returns that entry and its depth.
-fn forcing_from(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Option<(u32, u32)> {
+fn forcing_from(
+    work: &Work,
+    start: u16,
+    pass: Pass,
+    un: &mut Unary,
+    sink: &Sink,
+) -> Option<(u32, u32)> {
     let stamp = un.next_stamp();
     let opposite = start ^ 1;
     un.entries.clear();
-    un.entries.push(Entry { key: start, cause: Cause::None, parent: NONE, path: 0 });
+    un.entries.push(Entry {
+        key: start,
+        cause: Cause::None,
+        parent: NONE,
+        path: 0,
+    });
     un.reached[start as usize] = stamp;
     let mut layer = std::mem::take(&mut un.pending_on);
     let mut next = std::mem::take(&mut un.pending_off);
     layer.clear();
     layer.push(0);
     let mut depth = 0u32;
-    let mut out = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+    let mut out = [OnConsequence {
+        key: 0,
+        cause: Cause::None,
+        hidden_digits: 0,
+        hidden_cells: 0,
+    }; 4];
     let mut found = None;
     'search: while !layer.is_empty() {
         // A conclusion drawn from this level has depth + 2 potentials.
@@ -344,7 +414,12 @@ fn forcing_from(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &Sink
                     }
                     if reached[k as usize] != stamp || k == opposite {
                         reached[k as usize] = stamp;
-                        entries.push(Entry { key: k, cause, parent: p, path: 0 });
+                        entries.push(Entry {
+                            key: k,
+                            cause,
+                            parent: p,
+                            path: 0,
+                        });
                         let e = (entries.len() - 1) as u32;
                         if k == opposite {
                             hit = Some(e);
@@ -361,7 +436,12 @@ fn forcing_from(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &Sink
                 for on in &out[..count] {
                     if un.reached[on.key as usize] != stamp || on.key == opposite {
                         un.reached[on.key as usize] = stamp;
-                        un.entries.push(Entry { key: on.key, cause: on.cause, parent: p, path: 0 });
+                        un.entries.push(Entry {
+                            key: on.key,
+                            cause: on.cause,
+                            parent: p,
+                            path: 0,
+                        });
                         let e = (un.entries.len() - 1) as u32;
                         if on.key == opposite {
                             found = Some((e, depth + 1));
@@ -428,12 +508,30 @@ fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, un: &Unary, s
         }
         .to_owned()
     };
-    sink.offer(net, pass.cycle_base(), flat, pass.sort_key(), Layout::Cycle(node), &removable, None, ChainKind::Cycle, name);
+    sink.offer(
+        net,
+        pass.cycle_base(),
+        flat,
+        pass.sort_key(),
+        Layout::Cycle(node),
+        &removable,
+        None,
+        ChainKind::Cycle,
+        name,
+    );
 }
 
 /// SE's `createForcingChainHint` for the chain ending at entry `target`
 /// (the opposite of its start), found at `depth`.
-fn forcing_hint(work: &Work, target: u32, depth: u32, pass: Pass, net: &mut Net, un: &Unary, sink: &mut Sink) {
+fn forcing_hint(
+    work: &Work,
+    target: u32,
+    depth: u32,
+    pass: Pass,
+    net: &mut Net,
+    un: &Unary,
+    sink: &mut Sink,
+) {
     let k = un.entries[target as usize].key;
     let (cell, value) = (cell_of(k), value_of(k));
     let mut removable = [0u16; 81];
@@ -462,5 +560,15 @@ fn forcing_hint(work: &Work, target: u32, depth: u32, pass: Pass, net: &mut Net,
         }
         .to_owned()
     };
-    sink.offer(net, pass.chain_base(), flat, pass.sort_key(), Layout::Plain(&[node]), &removable, placement, ChainKind::Forcing, name);
+    sink.offer(
+        net,
+        pass.chain_base(),
+        flat,
+        pass.sort_key(),
+        Layout::Plain(&[node]),
+        &removable,
+        placement,
+        ChainKind::Forcing,
+        name,
+    );
 }
