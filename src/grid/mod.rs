@@ -17,6 +17,7 @@
 //! ```
 
 mod parse;
+pub mod transform;
 
 pub use parse::{Clash, ParseError, UnitKind};
 
