@@ -119,6 +119,24 @@ fn every_technique_applies_at_its_position_as_in_se() {
     }
 }
 
+#[test]
+fn nested_dynamic_chains_apply_at_their_positions_as_in_se() {
+    // Levels 1 (+), 2 (+ Forcing Chains) and 3 (+ Multiple Forcing Chains).
+    let mut rater = Rater::new();
+    for line in include_str!("data/se_positions_nested.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
+        let (board, expected) = line.split_once(" | ").unwrap();
+        let (values, cands) = board.split_once(' ').unwrap();
+        let hint = rater
+            .next_hint(&board_of(values, cands), None, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(dump(&hint), expected);
+    }
+}
+
 /// `PUZZLE ED=er/ep/ed` lines of a file.
 fn rated_lines(text: &str) -> Vec<(Grid, String)> {
     text.lines()

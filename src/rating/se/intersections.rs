@@ -46,9 +46,32 @@ pub fn locking(board: &Board, direct: bool) -> Option<Hint> {
     None
 }
 
+/// `INSIDE[r1][r2]`: the indices (9-bit mask) of region `r1`'s cells that
+/// lie in region `r2`.
+const INSIDE: [[u16; 27]; 27] = {
+    let mut t = [[0u16; 27]; 27];
+    let mut r1 = 0;
+    while r1 < 27 {
+        let mut r2 = 0;
+        while r2 < 27 {
+            let mut k = 0;
+            while k < 9 {
+                if REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0 {
+                    t[r1][r2] |= 1 << k;
+                }
+                k += 1;
+            }
+            r2 += 1;
+        }
+        r1 += 1;
+    }
+    t
+};
+
 /// Whether every position `pos` of region `r1` lies in region `r2`.
+#[inline]
 fn inside(r1: usize, pos: u16, r2: usize) -> bool {
-    super::board::indices(pos).all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0)
+    pos & !INSIDE[r1][r2] == 0
 }
 
 /// The cell of a hidden single that appears in another region of type `t1`
@@ -63,11 +86,9 @@ fn following_hidden_single(board: &Board, t1: usize, i1: usize, r2: usize, v: u8
         if pos3.card() <= 1 {
             continue;
         }
-        let mut outside = super::board::indices(pos3)
-            .map(|k| REGION_CELLS[r3][k] as usize)
-            .filter(|&c| REGION_MASK[r2] >> c & 1 == 0);
-        if let (Some(c), None) = (outside.next(), outside.next()) {
-            return Some(c);
+        let outside = pos3 & !INSIDE[r3][r2];
+        if outside.card() == 1 {
+            return Some(REGION_CELLS[r3][outside.trailing_zeros() as usize] as usize);
         }
     }
     None

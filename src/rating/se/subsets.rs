@@ -11,7 +11,7 @@
 //! places. Regions are tried blocks first, then columns, then rows; subsets
 //! in SE's combination order.
 
-use super::board::{bit, Board, Card, Combinations, BLOCK, COLUMN, REGION_CELLS, ROW};
+use super::board::{bit, subsets_of, Board, Card, BLOCK, COLUMN, REGION_CELLS, ROW};
 use super::board::{bit_nums, indices};
 use super::hint::Hint;
 
@@ -43,9 +43,13 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Hint> {
                 continue;
             }
             let cells = &REGION_CELLS[r];
-            for combo in Combinations::new(degree, 9) {
+            // Only cells with 2..=degree candidates can be in the subset.
+            let eligible = (0..9)
+                .filter(|&k| (2..=degree as u32).contains(&board.cands[cells[k] as usize].card()))
+                .fold(0u16, |m, k| m | 1 << k);
+            for combo in subsets_of(eligible, degree) {
                 let mut sets = [0u16; 4];
-                for (s, k) in sets.iter_mut().zip(bit_nums(combo)) {
+                for (s, k) in sets.iter_mut().zip(bit_nums(u64::from(combo))) {
                     *s = board.cands[cells[k] as usize];
                 }
                 let Some(values) = common_tuple(&sets[..degree], degree) else {
@@ -80,13 +84,17 @@ pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Hint> {
                 continue;
             }
             let mut positions = [0u16; 10];
+            let mut eligible = 0u16; // digits with 2..=degree positions
             for v in 1..=9u8 {
                 positions[v as usize] = board.positions(r, v);
+                if (2..=degree as u32).contains(&positions[v as usize].card()) {
+                    eligible |= 1 << (v - 1);
+                }
             }
-            for combo in Combinations::new(degree, 9) {
+            for combo in subsets_of(eligible, degree) {
                 let mut sets = [0u16; 4];
                 let mut value_set = 0u16;
-                for (s, k) in sets.iter_mut().zip(bit_nums(combo)) {
+                for (s, k) in sets.iter_mut().zip(bit_nums(u64::from(combo))) {
                     *s = positions[k + 1];
                     value_set |= bit(k as u8 + 1);
                 }

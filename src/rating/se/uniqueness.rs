@@ -76,9 +76,37 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
         }
         let v1 = cands.trailing_zeros() as u8;
         let v2 = 15 - (cands.leading_zeros() as u8);
+        // A loop needs 4 cells holding both digits.
+        if (0..81).filter(|&c| board.cands[c] & cands == cands).count() < 4 {
+            continue;
+        }
+        // Loops longer than this cannot beat the best hint so far: every
+        // hint of a loop of `len` cells rates at least loop_difficulty(len).
+        let max_len = match &best.0 {
+            None => 81,
+            Some(b) => (4..=81)
+                .take_while(|&len| {
+                    let d = loop_difficulty(len);
+                    d < b.difficulty || (d == b.difficulty && 1 < b.kind)
+                })
+                .last()
+                .unwrap_or(0),
+        };
+        if max_len < 4 {
+            continue;
+        }
         let mut loops = Vec::new();
         let mut path = Vec::with_capacity(16);
-        check_for_loops(board, cell, v1, v2, &mut path, 2, 0, usize::MAX, &mut loops);
+        let mut search = LoopSearch {
+            board,
+            v1,
+            v2,
+            pair: cands,
+            max_len,
+            on_path: 0,
+            loops: &mut loops,
+        };
+        search.check(cell, &mut path, 2, 0, usize::MAX);
         for lp in loops {
             if !is_valid_loop(&lp) {
                 continue;
@@ -144,59 +172,64 @@ impl BestLoop {
     }
 }
 
-/// SE's `checkForLoops`: depth-first search for closed loops through cells
-/// holding both `v1` and `v2`. `ex_values` is SE's set of extra digits seen,
-/// which (as in SE) also gathers the extra digits of the siblings already
-/// tried at this depth.
-#[allow(clippy::too_many_arguments)]
-fn check_for_loops(
-    board: &Board,
-    cell: usize,
+/// SE's `checkForLoops`, depth-first search for closed loops through cells
+/// holding both `v1` and `v2`, cut at `max_len` cells.
+struct LoopSearch<'a> {
+    board: &'a Board,
     v1: u8,
     v2: u8,
-    path: &mut Vec<usize>,
-    allowed_ex: i32,
-    ex_values: u16,
-    last_type: usize,
-    loops: &mut Vec<Vec<usize>>,
-) {
-    path.push(cell);
-    let mut ex_values = ex_values;
-    let pair = bit(v1) | bit(v2);
-    for ty in [BLOCK, ROW, COLUMN] {
-        if ty == last_type {
-            continue;
-        }
-        let r = CELL_REGIONS[cell][ty] as usize;
-        for &next in &REGION_CELLS[r] {
-            let next = next as usize;
-            if path[0] == next && path.len() >= 4 {
-                loops.push(path.clone());
-            } else if !path.contains(&next) {
-                let cands = board.cands[next];
-                if cands & pair == pair {
-                    ex_values |= cands;
-                    ex_values &= !pair;
-                    let card = cands.card();
-                    if card == 2 || ex_values.card() == 1 || allowed_ex > 0 {
-                        let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                        check_for_loops(
-                            board,
-                            next,
-                            v1,
-                            v2,
-                            path,
-                            new_allowed,
-                            ex_values,
-                            ty,
-                            loops,
-                        );
+    pair: u16,
+    max_len: usize,
+    /// The cells of the current path (81-bit set).
+    on_path: u128,
+    loops: &'a mut Vec<Vec<usize>>,
+}
+
+impl LoopSearch<'_> {
+    /// Extends `path` with `cell`. `ex_values` is SE's set of extra digits
+    /// seen, which (as in SE) also gathers the extra digits of the siblings
+    /// already tried at this depth.
+    fn check(
+        &mut self,
+        cell: usize,
+        path: &mut Vec<usize>,
+        allowed_ex: i32,
+        ex_values: u16,
+        last_type: usize,
+    ) {
+        path.push(cell);
+        self.on_path |= 1 << cell;
+        let mut ex_values = ex_values;
+        let pair = self.pair;
+        debug_assert_eq!(pair, bit(self.v1) | bit(self.v2));
+        for ty in [BLOCK, ROW, COLUMN] {
+            if ty == last_type {
+                continue;
+            }
+            let r = CELL_REGIONS[cell][ty] as usize;
+            for &next in &REGION_CELLS[r] {
+                let next = next as usize;
+                if path[0] == next && path.len() >= 4 {
+                    self.loops.push(path.clone());
+                } else if self.on_path >> next & 1 == 0 {
+                    let cands = self.board.cands[next];
+                    if cands & pair == pair {
+                        ex_values |= cands;
+                        ex_values &= !pair;
+                        let card = cands.card();
+                        if (card == 2 || ex_values.card() == 1 || allowed_ex > 0)
+                            && path.len() < self.max_len
+                        {
+                            let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                            self.check(next, path, new_allowed, ex_values, ty);
+                        }
                     }
                 }
             }
         }
+        path.pop();
+        self.on_path &= !(1 << cell);
     }
-    path.pop();
 }
 
 /// SE's `isValidLoop`: each region at most once among the even cells and
