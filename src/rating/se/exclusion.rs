@@ -63,50 +63,98 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
 /// excluder cells `common`, or `None`.
 fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
     let n = cells.len();
+    let wanted: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
+    let union = wanted[0] | wanted[1] | wanted[2];
+    // Only excluders made of the base cells' digits can be covered.
     let mut excluders = [0u16; 20];
     let mut ne = 0;
     let mut m = common;
     while m != 0 {
         let c = m.trailing_zeros() as usize;
         m &= m - 1;
-        excluders[ne] = board.cands[c];
-        ne += 1;
+        if board.cands[c] & !union == 0 {
+            excluders[ne] = board.cands[c];
+            ne += 1;
+        }
     }
     let excluders = &excluders[..ne];
     let sees = |i: usize, j: usize| PEER_MASK[cells[i]] >> cells[j] & 1 != 0;
     let (s01, s02, s12) = (sees(0, 1), n == 3 && sees(0, 2), n == 3 && sees(1, 2));
-    let wanted: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
-    let third = if n == 3 { wanted[2] } else { 1 }; // a dummy "digit 0" for pairs
+    if ne == 0
+        && !(s01 && wanted[0] & wanted[1] != 0)
+        && !(s02 && wanted[0] & wanted[2] != 0)
+        && !(s12 && wanted[1] & wanted[2] != 0)
+    {
+        return None; // nothing can rule any combination out
+    }
     let mut allowed = [0u16; 3];
-    for a in digits(wanted[0]) {
-        for b in digits(wanted[1]) {
-            if a == b && s01 {
-                continue;
-            }
-            for c in digits(third) {
-                if n == 3 && ((a == c && s02) || (b == c && s12)) {
-                    continue;
-                }
-                let used = bit(a) | bit(b) | if n == 3 { bit(c) } else { 0 };
-                if excluders.iter().any(|&e| e & !used == 0) {
-                    continue;
-                }
-                allowed[0] |= bit(a);
-                allowed[1] |= bit(b);
-                if n == 3 {
-                    allowed[2] |= bit(c);
-                }
-                if allowed == wanted {
-                    return None;
+    if n == 2 {
+        for a in digits(wanted[0]) {
+            for b in digits(wanted[1]) {
+                let used = bit(a) | bit(b);
+                if !(a == b && s01) && !excluders.iter().any(|&e| e & !used == 0) {
+                    allowed[0] |= bit(a);
+                    allowed[1] |= bit(b);
                 }
             }
         }
+    } else {
+        // For each digit a of the first cell, the digits c of the third cell
+        // that complete (a, b) for each b, as masks: an excluder {a, x}
+        // rules out b = x and c = x, an excluder {x, y} (or {a, x, y}) rules
+        // out {b, c} = {x, y}; cells that see each other take different
+        // digits.
+        for a in digits(wanted[0]) {
+            let (mut no_bc, mut pairs, mut np) = (0u16, [0u16; 20], 0);
+            for &e in excluders {
+                let rest = e & !bit(a);
+                if e & bit(a) != 0 && rest.card() == 1 {
+                    no_bc |= rest;
+                } else if rest.card() == 2 {
+                    pairs[np] = rest;
+                    np += 1;
+                }
+            }
+            let mut c_base = wanted[2] & !no_bc;
+            if s02 {
+                c_base &= !bit(a);
+            }
+            let mut b_set = wanted[1] & !no_bc;
+            if s01 {
+                b_set &= !bit(a);
+            }
+            for b in digits(b_set) {
+                let mut cs = c_base;
+                if s12 {
+                    cs &= !bit(b);
+                }
+                for &pair in &pairs[..np] {
+                    if pair & bit(b) != 0 {
+                        cs &= !(pair & !bit(b));
+                    }
+                }
+                if cs != 0 {
+                    allowed[0] |= bit(a);
+                    allowed[1] |= bit(b);
+                    allowed[2] |= cs;
+                }
+            }
+        }
+    }
+    if allowed == wanted {
+        return None;
     }
     let mut removable = [0u16; 81];
     for i in 0..n {
         removable[cells[i]] = wanted[i] & !allowed[i];
     }
     Some(removable)
+}
+
+/// Whether an 81-bit set has two cells or more.
+#[inline]
+fn two_or_more(m: u128) -> bool {
+    m & m.wrapping_sub(1) != 0
 }
 
 /// SE's `AlignedPairExclusion`: the first pair exclusion that removes
@@ -120,7 +168,7 @@ pub fn aligned_pair(board: &Board) -> Option<Hint> {
         let mut it = bit_nums(combo);
         let (b0, b1) = (&bases[it.next().unwrap()], &bases[it.next().unwrap()]);
         let common = b0.mask & b1.mask;
-        if common.count_ones() < 2 {
+        if !two_or_more(common) {
             continue;
         }
         if let Some(removable) = exclude(board, &[b0.cell, b1.cell], common) {
@@ -150,7 +198,7 @@ pub fn aligned_triplet(board: &Board) -> Option<Hint> {
         // SE's twin area: the first two cells' excluders (b0's, then b1's
         // new ones) that are candidate cells themselves.
         let area = (b0.mask | b1.mask) & is_candidate & !(1u128 << b0.cell) & !(1u128 << b1.cell);
-        if area == 0 || pair_common.count_ones() < 2 {
+        if area == 0 || !two_or_more(pair_common) {
             // Every triplet's common excluders are among the pair's.
             continue;
         }
@@ -162,7 +210,7 @@ pub fn aligned_triplet(board: &Board) -> Option<Hint> {
             }
             seen |= 1 << e;
             let common = pair_common & bases[position[e]].mask;
-            if common.count_ones() < 2 {
+            if !two_or_more(common) {
                 continue;
             }
             if let Some(removable) = exclude(board, &[b0.cell, b1.cell, e], common) {

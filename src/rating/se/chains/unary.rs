@@ -70,7 +70,8 @@ struct Entry {
     key: u16,
     cause: Cause,
     parent: u32,
-    /// On entries of a cycle search: index of their path's off-key set.
+    /// Cycle search: which of the source's closers (bit `i` for
+    /// `closers[i]`) lie on the entry's path (an off entry: on its parent's).
     path: u32,
 }
 
@@ -84,9 +85,6 @@ pub struct Unary {
     expanded: Vec<u32>,
     stamp: u32,
     entries: Vec<Entry>,
-    /// Off keys (key >> 1) on the path to each on entry of a cycle search,
-    /// 810-bit sets: SE's `isParent` test.
-    path_bits: Vec<[u64; 13]>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
 }
@@ -98,7 +96,6 @@ impl Default for Unary {
             expanded: vec![0; KEYS],
             stamp: 0,
             entries: Vec::new(),
-            path_bits: Vec::new(),
             pending_on: Vec::new(),
             pending_off: Vec::new(),
         }
@@ -246,7 +243,9 @@ fn closers(work: &Work, source: u16, pass: Pass) -> [u16; 4] {
 /// of the on potential it comes from (`isParent`), duplicates included.
 /// A duplicate adds nothing (its on consequences are already reached)
 /// unless it closes a cycle, so only first derivations and those of the
-/// few closing keys are kept here.
+/// few closing keys are kept here. That also makes `isParent` cheap: an
+/// ancestor was derived before, so only the closers on a path need
+/// tracking, one bit each.
 fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Vec<u32> {
     let mut cycles = Vec::new();
     let closers = closers(work, source, pass);
@@ -255,14 +254,12 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
     }
     let stamp = un.next_stamp();
     un.entries.clear();
-    un.path_bits.clear();
     un.entries.push(Entry {
         key: source,
         cause: Cause::None,
         parent: NONE,
         path: 0,
     });
-    un.path_bits.push([0u64; 13]);
     un.reached[source as usize] = stamp;
     let mut pending_on = std::mem::take(&mut un.pending_on);
     let mut pending_off = std::mem::take(&mut un.pending_off);
@@ -287,7 +284,6 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
         next.clear();
         for &p in &pending_on {
             let entry = un.entries[p as usize];
-            let bits = un.path_bits[entry.path as usize];
             let entries = &mut un.entries;
             let expanded = &mut un.expanded;
             on_to_off(
@@ -296,12 +292,14 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
                 value_of(entry.key),
                 pass.y,
                 |k, cause| {
-                    let b = (k >> 1) as usize;
-                    if bits[b >> 6] >> (b & 63) & 1 != 0 {
-                        return; // an ancestor of p
-                    }
-                    if expanded[k as usize] == stamp && !closers.contains(&k) {
-                        return; // a duplicate that can neither add nor close
+                    if let Some(i) = closers.iter().position(|&c| c == k) {
+                        if entry.path >> i & 1 != 0 {
+                            return; // an ancestor of p
+                        }
+                    } else if expanded[k as usize] == stamp {
+                        // An ancestor of p (every potential on the path was
+                        // expanded), or a duplicate that adds nothing.
+                        return;
                     }
                     expanded[k as usize] = stamp;
                     entries.push(Entry {
@@ -340,11 +338,8 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
                 }
                 if un.reached[on.key as usize] != stamp {
                     un.reached[on.key as usize] = stamp;
-                    let mut bits = un.path_bits[entry.path as usize];
-                    let b = (entry.key >> 1) as usize;
-                    bits[b >> 6] |= 1 << (b & 63);
-                    un.path_bits.push(bits);
-                    let path = (un.path_bits.len() - 1) as u32;
+                    let via = closers.iter().position(|&c| c == entry.key).map_or(0, |i| 1 << i);
+                    let path = entry.path | via;
                     un.entries.push(Entry {
                         key: on.key,
                         cause: on.cause,
