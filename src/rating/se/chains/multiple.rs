@@ -192,6 +192,12 @@ impl Sink {
         }
     }
 
+    /// Whether this sink keeps every hint (a nested rule), which needs the
+    /// exact chains behind them.
+    pub fn keeps_all(&self) -> bool {
+        matches!(self, Sink::All { .. })
+    }
+
     /// Offers a chaining hint. `flat` is its flat complexity; `layout`
     /// its chains (nested complexity and rule parents come from them).
     #[allow(clippy::too_many_arguments)]

@@ -83,6 +83,9 @@ pub struct Unary {
     reached: Vec<u32>,
     /// Stamp per off key: expanded once already (cycle search).
     expanded: Vec<u32>,
+    /// Distance from the start per key (forcing-chain distances), valid
+    /// where `reached` has the current stamp.
+    depth: Vec<u8>,
     stamp: u32,
     entries: Vec<Entry>,
     pending_on: Vec<u32>,
@@ -94,6 +97,7 @@ impl Default for Unary {
         Unary {
             reached: vec![0; KEYS],
             expanded: vec![0; KEYS],
+            depth: vec![0; KEYS],
             stamp: 0,
             entries: Vec::new(),
             pending_on: Vec::new(),
@@ -201,8 +205,15 @@ fn from_candidate(
             if !reach.reaches(start, start ^ 1) {
                 continue; // the search would find nothing
             }
-            if let Some((target, depth)) = forcing_from(work, start, pass, un, sink) {
-                forcing_hint(work, target, depth, pass, net, un, sink);
+            if sink.keeps_all() {
+                // A nested rule needs the chain itself (its causes).
+                if let Some((target, depth)) = forcing_from(work, start, pass, un, sink) {
+                    forcing_hint(work, target, Some(depth), pass, net, un, sink);
+                }
+            } else if let Some(depth) = forcing_distance(work, start, pass, un, sink) {
+                let target = un.entries.len() as u32;
+                un.entries.push(Entry { key: start ^ 1, cause: Cause::None, parent: NONE, path: 0 });
+                forcing_hint(work, target, Some(depth), pass, net, un, sink);
             }
         }
     }
@@ -455,6 +466,75 @@ fn forcing_from(
     found
 }
 
+/// The depth at which SE's `doForcingChains` from `start` derives the
+/// opposite of `start`, found in about half the search: the implication
+/// graph is skew-symmetric (`a => b` exactly when `not b => not a`: a peer
+/// or cell link read backwards is again one, and so is a conjugate pair),
+/// so a chain `start => x => opposite` of length `a + b` exists exactly when
+/// `start` reaches `x` in `a` steps and `not x` in `b`. Searching level by
+/// level, the shortest chain is known once its midpoint is reached. `None`
+/// when no chain of a length that could beat the best hint exists.
+fn forcing_distance(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Option<u32> {
+    let stamp = un.next_stamp();
+    un.reached[start as usize] = stamp;
+    un.depth[start as usize] = 0;
+    let mut layer = std::mem::take(&mut un.pending_on);
+    let mut next = std::mem::take(&mut un.pending_off);
+    layer.clear();
+    layer.push(u32::from(start));
+    let mut best = u32::MAX;
+    let mut depth = 0u32;
+    let mut out = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+    let result = loop {
+        // Every chain of at most 2 * depth steps has been seen by now.
+        if best <= 2 * depth {
+            break Some(best);
+        }
+        // A chain not yet seen has more than 2 * depth steps (and at least
+        // `best` if one was seen): its complexity is at least that + 1.
+        if layer.is_empty() {
+            // Everything reachable is reached: every chain has been seen.
+            break (best != u32::MAX).then_some(best);
+        }
+        let shortest_left = (2 * depth + 1).min(best);
+        if !sink.can_improve(pass.chain_base(), shortest_left + 1, pass.sort_key()) {
+            break None;
+        }
+        next.clear();
+        let d = depth + 1;
+        for &p in &layer {
+            let pk = p as u16;
+            let (cell, value) = (cell_of(pk), value_of(pk));
+            let reached = &mut un.reached;
+            let dist = &mut un.depth;
+            let mut visit = |k: u16| {
+                if reached[k as usize] != stamp {
+                    reached[k as usize] = stamp;
+                    dist[k as usize] = d as u8;
+                    next.push(u32::from(k));
+                    let not = (k ^ 1) as usize;
+                    if reached[not] == stamp {
+                        best = best.min(d + u32::from(dist[not]));
+                    }
+                }
+            };
+            if pk & 1 != 0 {
+                on_to_off(work, cell, value, pass.y, |k, _| visit(k));
+            } else {
+                let count = off_to_on(work, work, cell, value, pass.y, true, &mut out);
+                for on in &out[..count] {
+                    visit(on.key);
+                }
+            }
+        }
+        std::mem::swap(&mut layer, &mut next);
+        depth = d;
+    };
+    un.pending_on = layer;
+    un.pending_off = next;
+    result
+}
+
 /// SE's `createCycleHint` for the cycle ending at entry `dst_on`.
 fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, un: &Unary, sink: &mut Sink) {
     // The cycle's potentials from dst_on back to (not including) the start.
@@ -521,7 +601,7 @@ fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, un: &Unary, s
 fn forcing_hint(
     work: &Work,
     target: u32,
-    depth: u32,
+    depth: Option<u32>,
     pass: Pass,
     net: &mut Net,
     un: &Unary,
@@ -538,7 +618,7 @@ fn forcing_hint(
         Some((cell, value))
     };
     // The path's potentials are all distinct: depth + 1 of them.
-    let flat = depth + 1;
+    let flat = depth.expect("the chain's depth") + 1;
     if !sink.can_improve(pass.chain_base(), flat, pass.sort_key()) {
         return;
     }
