@@ -407,12 +407,18 @@ impl Multiple {
             cache: vec![u32::MAX; KEYS],
             runs: Vec::new(),
         };
+        // Static chains (no candidate removed on the way) reach what the
+        // implication graph reaches, or less where a contradiction stops
+        // them: when the assumptions of a cell (or of a region's positions)
+        // reach nothing in common in the graph, they have no cell (region)
+        // forcing chain, and their searches can be skipped.
+        let reach = (!rule.dynamic).then(|| super::reach::Reach::build(&work, !rule.nishio, true));
         for cell in 0..81 {
             let card = board.cands[cell].card();
             if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
                 continue;
             }
-            self.from_cell(&ctx, board, &mut work, &mut runs, cell, net, sink);
+            self.from_cell(&ctx, board, &mut work, &mut runs, reach.as_ref(), cell, net, sink);
             if sink.cancelled() {
                 return;
             }
@@ -445,6 +451,7 @@ impl Multiple {
         board: &Board,
         work: &mut Work,
         runs: &mut Runs,
+        reach: Option<&super::reach::Reach>,
         cell: usize,
         net: &mut Net,
         sink: &mut Sink,
@@ -452,10 +459,30 @@ impl Multiple {
         let rule = ctx.rule;
         let cands = board.cands[cell];
         let card = cands.card();
+        let cell_chains = !rule.nishio && (card == 2 || (rule.multiple && card > 2));
+        let cell_needed = cell_chains
+            && reach.is_none_or(|r| r.share_a_consequence(super::super::board::digits(cands).map(|v| key(cell, v, true))));
+        let do_double = card >= 3 && !rule.nishio && rule.dynamic;
+        let do_contradiction = rule.dynamic || rule.nishio;
+        if reach.is_some() && !do_double && !do_contradiction {
+            // Static multiple chains: only cell and region chains give hints.
+            for v in super::super::board::digits(cands) {
+                self.regions(ctx, board, work, runs, reach, cell, v, net, sink);
+            }
+            if cell_needed {
+                let idx: Vec<u32> = super::super::board::digits(cands)
+                    .map(|v| {
+                        self.run(ctx, work, runs, key(cell, v, true), net);
+                        runs.cache[key(cell, v, true) as usize]
+                    })
+                    .collect();
+                let outcomes: Vec<&Outcome> = idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
+                self.reductions(ctx, board, &outcomes, None, net, sink);
+            }
+            return;
+        }
         let mut per_value: Vec<u32> = Vec::with_capacity(card as usize);
         for v in super::super::board::digits(cands) {
-            let do_double = card >= 3 && !rule.nishio && rule.dynamic;
-            let do_contradiction = rule.dynamic || rule.nishio;
             self.binary(
                 ctx,
                 board,
@@ -469,11 +496,11 @@ impl Multiple {
                 do_contradiction,
             );
             if !rule.nishio {
-                self.regions(ctx, board, work, runs, cell, v, net, sink);
+                self.regions(ctx, board, work, runs, reach, cell, v, net, sink);
             }
             per_value.push(runs.cache[key(cell, v, true) as usize]);
         }
-        if !rule.nishio && (card == 2 || (rule.multiple && card > 2)) {
+        if cell_chains {
             let outcomes: Vec<&Outcome> = per_value
                 .iter()
                 .map(|&i| &runs.runs[i as usize].out)
@@ -630,6 +657,7 @@ impl Multiple {
         board: &Board,
         work: &mut Work,
         runs: &mut Runs,
+        reach: Option<&super::reach::Reach>,
         cell: usize,
         v: u8,
         net: &mut Net,
@@ -645,6 +673,19 @@ impl Multiple {
             }
             if pos.trailing_zeros() as usize != cell {
                 continue;
+            }
+            let positions = || {
+                let mut m = pos;
+                std::iter::from_fn(move || {
+                    (m != 0).then(|| {
+                        let c = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        key(c, v, true)
+                    })
+                })
+            };
+            if reach.is_some_and(|r| !r.share_a_consequence(positions())) {
+                continue; // no region chain here (see search_into)
             }
             let mut idx: Vec<u32> = Vec::with_capacity(card as usize);
             let mut m = pos;

@@ -143,6 +143,28 @@ impl Reach {
         }
     }
 
+    /// Whether some potential follows from every one of `froms` (a key
+    /// absent from the graph follows from nothing but itself).
+    pub fn share_a_consequence(&self, froms: impl IntoIterator<Item = u16>) -> bool {
+        let mut acc = vec![!0u64; self.words];
+        for from in froms {
+            let f = self.index[from as usize];
+            if f == u32::MAX {
+                return false;
+            }
+            let base = self.comp[f as usize] as usize * self.words;
+            let mut any = 0;
+            for (a, &w) in acc.iter_mut().zip(&self.sets[base..base + self.words]) {
+                *a &= w;
+                any |= *a;
+            }
+            if any == 0 {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Whether potential `to` can follow from potential `from`.
     pub fn reaches(&self, from: u16, to: u16) -> bool {
         let (f, t) = (self.index[from as usize], self.index[to as usize]);
