@@ -162,7 +162,17 @@ pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink:
         if !sink.can_improve(pass.cycle_base().min(pass.chain_base()), 3, pass.sort_key()) {
             continue;
         }
-        let reach = pass.x.then(|| Reach::build(&work, pass.y, true));
+        // The pass's implication graph, closed: forcing chains exist only
+        // where a candidate's opposite is reachable from it.
+        let reach = Reach::build(&work, pass.y, pass.x);
+        // A cycle that removes a candidate x passes by an on potential a and
+        // an off potential b of x's digit in cells x sees, so x on => a off
+        // => (the cycle, read backwards and negated) => b on => x off: x
+        // reaches its own removal. Where no candidate does, no cycle of this
+        // pass removes anything, and none is searched.
+        let cycles_possible = (0..81).any(|c| {
+            board.values[c] == 0 && digits(board.cands[c]).any(|v| reach.reaches(key(c, v, true), key(c, v, false)))
+        });
         for cell in 0..81 {
             let cands = board.cands[cell];
             if board.values[cell] != 0 || cands.card() <= 1 {
@@ -173,7 +183,7 @@ pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink:
             }
             for v in digits(cands) {
                 let mark = net.nodes.len();
-                from_candidate(&work, cell, v, pass, reach.as_ref(), net, unary, sink);
+                from_candidate(&work, cell, v, pass, &reach, cycles_possible, net, unary, sink);
                 net.truncate(mark);
                 if sink.cancelled() {
                     return;
@@ -190,17 +200,19 @@ fn from_candidate(
     cell: usize,
     v: u8,
     pass: Pass,
-    reach: Option<&Reach>,
+    reach: &Reach,
+    cycles_possible: bool,
     net: &mut Net,
     un: &mut Unary,
     sink: &mut Sink,
 ) {
     let source = key(cell, v, true);
-    let cycles = cycles_from(work, source, pass, un, sink);
-    for dst_on in cycles {
-        cycle_hint(work, dst_on, pass, net, un, sink);
+    if cycles_possible {
+        for dst_on in cycles_from(work, source, pass, un, sink) {
+            cycle_hint(work, dst_on, pass, net, un, sink);
+        }
     }
-    if let Some(reach) = reach {
+    if pass.x {
         for start in [source, source ^ 1] {
             if !reach.reaches(start, start ^ 1) {
                 continue; // the search would find nothing
