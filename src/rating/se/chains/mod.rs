@@ -227,9 +227,29 @@ pub struct Chainer {
     net: net::Net,
     unary: unary::Unary,
     multiple: multiple::Multiple,
+    /// The closure of the XY graph of the board it was built for (the
+    /// cycles-and-forcing and the multiple producers see the same board
+    /// when the first finds nothing).
+    xy_reach: Option<([u16; 81], reach::Reach)>,
 }
 
 impl Chainer {
+    /// The closure of `board`'s XY graph, built once per board; give it
+    /// back with [`Chainer::keep_xy_reach`].
+    fn take_xy_reach(&mut self, board: &Board) -> ([u16; 81], reach::Reach) {
+        match self.xy_reach.take() {
+            Some((c, r)) if &c == board.candidates() => (c, r),
+            _ => (
+                *board.candidates(),
+                reach::Reach::build(&net::Work::new(board.candidates()), true, true),
+            ),
+        }
+    }
+
+    fn keep_xy_reach(&mut self, kept: ([u16; 81], reach::Reach)) {
+        self.xy_reach = Some(kept);
+    }
+
     /// SE's "Forcing Chains & Cycles" producer on `board`.
     pub fn cycles_and_forcing(
         &mut self,
@@ -239,7 +259,15 @@ impl Chainer {
         let mut sink = multiple::Sink::Best(Select::new(deadline));
         self.net.truncate(0);
         self.net.nested.clear();
-        unary::search_into(board, &mut self.net, &mut self.unary, &mut sink);
+        let reach = self.take_xy_reach(board);
+        unary::search_into(
+            board,
+            &mut self.net,
+            &mut self.unary,
+            &mut sink,
+            Some(&reach.1),
+        );
+        self.keep_xy_reach(reach);
         let multiple::Sink::Best(select) = sink else {
             unreachable!()
         };
@@ -256,9 +284,17 @@ impl Chainer {
     ) -> (Option<Hint>, bool) {
         self.net.truncate(0);
         self.net.nested.clear();
-        let select = self
-            .multiple
-            .search(board, rule, &mut self.net, Select::new(deadline));
+        let reach = (!rule.dynamic).then(|| self.take_xy_reach(board));
+        let select = self.multiple.search(
+            board,
+            rule,
+            &mut self.net,
+            Select::new(deadline),
+            reach.as_ref().map(|r| &r.1),
+        );
+        if let Some(r) = reach {
+            self.keep_xy_reach(r);
+        }
         let cancelled = select.was_cancelled();
         (select.into_hint(), cancelled)
     }

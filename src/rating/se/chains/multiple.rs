@@ -373,9 +373,18 @@ struct Ctx<'a> {
 impl Multiple {
     /// Runs `rule` on `board` at the top level; returns `select` with SE's
     /// choice among the hints found.
-    pub fn search(&mut self, board: &Board, rule: Rule, net: &mut Net, select: Select) -> Select {
+    /// `reach`: the closure of `board`'s XY graph, if at hand (used by
+    /// static rules; built when needed and not given).
+    pub fn search(
+        &mut self,
+        board: &Board,
+        rule: Rule,
+        net: &mut Net,
+        select: Select,
+        reach: Option<&super::reach::Reach>,
+    ) -> Select {
         let mut sink = Sink::Best(select);
-        self.search_into(board, rule, net, &mut sink, 0);
+        self.search_into(board, rule, net, &mut sink, 0, reach);
         match sink {
             Sink::Best(s) => s,
             Sink::All { .. } => unreachable!(),
@@ -390,6 +399,7 @@ impl Multiple {
         net: &mut Net,
         sink: &mut Sink,
         depth: usize,
+        given: Option<&super::reach::Reach>,
     ) {
         while self.tables.len() <= depth {
             self.tables.push(Tables::new());
@@ -412,13 +422,21 @@ impl Multiple {
         // them: when the assumptions of a cell (or of a region's positions)
         // reach nothing in common in the graph, they have no cell (region)
         // forcing chain, and their searches can be skipped.
-        let reach = (!rule.dynamic).then(|| super::reach::Reach::build(&work, !rule.nishio, true));
+        let built;
+        let reach = match (rule.dynamic, given) {
+            (true, _) => None,
+            (false, Some(r)) => Some(r),
+            (false, None) => {
+                built = super::reach::Reach::build(&work, !rule.nishio, true);
+                Some(&built)
+            }
+        };
         for cell in 0..81 {
             let card = board.cands[cell].card();
             if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
                 continue;
             }
-            self.from_cell(&ctx, board, &mut work, &mut runs, reach.as_ref(), cell, net, sink);
+            self.from_cell(&ctx, board, &mut work, &mut runs, reach, cell, net, sink);
             if sink.cancelled() {
                 return;
             }
@@ -461,7 +479,11 @@ impl Multiple {
         let card = cands.card();
         let cell_chains = !rule.nishio && (card == 2 || (rule.multiple && card > 2));
         let cell_needed = cell_chains
-            && reach.is_none_or(|r| r.share_a_consequence(super::super::board::digits(cands).map(|v| key(cell, v, true))));
+            && reach.is_none_or(|r| {
+                r.share_a_consequence(
+                    super::super::board::digits(cands).map(|v| key(cell, v, true)),
+                )
+            });
         let do_double = card >= 3 && !rule.nishio && rule.dynamic;
         let do_contradiction = rule.dynamic || rule.nishio;
         if reach.is_some() && !do_double && !do_contradiction {
@@ -476,7 +498,8 @@ impl Multiple {
                         runs.cache[key(cell, v, true) as usize]
                     })
                     .collect();
-                let outcomes: Vec<&Outcome> = idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
+                let outcomes: Vec<&Outcome> =
+                    idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
                 self.reductions(ctx, board, &outcomes, None, net, sink);
             }
             return;
@@ -980,8 +1003,8 @@ impl Multiple {
         };
         let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
         match rule {
-            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink),
-            Some(rule) => self.search_into(grid, rule, net, &mut sink, depth),
+            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink, None),
+            Some(rule) => self.search_into(grid, rule, net, &mut sink, depth, None),
         }
         net.truncate(mark);
         net.nested.truncate(nested_mark);

@@ -151,8 +151,27 @@ impl Unary {
 }
 
 /// Runs the three passes on `board`, offering each hint to `sink`.
-pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink: &mut Sink) {
+///
+/// `reach` is the closure of `board`'s XY graph ([`Reach::build`] with both
+/// link kinds), built here when not given. The X and Y passes' graphs are
+/// parts of it (fewer links), so what they reach it reaches: its answers are
+/// supersets, enough to skip searches that cannot find anything.
+pub(crate) fn search_into(
+    board: &Board,
+    net: &mut Net,
+    unary: &mut Unary,
+    sink: &mut Sink,
+    reach: Option<&Reach>,
+) {
     let work = Work::new(&board.cands);
+    let built;
+    let reach = match reach {
+        Some(r) => r,
+        None => {
+            built = Reach::build(&work, true, true);
+            &built
+        }
+    };
     for pass in [
         Pass { y: false, x: true },
         Pass { y: true, x: false },
@@ -162,16 +181,17 @@ pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink:
         if !sink.can_improve(pass.cycle_base().min(pass.chain_base()), 3, pass.sort_key()) {
             continue;
         }
-        // The pass's implication graph, closed: forcing chains exist only
-        // where a candidate's opposite is reachable from it.
-        let reach = Reach::build(&work, pass.y, pass.x);
+        // Forcing chains exist only where a candidate's opposite is
+        // reachable from it.
         // A cycle that removes a candidate x passes by an on potential a and
         // an off potential b of x's digit in cells x sees, so x on => a off
         // => (the cycle, read backwards and negated) => b on => x off: x
-        // reaches its own removal. Where no candidate does, no cycle of this
-        // pass removes anything, and none is searched.
+        // reaches its own removal. Where no candidate does (even in the XY
+        // graph), no cycle of this pass removes anything, and none is
+        // searched.
         let cycles_possible = (0..81).any(|c| {
-            board.values[c] == 0 && digits(board.cands[c]).any(|v| reach.reaches(key(c, v, true), key(c, v, false)))
+            board.values[c] == 0
+                && digits(board.cands[c]).any(|v| reach.reaches(key(c, v, true), key(c, v, false)))
         });
         for cell in 0..81 {
             let cands = board.cands[cell];
@@ -183,7 +203,17 @@ pub(crate) fn search_into(board: &Board, net: &mut Net, unary: &mut Unary, sink:
             }
             for v in digits(cands) {
                 let mark = net.nodes.len();
-                from_candidate(&work, cell, v, pass, &reach, cycles_possible, net, unary, sink);
+                from_candidate(
+                    &work,
+                    cell,
+                    v,
+                    pass,
+                    reach,
+                    cycles_possible,
+                    net,
+                    unary,
+                    sink,
+                );
                 net.truncate(mark);
                 if sink.cancelled() {
                     return;
@@ -224,7 +254,12 @@ fn from_candidate(
                 }
             } else if let Some(depth) = forcing_distance(work, start, pass, un, sink) {
                 let target = un.entries.len() as u32;
-                un.entries.push(Entry { key: start ^ 1, cause: Cause::None, parent: NONE, path: 0 });
+                un.entries.push(Entry {
+                    key: start ^ 1,
+                    cause: Cause::None,
+                    parent: NONE,
+                    path: 0,
+                });
                 forcing_hint(work, target, Some(depth), pass, net, un, sink);
             }
         }
@@ -361,7 +396,10 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
                 }
                 if un.reached[on.key as usize] != stamp {
                     un.reached[on.key as usize] = stamp;
-                    let via = closers.iter().position(|&c| c == entry.key).map_or(0, |i| 1 << i);
+                    let via = closers
+                        .iter()
+                        .position(|&c| c == entry.key)
+                        .map_or(0, |i| 1 << i);
                     let path = entry.path | via;
                     un.entries.push(Entry {
                         key: on.key,
@@ -486,7 +524,13 @@ fn forcing_from(
 /// `start` reaches `x` in `a` steps and `not x` in `b`. Searching level by
 /// level, the shortest chain is known once its midpoint is reached. `None`
 /// when no chain of a length that could beat the best hint exists.
-fn forcing_distance(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Option<u32> {
+fn forcing_distance(
+    work: &Work,
+    start: u16,
+    pass: Pass,
+    un: &mut Unary,
+    sink: &Sink,
+) -> Option<u32> {
     let stamp = un.next_stamp();
     un.reached[start as usize] = stamp;
     un.depth[start as usize] = 0;
@@ -496,7 +540,12 @@ fn forcing_distance(work: &Work, start: u16, pass: Pass, un: &mut Unary, sink: &
     layer.push(u32::from(start));
     let mut best = u32::MAX;
     let mut depth = 0u32;
-    let mut out = [OnConsequence { key: 0, cause: Cause::None, hidden_digits: 0, hidden_cells: 0 }; 4];
+    let mut out = [OnConsequence {
+        key: 0,
+        cause: Cause::None,
+        hidden_digits: 0,
+        hidden_cells: 0,
+    }; 4];
     let result = loop {
         // Every chain of at most 2 * depth steps has been seen by now.
         if best <= 2 * depth {
