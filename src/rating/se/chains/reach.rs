@@ -10,10 +10,29 @@
 use super::super::board::digits;
 use super::net::{key, off_to_on, on_to_off, OnConsequence, Work, KEYS};
 
-/// The closure of the implication graph of one link set.
+/// A link of the implication graph: the potential it leads to, why, and
+/// whether it is a cell link (one value per cell; else a region link).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    /// The potential implied.
+    pub key: u16,
+    /// SE's cause of the implication.
+    pub cause: super::net::Cause,
+    /// A link inside one cell (SE's "Y" links) rather than a region.
+    pub cell_link: bool,
+}
+
+/// The closure of the implication graph of one link set, and the graph
+/// itself: each potential's links in SE's order ([`on_to_off`],
+/// [`off_to_on`]), so that searches on a fixed grid read them instead of
+/// working them out again.
 pub struct Reach {
     /// Compact index of each key present, or `u32::MAX`.
     index: Vec<u32>,
+    /// Start of each compact node's links in `links`, plus the end.
+    start: Vec<u32>,
+    /// The links, grouped by node.
+    links: Vec<Link>,
     /// Component of each compact node.
     comp: Vec<u32>,
     /// Reach sets, `words` u64s per component (bit = compact node).
@@ -40,6 +59,7 @@ impl Reach {
         // Adjacency in CSR form.
         let mut start = Vec::with_capacity(n + 1);
         let mut edges: Vec<u32> = Vec::with_capacity(n * 8);
+        let mut links: Vec<Link> = Vec::with_capacity(n * 8);
         let mut out = [OnConsequence {
             key: 0,
             cause: super::net::Cause::None,
@@ -50,11 +70,23 @@ impl Reach {
             start.push(edges.len() as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
             if k & 1 != 0 {
-                on_to_off(work, cell, value, y, |t, _| edges.push(index[t as usize]));
+                on_to_off(work, cell, value, y, |t, cause| {
+                    edges.push(index[t as usize]);
+                    links.push(Link {
+                        key: t,
+                        cause,
+                        cell_link: cause == super::net::Cause::NakedSingle,
+                    });
+                });
             } else {
                 let count = off_to_on(work, work, cell, value, y, x, &mut out);
                 for o in &out[..count] {
                     edges.push(index[o.key as usize]);
+                    links.push(Link {
+                        key: o.key,
+                        cause: o.cause,
+                        cell_link: o.cause == super::net::Cause::NakedSingle,
+                    });
                 }
             }
         }
@@ -137,10 +169,22 @@ impl Reach {
         }
         Reach {
             index,
+            start,
+            links,
             comp,
             sets,
             words,
         }
+    }
+
+    /// The links from potential `from` (none if it is not a candidate).
+    #[inline]
+    pub fn links(&self, from: u16) -> &[Link] {
+        let f = self.index[from as usize];
+        if f == u32::MAX {
+            return &[];
+        }
+        &self.links[self.start[f as usize] as usize..self.start[f as usize + 1] as usize]
     }
 
     /// Whether some potential follows from every one of `froms` (a key

@@ -21,10 +21,8 @@
 
 use super::super::board::{bit, digits, Board, Card, HOUSE};
 use super::multiple::{Layout, Sink};
-use super::net::{
-    cell_of, key, off_to_on, on_to_off, value_of, Cause, Net, OnConsequence, Work, KEYS,
-};
-use super::reach::Reach;
+use super::net::{cell_of, key, value_of, Cause, Net, Work, KEYS};
+use super::reach::{Link, Reach};
 use super::ChainKind;
 
 /// Searches of one pass: which links it uses.
@@ -35,6 +33,36 @@ struct Pass {
 }
 
 impl Pass {
+    /// The links of this pass from on potential `k` (to off ones): region
+    /// links, and cell links with Y.
+    #[inline]
+    fn on_links<'a>(self, reach: &'a Reach, k: u16) -> impl Iterator<Item = &'a Link> {
+        reach
+            .links(k)
+            .iter()
+            .filter(move |l| self.y || !l.cell_link)
+    }
+
+    /// The links of this pass from off potential `k` (to on ones): cell
+    /// links with Y, region links with X.
+    #[inline]
+    fn off_links<'a>(self, reach: &'a Reach, k: u16) -> impl Iterator<Item = &'a Link> {
+        reach
+            .links(k)
+            .iter()
+            .filter(move |l| if l.cell_link { self.y } else { self.x })
+    }
+
+    /// The links of SE's forcing-chain searches from off potential `k`:
+    /// region links always, cell links with Y.
+    #[inline]
+    fn forcing_off_links<'a>(self, reach: &'a Reach, k: u16) -> impl Iterator<Item = &'a Link> {
+        reach
+            .links(k)
+            .iter()
+            .filter(move |l| self.y || !l.cell_link)
+    }
+
     /// SE's `getSortKey` for cycles and forcing chains.
     fn sort_key(self) -> u8 {
         if self.x && self.y {
@@ -238,7 +266,7 @@ fn from_candidate(
 ) {
     let source = key(cell, v, true);
     if cycles_possible {
-        for dst_on in cycles_from(work, source, pass, un, sink) {
+        for dst_on in cycles_from(work, reach, source, pass, un, sink) {
             cycle_hint(work, dst_on, pass, net, un, sink);
         }
     }
@@ -249,10 +277,10 @@ fn from_candidate(
             }
             if sink.keeps_all() {
                 // A nested rule needs the chain itself (its causes).
-                if let Some((target, depth)) = forcing_from(work, start, pass, un, sink) {
+                if let Some((target, depth)) = forcing_from(reach, start, pass, un, sink) {
                     forcing_hint(work, target, Some(depth), pass, net, un, sink);
                 }
-            } else if let Some(depth) = forcing_distance(work, start, pass, un, sink) {
+            } else if let Some(depth) = forcing_distance(reach, start, pass, un, sink) {
                 let target = un.entries.len() as u32;
                 un.entries.push(Entry {
                     key: start ^ 1,
@@ -304,7 +332,14 @@ fn closers(work: &Work, source: u16, pass: Pass) -> [u16; 4] {
 /// few closing keys are kept here. That also makes `isParent` cheap: an
 /// ancestor was derived before, so only the closers on a path need
 /// tracking, one bit each.
-fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink) -> Vec<u32> {
+fn cycles_from(
+    work: &Work,
+    reach: &Reach,
+    source: u16,
+    pass: Pass,
+    un: &mut Unary,
+    sink: &Sink,
+) -> Vec<u32> {
     let mut cycles = Vec::new();
     let closers = closers(work, source, pass);
     if closers[0] == u16::MAX {
@@ -326,12 +361,6 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
     pending_on.push(0);
     let mut next: Vec<u32> = Vec::new();
     let mut length = 0u32;
-    let mut out = [OnConsequence {
-        key: 0,
-        cause: Cause::None,
-        hidden_digits: 0,
-        hidden_cells: 0,
-    }; 4];
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
         // The next off level closes cycles of `length + 1` potentials,
@@ -342,49 +371,33 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
         next.clear();
         for &p in &pending_on {
             let entry = un.entries[p as usize];
-            let entries = &mut un.entries;
-            let expanded = &mut un.expanded;
-            on_to_off(
-                work,
-                cell_of(entry.key),
-                value_of(entry.key),
-                pass.y,
-                |k, cause| {
-                    if let Some(i) = closers.iter().position(|&c| c == k) {
-                        if entry.path >> i & 1 != 0 {
-                            return; // an ancestor of p
-                        }
-                    } else if expanded[k as usize] == stamp {
-                        // An ancestor of p (every potential on the path was
-                        // expanded), or a duplicate that adds nothing.
-                        return;
+            for &link in pass.on_links(reach, entry.key) {
+                let k = link.key;
+                if let Some(i) = closers.iter().position(|&c| c == k) {
+                    if entry.path >> i & 1 != 0 {
+                        continue; // an ancestor of p
                     }
-                    expanded[k as usize] = stamp;
-                    entries.push(Entry {
-                        key: k,
-                        cause,
-                        parent: p,
-                        path: entry.path,
-                    });
-                    next.push((entries.len() - 1) as u32);
-                },
-            );
+                } else if un.expanded[k as usize] == stamp {
+                    // An ancestor of p (every potential on the path was
+                    // expanded), or a duplicate that adds nothing.
+                    continue;
+                }
+                un.expanded[k as usize] = stamp;
+                un.entries.push(Entry {
+                    key: k,
+                    cause: link.cause,
+                    parent: p,
+                    path: entry.path,
+                });
+                next.push((un.entries.len() - 1) as u32);
+            }
         }
         std::mem::swap(&mut pending_off, &mut next);
         length += 1;
         next.clear();
         for &p in &pending_off {
             let entry = un.entries[p as usize];
-            let count = off_to_on(
-                work,
-                work,
-                cell_of(entry.key),
-                value_of(entry.key),
-                pass.y,
-                pass.x,
-                &mut out,
-            );
-            for on in &out[..count] {
+            for on in pass.off_links(reach, entry.key) {
                 if length >= 4 && on.key == source {
                     un.entries.push(Entry {
                         key: on.key,
@@ -423,7 +436,7 @@ fn cycles_from(work: &Work, source: u16, pass: Pass, un: &mut Unary, sink: &Sink
 /// derivation of its opposite (the only conclusion SE draws from it):
 /// returns that entry and its depth.
 fn forcing_from(
-    work: &Work,
+    reach: &Reach,
     start: u16,
     pass: Pass,
     un: &mut Unary,
@@ -444,12 +457,6 @@ fn forcing_from(
     layer.clear();
     layer.push(0);
     let mut depth = 0u32;
-    let mut out = [OnConsequence {
-        key: 0,
-        cause: Cause::None,
-        hidden_digits: 0,
-        hidden_cells: 0,
-    }; 4];
     let mut found = None;
     'search: while !layer.is_empty() {
         // A conclusion drawn from this level has depth + 2 potentials.
@@ -458,53 +465,28 @@ fn forcing_from(
         }
         next.clear();
         for &p in &layer {
-            let entry = un.entries[p as usize];
-            let (cell, value) = (cell_of(entry.key), value_of(entry.key));
-            if entry.key & 1 != 0 {
-                let mut hit = None;
-                let entries = &mut un.entries;
-                let reached = &mut un.reached;
-                on_to_off(work, cell, value, pass.y, |k, cause| {
-                    if hit.is_some() {
-                        return;
-                    }
-                    if reached[k as usize] != stamp || k == opposite {
-                        reached[k as usize] = stamp;
-                        entries.push(Entry {
-                            key: k,
-                            cause,
-                            parent: p,
-                            path: 0,
-                        });
-                        let e = (entries.len() - 1) as u32;
-                        if k == opposite {
-                            hit = Some(e);
-                        }
-                        next.push(e);
-                    }
-                });
-                if let Some(e) = hit {
-                    found = Some((e, depth + 1));
-                    break 'search;
-                }
+            let pk = un.entries[p as usize].key;
+            let links: &mut dyn Iterator<Item = &Link> = if pk & 1 != 0 {
+                &mut pass.on_links(reach, pk)
             } else {
-                let count = off_to_on(work, work, cell, value, pass.y, true, &mut out);
-                for on in &out[..count] {
-                    if un.reached[on.key as usize] != stamp || on.key == opposite {
-                        un.reached[on.key as usize] = stamp;
-                        un.entries.push(Entry {
-                            key: on.key,
-                            cause: on.cause,
-                            parent: p,
-                            path: 0,
-                        });
-                        let e = (un.entries.len() - 1) as u32;
-                        if on.key == opposite {
-                            found = Some((e, depth + 1));
-                            break 'search;
-                        }
-                        next.push(e);
+                &mut pass.forcing_off_links(reach, pk)
+            };
+            for link in links {
+                let k = link.key;
+                if un.reached[k as usize] != stamp || k == opposite {
+                    un.reached[k as usize] = stamp;
+                    un.entries.push(Entry {
+                        key: k,
+                        cause: link.cause,
+                        parent: p,
+                        path: 0,
+                    });
+                    let e = (un.entries.len() - 1) as u32;
+                    if k == opposite {
+                        found = Some((e, depth + 1));
+                        break 'search;
                     }
+                    next.push(e);
                 }
             }
         }
@@ -525,7 +507,7 @@ fn forcing_from(
 /// level, the shortest chain is known once its midpoint is reached. `None`
 /// when no chain of a length that could beat the best hint exists.
 fn forcing_distance(
-    work: &Work,
+    reach: &Reach,
     start: u16,
     pass: Pass,
     un: &mut Unary,
@@ -540,12 +522,6 @@ fn forcing_distance(
     layer.push(u32::from(start));
     let mut best = u32::MAX;
     let mut depth = 0u32;
-    let mut out = [OnConsequence {
-        key: 0,
-        cause: Cause::None,
-        hidden_digits: 0,
-        hidden_cells: 0,
-    }; 4];
     let result = loop {
         // Every chain of at most 2 * depth steps has been seen by now.
         if best <= 2 * depth {
@@ -565,7 +541,6 @@ fn forcing_distance(
         let d = depth + 1;
         for &p in &layer {
             let pk = p as u16;
-            let (cell, value) = (cell_of(pk), value_of(pk));
             let reached = &mut un.reached;
             let dist = &mut un.depth;
             let mut visit = |k: u16| {
@@ -579,13 +554,13 @@ fn forcing_distance(
                     }
                 }
             };
-            if pk & 1 != 0 {
-                on_to_off(work, cell, value, pass.y, |k, _| visit(k));
+            let links: &mut dyn Iterator<Item = &Link> = if pk & 1 != 0 {
+                &mut pass.on_links(reach, pk)
             } else {
-                let count = off_to_on(work, work, cell, value, pass.y, true, &mut out);
-                for on in &out[..count] {
-                    visit(on.key);
-                }
+                &mut pass.forcing_off_links(reach, pk)
+            };
+            for link in links {
+                visit(link.key);
             }
         }
         std::mem::swap(&mut layer, &mut next);
