@@ -38,6 +38,40 @@ struct Tables {
     stamp: Vec<u32>,
     node: Vec<u32>,
     current: u32,
+    /// Scratch of the advanced step at this depth.
+    hints: HintBuf,
+    parents: Vec<u32>,
+    advanced: Vec<(u16, u32)>,
+}
+
+/// The hints of a basic technique, flat: removals and rule parents, with
+/// each hint's spans in them.
+#[derive(Default)]
+struct HintBuf {
+    removals: Vec<(u8, u16)>,
+    parents: Vec<u16>,
+    /// Per hint: removals start..end, parents start..end.
+    spans: Vec<[u32; 4]>,
+}
+
+impl HintBuf {
+    fn clear(&mut self) {
+        self.removals.clear();
+        self.parents.clear();
+        self.spans.clear();
+    }
+
+    /// Ends a hint whose removals and parents were pushed since the last
+    /// one; drops it if it removes nothing.
+    fn close(&mut self, removals_at: usize, parents_at: usize) {
+        if self.removals.len() == removals_at {
+            self.parents.truncate(parents_at);
+            return;
+        }
+        // Removals join the chain by ascending cell (see the module doc).
+        self.removals[removals_at..].sort_unstable_by_key(|&(c, _)| c);
+        self.spans.push([removals_at as u32, self.removals.len() as u32, parents_at as u32, self.parents.len() as u32]);
+    }
 }
 
 impl Tables {
@@ -46,6 +80,9 @@ impl Tables {
             stamp: vec![0; KEYS],
             node: vec![0; KEYS],
             current: 0,
+            hints: HintBuf::default(),
+            parents: Vec::new(),
+            advanced: Vec::new(),
         }
     }
 
@@ -867,8 +904,10 @@ impl Multiple {
                 }
             }
             if head_on == pending_on.len() && head_off == pending_off.len() && rule.level > 0 {
-                for (k, n) in self.advanced(ctx, work, &source, net) {
-                    let tables = &mut self.tables[depth];
+                self.advanced(ctx, work, &source, net);
+                let tables = &mut self.tables[depth];
+                for i in 0..tables.advanced.len() {
+                    let (k, n) = tables.advanced[i];
                     if !tables.contains(k) {
                         tables.insert(k, n);
                         out.add(k, n);
@@ -914,75 +953,82 @@ impl Multiple {
     /// SE's `getAdvancedPotentials`: the removals of the first technique of
     /// the level below that finds some needing the chain's removals, as
     /// new off nodes `(key, node)`.
-    fn advanced(
-        &mut self,
-        ctx: &Ctx,
-        work: &Work,
-        source: &Work,
-        net: &mut Net,
-    ) -> Vec<(u16, u32)> {
+    fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) {
         let grid = Board::from_parts(*ctx.values, work.cands);
         let level = ctx.rule.level;
-        let mut rules: Vec<Advanced> = vec![
-            Advanced::Locking,
-            Advanced::HiddenPair,
-            Advanced::NakedPair,
-            Advanced::XWing,
-        ];
+        let mut rules = [Advanced::Locking, Advanced::HiddenPair, Advanced::NakedPair, Advanced::XWing, Advanced::XWing, Advanced::XWing];
+        let mut count = 4;
         if level < 4 {
             if level >= 2 {
-                rules.push(Advanced::Chains(None));
+                rules[count] = Advanced::Chains(None);
+                count += 1;
             }
             if level >= 3 {
-                rules.push(Advanced::Chains(Some(Rule::MULTIPLE)));
+                rules[count] = Advanced::Chains(Some(Rule::MULTIPLE));
+                count += 1;
             }
         } else {
-            rules.push(Advanced::Chains(Some(Rule::dynamic(0))));
+            rules[count] = Advanced::Chains(Some(Rule::dynamic(0)));
+            count += 1;
             if level >= 5 {
-                rules.push(Advanced::Chains(Some(Rule::dynamic(level - 3))));
+                rules[count] = Advanced::Chains(Some(Rule::dynamic(level - 3)));
+                count += 1;
             }
         }
         let depth = ctx.depth;
-        for adv in rules {
-            let hints = match adv {
+        self.tables[depth].advanced.clear();
+        for &adv in &rules[..count] {
+            match adv {
                 Advanced::Chains(rule) => {
-                    self.nested_chains(rule, &grid, &source.cands, net, depth + 1)
-                }
-                basic => basic_hints(basic, &grid, &source.cands),
-            };
-            let mut result = Vec::new();
-            for h in hints {
-                if h.rule_parents.is_empty() {
-                    continue;
-                }
-                let nested = if h.identity.is_empty() {
-                    super::net::NO_NESTED
-                } else {
-                    net.nested.push(Nested {
-                        complexity: h.complexity,
-                        identity: h.identity.clone(),
-                    });
-                    (net.nested.len() - 1) as u32
-                };
-                let parents: Vec<u32> = h
-                    .rule_parents
-                    .iter()
-                    .filter_map(|&k| self.tables[depth].get(k))
-                    .collect();
-                for &(cell, mask) in &h.removable {
-                    for v in super::super::board::digits(mask) {
-                        let k = key(cell as usize, v, false);
-                        let n = net.push(k, Cause::Advanced, &parents);
-                        net.nodes[n as usize].nested = nested;
-                        result.push((k, n));
+                    let hints = self.nested_chains(rule, &grid, &source.cands, net, depth + 1);
+                    for h in hints {
+                        if h.rule_parents.is_empty() {
+                            continue;
+                        }
+                        net.nested.push(Nested { complexity: h.complexity, identity: h.identity });
+                        let nested = (net.nested.len() - 1) as u32;
+                        self.push_advanced(depth, &h.rule_parents, &h.removable, nested, net);
                     }
                 }
+                basic => {
+                    let mut buf = std::mem::take(&mut self.tables[depth].hints);
+                    buf.clear();
+                    basic_hints(basic, &grid, &source.cands, &mut buf);
+                    for span in &buf.spans {
+                        let parents = &buf.parents[span[2] as usize..span[3] as usize];
+                        if parents.is_empty() {
+                            continue;
+                        }
+                        let removals = &buf.removals[span[0] as usize..span[1] as usize];
+                        self.push_advanced(depth, parents, removals, super::net::NO_NESTED, net);
+                    }
+                    self.tables[depth].hints = buf;
+                }
             }
-            if !result.is_empty() {
-                return result;
+            if !self.tables[depth].advanced.is_empty() {
+                return;
             }
         }
-        Vec::new()
+    }
+
+    /// The off nodes of one advanced hint's removals, each with the hint's
+    /// rule parents (as nodes of the running chain) as parents.
+    fn push_advanced(&mut self, depth: usize, rule_parents: &[u16], removals: &[(u8, u16)], nested: u32, net: &mut Net) {
+        let tables = &mut self.tables[depth];
+        tables.parents.clear();
+        for &k in rule_parents {
+            if let Some(n) = tables.get(k) {
+                tables.parents.push(n);
+            }
+        }
+        for &(cell, mask) in removals {
+            for v in super::super::board::digits(mask) {
+                let k = key(cell as usize, v, false);
+                let n = net.push(k, Cause::Advanced, &tables.parents);
+                net.nodes[n as usize].nested = nested;
+                tables.advanced.push((k, n));
+            }
+        }
     }
 
     /// All hints of a nested chaining rule (`None`: cycles and forcing
@@ -1053,21 +1099,9 @@ fn binary_name(rule: Rule, absurd: bool) -> String {
 }
 
 /// All hints of a basic technique on `grid`, in SE's order, with their
-/// rule parents against `init`.
-fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHint> {
-    let mut hints = Vec::new();
-    let mut push = |removable: &[u16; 81], rule_parents: Vec<u16>| {
-        if removable.iter().any(|&m| m != 0) {
-            hints.push(NestedHint {
-                difficulty: 0.0,
-                complexity: 0,
-                sort_key: 0,
-                removable: super::super::hint::removals_of(removable),
-                rule_parents,
-                identity: Vec::new(),
-            });
-        }
-    };
+/// rule parents against `init`, into `out` (hints that remove nothing are
+/// left out, as SE's `isWorth` does).
+fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBuf) {
     match which {
         Advanced::Locking => {
             for (t1, t2) in [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)] {
@@ -1079,32 +1113,23 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                         }
                         for v in 1..=9u8 {
                             let pos = grid.positions(r1, v);
-                            if pos.card() <= 1 {
+                            if pos.card() <= 1 || !indices(pos).all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0) {
                                 continue;
                             }
-                            if !indices(pos)
-                                .all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0)
-                            {
-                                continue;
-                            }
-                            let mut removable = [0u16; 81];
+                            let (ra, pa) = (out.removals.len(), out.parents.len());
                             for &c in &REGION_CELLS[r2] {
                                 let c = c as usize;
                                 if REGION_MASK[r1] >> c & 1 == 0 && grid.cands[c] & bit(v) != 0 {
-                                    removable[c] = bit(v);
+                                    out.removals.push((c as u8, bit(v)));
                                 }
                             }
-                            let mut parents = Vec::new();
                             for &c in &REGION_CELLS[r1] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0
-                                    && grid.cands[c] & bit(v) == 0
-                                    && REGION_MASK[r2] >> c & 1 == 0
-                                {
-                                    parents.push(key(c, v, false));
+                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && REGION_MASK[r2] >> c & 1 == 0 {
+                                    out.parents.push(key(c, v, false));
                                 }
                             }
-                            push(&removable, parents);
+                            out.close(ra, pa);
                         }
                     }
                 }
@@ -1119,27 +1144,27 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                     }
                     let cells = &REGION_CELLS[r];
                     for combo in Combinations::new(2, 9) {
-                        let values: Vec<u8> = bit_nums(combo).map(|k| k as u8 + 1).collect();
-                        let sets: Vec<u16> = values.iter().map(|&v| grid.positions(r, v)).collect();
-                        let Some(common) = common_tuple(&sets, 2) else {
-                            continue;
-                        };
-                        let value_set = values.iter().fold(0u16, |m, &v| m | bit(v));
-                        let mut removable = [0u16; 81];
+                        let mut it = bit_nums(combo);
+                        let (a, b) = (it.next().unwrap() as u8 + 1, it.next().unwrap() as u8 + 1);
+                        let Some(common) = common_tuple(&[grid.positions(r, a), grid.positions(r, b)], 2) else { continue };
+                        let value_set = bit(a) | bit(b);
+                        let (ra, pa) = (out.removals.len(), out.parents.len());
                         for k in indices(common) {
                             let c = cells[k] as usize;
-                            removable[c] = grid.cands[c] & !value_set;
+                            let m = grid.cands[c] & !value_set;
+                            if m != 0 {
+                                out.removals.push((c as u8, m));
+                            }
                         }
-                        let mut parents = Vec::new();
                         for k in (0..9).filter(|k| common >> k & 1 == 0) {
                             let c = cells[k] as usize;
-                            for &v in &values {
+                            for v in [a, b] {
                                 if init[c] & bit(v) != 0 {
-                                    parents.push(key(c, v, false));
+                                    out.parents.push(key(c, v, false));
                                 }
                             }
                         }
-                        push(&removable, parents);
+                        out.close(ra, pa);
                     }
                 }
             }
@@ -1153,74 +1178,65 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81]) -> Vec<NestedHin
                     }
                     let cells = &REGION_CELLS[r];
                     for combo in Combinations::new(2, 9) {
-                        let ks: Vec<usize> = bit_nums(combo).collect();
-                        let sets: Vec<u16> =
-                            ks.iter().map(|&k| grid.cands[cells[k] as usize]).collect();
-                        let Some(values) = common_tuple(&sets, 2) else {
-                            continue;
-                        };
-                        let mut removable = [0u16; 81];
+                        let mut it = bit_nums(combo);
+                        let (ka, kb) = (it.next().unwrap(), it.next().unwrap());
+                        let (ca, cb) = (cells[ka] as usize, cells[kb] as usize);
+                        let Some(values) = common_tuple(&[grid.cands[ca], grid.cands[cb]], 2) else { continue };
+                        let (ra, pa) = (out.removals.len(), out.parents.len());
                         for k in (0..9).filter(|k| combo >> k & 1 == 0) {
                             let c = cells[k] as usize;
-                            removable[c] = grid.cands[c] & values;
-                        }
-                        let mut parents = Vec::new();
-                        for &k in &ks {
-                            let c = cells[k] as usize;
-                            for v in super::super::board::digits(init[c] & !values) {
-                                parents.push(key(c, v, false));
+                            let m = grid.cands[c] & values;
+                            if m != 0 {
+                                out.removals.push((c as u8, m));
                             }
                         }
-                        push(&removable, parents);
+                        for c in [ca, cb] {
+                            for v in super::super::board::digits(init[c] & !values) {
+                                out.parents.push(key(c, v, false));
+                            }
+                        }
+                        out.close(ra, pa);
                     }
                 }
             }
         }
         Advanced::XWing => {
-            let occurrences: Vec<u32> = (0..=9u8)
-                .map(|v| if v == 0 { 0 } else { grid.occurrences(v) })
-                .collect();
+            let mut occurrences = [0u32; 10];
+            for v in 1..=9u8 {
+                occurrences[v as usize] = grid.occurrences(v);
+            }
             for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
                 for combo in Combinations::new(2, 9) {
+                    let mut it = bit_nums(combo);
+                    let (la, lb) = (it.next().unwrap(), it.next().unwrap());
                     for v in 1..=9u8 {
                         if occurrences[v as usize] + 4 > 9 {
                             continue;
                         }
-                        let sets: Vec<u16> = bit_nums(combo)
-                            .map(|k| grid.positions(base * 9 + k, v))
-                            .collect();
-                        let Some(covers) = common_tuple(&sets, 2) else {
-                            continue;
-                        };
-                        let mut removable = [0u16; 81];
+                        let sets = [grid.positions(base * 9 + la, v), grid.positions(base * 9 + lb, v)];
+                        let Some(covers) = common_tuple(&sets, 2) else { continue };
+                        let (ra, pa) = (out.removals.len(), out.parents.len());
                         let mut cover_cells = 0u128;
                         for i in indices(covers) {
                             cover_cells |= REGION_MASK[cover * 9 + i];
                             let line = &REGION_CELLS[cover * 9 + i];
                             for j in indices(grid.positions(cover * 9 + i, v) & !(combo as u16)) {
-                                removable[line[j] as usize] = bit(v);
+                                out.removals.push((line[j], bit(v)));
                             }
                         }
-                        let mut parents = Vec::new();
-                        for k in bit_nums(combo) {
+                        for k in [la, lb] {
                             for &c in &REGION_CELLS[base * 9 + k] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0
-                                    && grid.cands[c] & bit(v) == 0
-                                    && cover_cells >> c & 1 == 0
-                                {
-                                    parents.push(key(c, v, false));
+                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && cover_cells >> c & 1 == 0 {
+                                    out.parents.push(key(c, v, false));
                                 }
                             }
                         }
-                        push(&removable, parents);
+                        out.close(ra, pa);
                     }
                 }
             }
         }
-        Advanced::Chains(_) => {
-            unreachable!("chaining rules are searched by Multiple::nested_chains")
-        }
+        Advanced::Chains(_) => unreachable!("chaining rules are searched by Multiple::nested_chains"),
     }
-    hints
 }
