@@ -212,6 +212,8 @@ pub struct Board {
     pos: [[u16; 10]; 27],
     /// Empty cells per region.
     empty: [u8; 27],
+    /// Cells holding each value (index 0: empty cells).
+    placed: [u8; 10],
 }
 
 impl Board {
@@ -242,6 +244,10 @@ impl Board {
     pub fn from_parts(values: [u8; 81], cands: [u16; 81]) -> Board {
         let mut pos = [[0u16; 10]; 27];
         let mut empty = [0u8; 27];
+        let mut placed = [0u8; 10];
+        for &v in &values {
+            placed[v as usize] += 1;
+        }
         for r in 0..27 {
             for (k, &c) in REGION_CELLS[r].iter().enumerate() {
                 let c = c as usize;
@@ -256,6 +262,7 @@ impl Board {
             cands,
             pos,
             empty,
+            placed,
         }
     }
 
@@ -311,6 +318,8 @@ impl Board {
                 self.empty[r as usize] -= 1;
             }
         }
+        self.placed[self.values[cell] as usize] -= 1;
+        self.placed[v as usize] += 1;
         self.values[cell] = v;
         self.remove(cell, 0x3fe);
         for &r in &CELL_REGIONS[cell] {
@@ -333,8 +342,9 @@ impl Board {
     }
 
     /// Number of cells holding value `v` (SE's `getCountOccurancesOfValue`).
+    #[inline]
     pub fn occurrences(&self, v: u8) -> u32 {
-        self.values.iter().filter(|&&x| x == v).count() as u32
+        u32::from(self.placed[v as usize])
     }
 }
 

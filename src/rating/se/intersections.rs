@@ -48,7 +48,7 @@ pub fn locking(board: &Board, direct: bool) -> Option<Hint> {
 
 /// `INSIDE[r1][r2]`: the indices (9-bit mask) of region `r1`'s cells that
 /// lie in region `r2`.
-const INSIDE: [[u16; 27]; 27] = {
+pub(crate) const INSIDE: [[u16; 27]; 27] = {
     let mut t = [[0u16; 27]; 27];
     let mut r1 = 0;
     while r1 < 27 {

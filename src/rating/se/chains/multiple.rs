@@ -21,11 +21,8 @@
 //! working grid and their removals join the chain (SE's
 //! `getAdvancedPotentials`).
 
-use super::super::board::{
-    bit, bit_nums, indices, Board, Card, Combinations, CELL_REGIONS, COLUMN,
-};
+use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
-use super::super::subsets::common_tuple;
 use super::net::{
     cell_of, is_on, key, length_difficulty, off_to_on, on_to_off, value_of, Cause, Nested,
 };
@@ -70,7 +67,12 @@ impl HintBuf {
         }
         // Removals join the chain by ascending cell (see the module doc).
         self.removals[removals_at..].sort_unstable_by_key(|&(c, _)| c);
-        self.spans.push([removals_at as u32, self.removals.len() as u32, parents_at as u32, self.parents.len() as u32]);
+        self.spans.push([
+            removals_at as u32,
+            self.removals.len() as u32,
+            parents_at as u32,
+            self.parents.len() as u32,
+        ]);
     }
 }
 
@@ -956,7 +958,14 @@ impl Multiple {
     fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) {
         let grid = Board::from_parts(*ctx.values, work.cands);
         let level = ctx.rule.level;
-        let mut rules = [Advanced::Locking, Advanced::HiddenPair, Advanced::NakedPair, Advanced::XWing, Advanced::XWing, Advanced::XWing];
+        let mut rules = [
+            Advanced::Locking,
+            Advanced::HiddenPair,
+            Advanced::NakedPair,
+            Advanced::XWing,
+            Advanced::XWing,
+            Advanced::XWing,
+        ];
         let mut count = 4;
         if level < 4 {
             if level >= 2 {
@@ -985,7 +994,10 @@ impl Multiple {
                         if h.rule_parents.is_empty() {
                             continue;
                         }
-                        net.nested.push(Nested { complexity: h.complexity, identity: h.identity });
+                        net.nested.push(Nested {
+                            complexity: h.complexity,
+                            identity: h.identity,
+                        });
                         let nested = (net.nested.len() - 1) as u32;
                         self.push_advanced(depth, &h.rule_parents, &h.removable, nested, net);
                     }
@@ -1013,7 +1025,14 @@ impl Multiple {
 
     /// The off nodes of one advanced hint's removals, each with the hint's
     /// rule parents (as nodes of the running chain) as parents.
-    fn push_advanced(&mut self, depth: usize, rule_parents: &[u16], removals: &[(u8, u16)], nested: u32, net: &mut Net) {
+    fn push_advanced(
+        &mut self,
+        depth: usize,
+        rule_parents: &[u16],
+        removals: &[(u8, u16)],
+        nested: u32,
+        net: &mut Net,
+    ) {
         let tables = &mut self.tables[depth];
         tables.parents.clear();
         for &k in rule_parents {
@@ -1113,7 +1132,9 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                         }
                         for v in 1..=9u8 {
                             let pos = grid.positions(r1, v);
-                            if pos.card() <= 1 || !indices(pos).all(|k| REGION_MASK[r2] >> REGION_CELLS[r1][k] & 1 != 0) {
+                            if pos.card() <= 1
+                                || pos & !super::super::intersections::INSIDE[r1][r2] != 0
+                            {
                                 continue;
                             }
                             let (ra, pa) = (out.removals.len(), out.parents.len());
@@ -1125,7 +1146,10 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                             }
                             for &c in &REGION_CELLS[r1] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && REGION_MASK[r2] >> c & 1 == 0 {
+                                if init[c] & bit(v) != 0
+                                    && grid.cands[c] & bit(v) == 0
+                                    && REGION_MASK[r2] >> c & 1 == 0
+                                {
                                     out.parents.push(key(c, v, false));
                                 }
                             }
@@ -1143,10 +1167,13 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                         continue;
                     }
                     let cells = &REGION_CELLS[r];
-                    for combo in Combinations::new(2, 9) {
-                        let mut it = bit_nums(combo);
-                        let (a, b) = (it.next().unwrap() as u8 + 1, it.next().unwrap() as u8 + 1);
-                        let Some(common) = common_tuple(&[grid.positions(r, a), grid.positions(r, b)], 2) else { continue };
+                    // SE's combination order for pairs: by second, then first.
+                    for (a, b) in (2..=9u8).flat_map(|b| (1..b).map(move |a| (a, b))) {
+                        let (pa_, pb_) = (grid.positions(r, a), grid.positions(r, b));
+                        if pa_.card() != 2 || pb_ != pa_ {
+                            continue; // two digits on the same two cells, or no pair
+                        }
+                        let common = pa_;
                         let value_set = bit(a) | bit(b);
                         let (ra, pa) = (out.removals.len(), out.parents.len());
                         for k in indices(common) {
@@ -1177,11 +1204,13 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                         continue;
                     }
                     let cells = &REGION_CELLS[r];
-                    for combo in Combinations::new(2, 9) {
-                        let mut it = bit_nums(combo);
-                        let (ka, kb) = (it.next().unwrap(), it.next().unwrap());
+                    for (ka, kb) in (1..9usize).flat_map(|b| (0..b).map(move |a| (a, b))) {
                         let (ca, cb) = (cells[ka] as usize, cells[kb] as usize);
-                        let Some(values) = common_tuple(&[grid.cands[ca], grid.cands[cb]], 2) else { continue };
+                        if grid.cands[ca].card() != 2 || grid.cands[cb] != grid.cands[ca] {
+                            continue;
+                        }
+                        let values = grid.cands[ca];
+                        let combo = (1u64 << ka) | (1u64 << kb);
                         let (ra, pa) = (out.removals.len(), out.parents.len());
                         for k in (0..9).filter(|k| combo >> k & 1 == 0) {
                             let c = cells[k] as usize;
@@ -1206,15 +1235,20 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                 occurrences[v as usize] = grid.occurrences(v);
             }
             for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
-                for combo in Combinations::new(2, 9) {
-                    let mut it = bit_nums(combo);
-                    let (la, lb) = (it.next().unwrap(), it.next().unwrap());
+                for (la, lb) in (1..9usize).flat_map(|b| (0..b).map(move |a| (a, b))) {
+                    let combo = (1u64 << la) | (1u64 << lb);
                     for v in 1..=9u8 {
                         if occurrences[v as usize] + 4 > 9 {
                             continue;
                         }
-                        let sets = [grid.positions(base * 9 + la, v), grid.positions(base * 9 + lb, v)];
-                        let Some(covers) = common_tuple(&sets, 2) else { continue };
+                        let (sa, sb) = (
+                            grid.positions(base * 9 + la, v),
+                            grid.positions(base * 9 + lb, v),
+                        );
+                        if sa.card() != 2 || sb != sa {
+                            continue;
+                        }
+                        let covers = sa;
                         let (ra, pa) = (out.removals.len(), out.parents.len());
                         let mut cover_cells = 0u128;
                         for i in indices(covers) {
@@ -1227,7 +1261,10 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                         for k in [la, lb] {
                             for &c in &REGION_CELLS[base * 9 + k] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0 && grid.cands[c] & bit(v) == 0 && cover_cells >> c & 1 == 0 {
+                                if init[c] & bit(v) != 0
+                                    && grid.cands[c] & bit(v) == 0
+                                    && cover_cells >> c & 1 == 0
+                                {
                                     out.parents.push(key(c, v, false));
                                 }
                             }
@@ -1237,6 +1274,8 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                 }
             }
         }
-        Advanced::Chains(_) => unreachable!("chaining rules are searched by Multiple::nested_chains"),
+        Advanced::Chains(_) => {
+            unreachable!("chaining rules are searched by Multiple::nested_chains")
+        }
     }
 }
