@@ -98,6 +98,7 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
         let mut loops = Vec::new();
         let mut path = Vec::with_capacity(16);
         let mut search = LoopSearch {
+            parity_regions: [0; 2],
             board,
             v1,
             v2,
@@ -182,7 +183,14 @@ struct LoopSearch<'a> {
     max_len: usize,
     /// The cells of the current path (81-bit set).
     on_path: u128,
+    /// The regions (27-bit sets) of the path's even and odd cells.
+    parity_regions: [u32; 2],
     loops: &'a mut Vec<Vec<usize>>,
+}
+
+/// The three regions of a cell as a 27-bit set.
+fn regions_of(cell: usize) -> u32 {
+    CELL_REGIONS[cell].iter().fold(0, |m, &r| m | 1 << r)
 }
 
 impl LoopSearch<'_> {
@@ -197,8 +205,10 @@ impl LoopSearch<'_> {
         ex_values: u16,
         last_type: usize,
     ) {
+        let parity = path.len() & 1;
         path.push(cell);
         self.on_path |= 1 << cell;
+        self.parity_regions[parity] |= regions_of(cell);
         let mut ex_values = ex_values;
         let pair = self.pair;
         debug_assert_eq!(pair, bit(self.v1) | bit(self.v2));
@@ -217,8 +227,12 @@ impl LoopSearch<'_> {
                         ex_values |= cands;
                         ex_values &= !pair;
                         let card = cands.card();
+                        // A loop is valid only if no region holds two of its
+                        // even cells, or two odd ones (SE's isValidLoop): a
+                        // path that breaks this closes only invalid loops.
                         if (card == 2 || ex_values.card() == 1 || allowed_ex > 0)
                             && path.len() < self.max_len
+                            && self.parity_regions[path.len() & 1] & regions_of(next) == 0
                         {
                             let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
                             self.check(next, path, new_allowed, ex_values, ty);
@@ -229,6 +243,7 @@ impl LoopSearch<'_> {
         }
         path.pop();
         self.on_path &= !(1 << cell);
+        self.parity_regions[parity] &= !regions_of(cell);
     }
 }
 
