@@ -8,7 +8,7 @@
 //! find nothing. Most candidates can be proved neither false nor true.
 
 use super::super::board::digits;
-use super::net::{key, off_to_on, on_to_off, OnConsequence, Work, KEYS};
+use super::net::{key, off_to_on, on_to_off, Cause, OnConsequence, Work, KEYS};
 
 /// A link of the implication graph: the potential it leads to, why, and
 /// whether it is a cell link (one value per cell; else a region link).
@@ -25,7 +25,8 @@ pub struct Link {
 /// The closure of the implication graph of one link set, and the graph
 /// itself: each potential's links in SE's order ([`on_to_off`],
 /// [`off_to_on`]), so that searches on a fixed grid read them instead of
-/// working them out again.
+/// working them out again. [`Reach::rebuild`] reuses the buffers.
+#[derive(Default)]
 pub struct Reach {
     /// Compact index of each key present, or `u32::MAX`.
     index: Vec<u32>,
@@ -38,44 +39,62 @@ pub struct Reach {
     /// Reach sets, `words` u64s per component (bit = compact node).
     sets: Vec<u64>,
     words: usize,
+    // Scratch of the build.
+    keys: Vec<u16>,
+    edges: Vec<u32>,
+    order: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    call: Vec<(u32, u32)>,
 }
 
 impl Reach {
     /// The closure of the graph whose edges are [`on_to_off`] (with `y`)
     /// and [`off_to_on`] (with `y`, `x`) on `work`.
     pub fn build(work: &Work, y: bool, x: bool) -> Reach {
-        let mut index = vec![u32::MAX; KEYS];
-        let mut keys: Vec<u16> = Vec::with_capacity(512);
+        let mut r = Reach::default();
+        r.rebuild(work, y, x);
+        r
+    }
+
+    /// [`Reach::build`], into this value's buffers.
+    pub fn rebuild(&mut self, work: &Work, y: bool, x: bool) {
+        self.index.clear();
+        self.index.resize(KEYS, u32::MAX);
+        self.keys.clear();
         for c in 0..81 {
             for v in digits(work.cands[c]) {
                 for on in [false, true] {
                     let k = key(c, v, on);
-                    index[k as usize] = keys.len() as u32;
-                    keys.push(k);
+                    self.index[k as usize] = self.keys.len() as u32;
+                    self.keys.push(k);
                 }
             }
         }
-        let n = keys.len();
+        let n = self.keys.len();
         // Adjacency in CSR form.
-        let mut start = Vec::with_capacity(n + 1);
-        let mut edges: Vec<u32> = Vec::with_capacity(n * 8);
-        let mut links: Vec<Link> = Vec::with_capacity(n * 8);
+        self.start.clear();
+        self.edges.clear();
+        self.links.clear();
         let mut out = [OnConsequence {
             key: 0,
-            cause: super::net::Cause::None,
+            cause: Cause::None,
             hidden_digits: 0,
             hidden_cells: 0,
         }; 4];
-        for &k in &keys {
-            start.push(edges.len() as u32);
+        for i in 0..n {
+            let k = self.keys[i];
+            self.start.push(self.edges.len() as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
+            let (index, edges, links) = (&self.index, &mut self.edges, &mut self.links);
             if k & 1 != 0 {
                 on_to_off(work, cell, value, y, |t, cause| {
                     edges.push(index[t as usize]);
                     links.push(Link {
                         key: t,
                         cause,
-                        cell_link: cause == super::net::Cause::NakedSingle,
+                        cell_link: cause == Cause::NakedSingle,
                     });
                 });
             } else {
@@ -85,25 +104,38 @@ impl Reach {
                     links.push(Link {
                         key: o.key,
                         cause: o.cause,
-                        cell_link: o.cause == super::net::Cause::NakedSingle,
+                        cell_link: o.cause == Cause::NakedSingle,
                     });
                 }
             }
         }
-        start.push(edges.len() as u32);
+        self.start.push(self.edges.len() as u32);
         // Tarjan's strongly connected components, iteratively. Components
         // come out sinks first, so each one's successors are done before it.
         const UNSEEN: u32 = u32::MAX;
-        let mut order = vec![UNSEEN; n];
-        let mut low = vec![0u32; n];
-        let mut on_stack = vec![false; n];
-        let mut stack: Vec<u32> = Vec::new();
-        let mut comp = vec![UNSEEN; n];
+        let words = n.div_ceil(64).max(1);
+        self.words = words;
+        for v in [&mut self.order, &mut self.comp] {
+            v.clear();
+            v.resize(n, UNSEEN);
+        }
+        self.low.clear();
+        self.low.resize(n, 0);
+        self.on_stack.clear();
+        self.on_stack.resize(n, false);
+        self.stack.clear();
+        self.call.clear();
+        self.sets.clear();
+        let (start, edges) = (&self.start, &self.edges);
+        let (order, low, on_stack, comp) = (
+            &mut self.order,
+            &mut self.low,
+            &mut self.on_stack,
+            &mut self.comp,
+        );
+        let (stack, call, sets) = (&mut self.stack, &mut self.call, &mut self.sets);
         let mut ncomp = 0u32;
         let mut counter = 0u32;
-        let mut call: Vec<(u32, u32)> = Vec::new();
-        let words = n.div_ceil(64).max(1);
-        let mut sets: Vec<u64> = Vec::new();
         for root in 0..n as u32 {
             if order[root as usize] != UNSEEN {
                 continue;
@@ -152,8 +184,7 @@ impl Reach {
                     for &w in &stack[at..first] {
                         sets[base + w as usize / 64] |= 1 << (w % 64);
                         for e in start[w as usize]..start[w as usize + 1] {
-                            let t = edges[e as usize];
-                            let tc = comp[t as usize];
+                            let tc = comp[edges[e as usize] as usize];
                             if tc != ncomp && tc != UNSEEN {
                                 let tb = tc as usize * words;
                                 for i in 0..words {
@@ -166,14 +197,6 @@ impl Reach {
                     ncomp += 1;
                 }
             }
-        }
-        Reach {
-            index,
-            start,
-            links,
-            comp,
-            sets,
-            words,
         }
     }
 

@@ -118,6 +118,9 @@ pub struct Unary {
     entries: Vec<Entry>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
+    scratch: Vec<u32>,
+    /// Buffers for the closure of a nested search's grid.
+    spare_reach: Reach,
 }
 
 impl Default for Unary {
@@ -130,6 +133,8 @@ impl Default for Unary {
             entries: Vec::new(),
             pending_on: Vec::new(),
             pending_off: Vec::new(),
+            scratch: Vec::new(),
+            spare_reach: Reach::default(),
         }
     }
 }
@@ -192,12 +197,13 @@ pub(crate) fn search_into(
     reach: Option<&Reach>,
 ) {
     let work = Work::new(&board.cands);
-    let built;
+    let mut own = None;
     let reach = match reach {
         Some(r) => r,
         None => {
-            built = Reach::build(&work, true, true);
-            &built
+            let mut r = std::mem::take(&mut unary.spare_reach);
+            r.rebuild(&work, true, true);
+            &*own.insert(r)
         }
     };
     for pass in [
@@ -248,6 +254,9 @@ pub(crate) fn search_into(
                 }
             }
         }
+    }
+    if let Some(r) = own {
+        unary.spare_reach = r;
     }
 }
 
@@ -359,7 +368,8 @@ fn cycles_from(
     pending_on.clear();
     pending_off.clear();
     pending_on.push(0);
-    let mut next: Vec<u32> = Vec::new();
+    let mut next = std::mem::take(&mut un.scratch);
+    next.clear();
     let mut length = 0u32;
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
@@ -429,6 +439,7 @@ fn cycles_from(
     }
     un.pending_on = pending_on;
     un.pending_off = pending_off;
+    un.scratch = next;
     cycles
 }
 
