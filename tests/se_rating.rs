@@ -52,8 +52,7 @@ fn every_technique_applies_at_its_position_as_in_se() {
     let text = include_str!("data/se_positions.txt");
     let mut rater = Rater::new();
     let mut names = std::collections::BTreeSet::new();
-    let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
+    for (checked, line) in text.lines().filter(|l| !l.starts_with('#')).enumerate() {
         let (board, expected) = line.split_once(" | ").unwrap();
         let (values, cands) = board.split_once(' ').unwrap();
         let board = board_of(values, cands);
@@ -63,7 +62,6 @@ fn every_technique_applies_at_its_position_as_in_se() {
             .expect("SE found a hint here");
         assert_eq!(dump(&hint), expected, "position {}", checked + 1);
         names.insert(hint.name.clone());
-        checked += 1;
     }
     // Every technique SE can apply on a puzzle with one solution below the
     // nested chains, except three that random puzzles almost never need:

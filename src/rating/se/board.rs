@@ -228,12 +228,12 @@ impl Board {
                 *cand = 0x3fe;
             }
         }
-        for r in 0..27 {
+        for region in &REGION_CELLS {
             let mut seen = 0u16;
-            for &c in &REGION_CELLS[r] {
+            for &c in region {
                 seen |= bit(values[c as usize]) & 0x3fe;
             }
-            for &c in &REGION_CELLS[r] {
+            for &c in region {
                 cands[c as usize] &= !seen;
             }
         }
@@ -466,9 +466,9 @@ mod tests {
         assert_eq!(&HOUSE[0][..8], &[1, 2, 9, 10, 11, 18, 19, 20]);
         assert_eq!(&HOUSE[0][8..14], &[3, 4, 5, 6, 7, 8]);
         assert_eq!(&HOUSE[0][14..], &[27, 36, 45, 54, 63, 72]);
-        for c in 0..81 {
-            assert_eq!(PEER_MASK[c].count_ones(), 20);
-            assert_eq!(PEER_MASK[c] & (1 << c), 0);
+        for (c, &peers) in PEER_MASK.iter().enumerate() {
+            assert_eq!(peers.count_ones(), 20);
+            assert_eq!(peers & (1 << c), 0);
         }
     }
 

@@ -30,7 +30,7 @@ struct Base {
 /// The candidate base cells, row-major.
 fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
     let mut bases = Vec::with_capacity(64);
-    for c in 0..81 {
+    for (c, house) in HOUSE.iter().enumerate() {
         if board.cands[c].card() < 2 {
             continue;
         }
@@ -41,7 +41,7 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
             list: [0; 20],
             len: 0,
         };
-        for &e in &HOUSE[c] {
+        for &e in house {
             let n = board.cands[e as usize].card();
             if n == 1 {
                 naked_single = true;
@@ -92,7 +92,7 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
         for a in digits(wanted[0]) {
             for b in digits(wanted[1]) {
                 let used = bit(a) | bit(b);
-                if !(a == b && s01) && !excluders.iter().any(|&e| e & !used == 0) {
+                if (a != b || !s01) && !excluders.iter().any(|&e| e & !used == 0) {
                     allowed[0] |= bit(a);
                     allowed[1] |= bit(b);
                 }

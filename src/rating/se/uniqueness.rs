@@ -325,8 +325,8 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         continue;
                     };
                     let mut removable = [0u16; 81];
-                    for k in 0..9 {
-                        let c = cells[k] as usize;
+                    for (k, &c) in cells.iter().enumerate() {
+                        let c = c as usize;
                         if others >> k & 1 == 0 && c != c1 && c != c2 {
                             removable[c] = board.cands[c] & common;
                         }
@@ -464,14 +464,12 @@ pub fn bug(board: &Board) -> Option<Hint> {
             }
         }
     }
-    for c in 0..81 {
-        if board.values[c] == 0 && temp[c].card() != 2 {
-            return None;
-        }
+    if (0..81).any(|c| board.values[c] == 0 && temp[c].card() != 2) {
+        return None;
     }
-    for r in 0..27 {
+    for region in &REGION_CELLS {
         for v in 1..=9u8 {
-            let card = REGION_CELLS[r]
+            let card = region
                 .iter()
                 .filter(|&&c| temp[c as usize] & bit(v) != 0)
                 .count();

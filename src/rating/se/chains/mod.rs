@@ -4,7 +4,7 @@
 //! Every chaining producer collects all its hints and SE applies the one
 //! that sorts first by (difficulty, complexity, sort key), ties kept in the
 //! order found. [`Select`] keeps that one. Difficulty is the rule's base
-//! plus [`net::length_difficulty`] of the complexity; complexity is the
+//! plus the length penalty of the complexity; complexity is the
 //! number of distinct potentials behind the conclusion (summed over a
 //! hint's chains), plus the complexity of any nested chain used.
 //!

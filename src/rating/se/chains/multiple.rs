@@ -182,6 +182,8 @@ pub(crate) struct NestedHint {
 
 /// Where a chaining search sends its hints: the top level keeps the best,
 /// a nested rule keeps all of them with what the outer chain needs.
+// One per search, passed by reference: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Sink {
     /// Keep SE's choice.
     Best(Select),
@@ -475,7 +477,7 @@ impl Multiple {
             if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
                 continue;
             }
-            self.from_cell(&ctx, board, &mut work, &mut runs, reach, cell, net, sink);
+            self.cell_hints(&ctx, board, &mut work, &mut runs, reach, cell, net, sink);
             if sink.cancelled() {
                 return;
             }
@@ -502,7 +504,7 @@ impl Multiple {
     /// The hints of one cell: binary and region chains per candidate, then
     /// cell chains.
     #[allow(clippy::too_many_arguments)]
-    fn from_cell(
+    fn cell_hints(
         &mut self,
         ctx: &Ctx,
         board: &Board,
@@ -518,7 +520,7 @@ impl Multiple {
         let card = cands.card();
         let cell_chains = !rule.nishio && (card == 2 || (rule.multiple && card > 2));
         let cell_needed = cell_chains
-            && reach.is_none_or(|r| {
+            && reach.map_or(true, |r| {
                 r.share_a_consequence(
                     super::super::board::digits(cands).map(|v| key(cell, v, true)),
                 )

@@ -36,7 +36,7 @@ impl Pass {
     /// The links of this pass from on potential `k` (to off ones): region
     /// links, and cell links with Y.
     #[inline]
-    fn on_links<'a>(self, reach: &'a Reach, k: u16) -> impl Iterator<Item = &'a Link> {
+    fn on_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
         reach
             .links(k)
             .iter()
@@ -46,7 +46,7 @@ impl Pass {
     /// The links of this pass from off potential `k` (to on ones): cell
     /// links with Y, region links with X.
     #[inline]
-    fn off_links<'a>(self, reach: &'a Reach, k: u16) -> impl Iterator<Item = &'a Link> {
+    fn off_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
         reach
             .links(k)
             .iter()
@@ -56,7 +56,7 @@ impl Pass {
     /// The links of SE's forcing-chain searches from off potential `k`:
     /// region links always, cell links with Y.
     #[inline]
-    fn forcing_off_links<'a>(self, reach: &'a Reach, k: u16) -> impl Iterator<Item = &'a Link> {
+    fn forcing_off_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
         reach
             .links(k)
             .iter()
