@@ -9,18 +9,22 @@
 #
 # Per file: one serate run over the whole file (as a user rates a file: one JVM,
 # warmed up as it goes) and one `sudoflow rate -j 1` run, each timed in CPU
-# seconds (user + sys: perf's task-clock, else GNU time); puzzles per CPU-second
-# for both, SE with its JVM start-up and without it (start-up measured on an
-# empty input and subtracted), and the ratio. Then per SE band (the integer
-# part of the ER serate printed in this run): SE's seconds are the sum of its
-# per-puzzle times (%e, wall, 10 ms steps) inside the whole run, sudoflow's the
-# CPU time of `rate -j 1` on that band's puzzles alone. Last column: how many
-# of sudoflow's ER, EP, ED equal serate's of this run, per band.
+# seconds (user + sys of every thread: perf's task-clock, else GNU time);
+# puzzles per CPU-second for both, SE with its start-up and without it, and
+# the ratio. SE's start-up is serate's CPU time on one puzzle solved by hidden
+# singles (1.5) (JVM start, class loading, one cold rating), so "without start-up"
+# slightly favours SE. Then per SE band (the integer part of the ER serate
+# printed in this run): serate and `sudoflow rate -j 1` each run once more on
+# that band's puzzles alone (CPU seconds, ratio with and without SE's
+# start-up); beside them, for the warmed-up view, the sum of SE's per-puzzle
+# times inside the whole-file run (%e: wall, 10 ms steps). Last: how many of
+# sudoflow's ER, EP, ED equal serate's of this run, per band, and the
+# confusion table of ER bands (rows SE, columns sudoflow).
 #
 # Environment: SUDOFLOW (binary, default target/release/sudoflow, built here),
 # RATE_ARGS (extra `rate` options, e.g. `--time-budget 60s`), JAVA (default java).
 set -euo pipefail
-[[ $# -ge 2 ]] || { sed -n '2,22p' "$0"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,25p' "$0"; exit 2; }
 se_cp=$1
 shift
 cd "$(dirname "$0")/.."
@@ -49,11 +53,12 @@ rate() { # rate INPUT OUTPUT.csv : prints sudoflow's CPU seconds
     cpu "$2" "$SUDOFLOW" rate -j 1 -q ${RATE_ARGS:-} "$1"
 }
 
-: > "$work/empty.txt"
-jvm=$(cpu "$work/empty.out" "$java" -cp "$se_cp" diuf.sudoku.test.serate --input="$work/empty.txt")
+# SE's start-up: one puzzle rated 1.5 (hidden singles only).
+echo '.....9..5.1.5..24...3.1...7.487.....29.85..3..7.962....3.......1.....5..4.....8..' > "$work/one.txt"
+jvm=$(cpu "$work/one.out" "$java" -cp "$se_cp" diuf.sudoku.test.serate --input="$work/one.txt")
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs);" \
     "$("$java" -version 2>&1 | head -1); sudoflow $("$SUDOFLOW" --version | cut -d' ' -f2)"
-echo "SE JVM start-up (serate on an empty input): ${jvm} CPU-s"
+echo "SE start-up (serate on one puzzle rated 1.5): ${jvm} CPU-s"
 for file in "$@"; do
     name=$(basename "$file" .txt)
     grep -v '^#' "$file" | cut -c1-81 | grep -E '^.{81}$' > "$work/in.txt" || true
@@ -66,7 +71,9 @@ for file in "$@"; do
     : > "$work/bands"
     for band_file in "$work"/band_*; do
         band=${band_file##*/band_}
-        echo "$band $(rate "$band_file" "$work/band_$band.csv")" >> "$work/bands"
+        band_se=$(cpu "$work/band_se.out" "$java" -cp "$se_cp" diuf.sudoku.test.serate \
+            --format='%g' --input="$band_file")
+        echo "$band $(rate "$band_file" "$work/band_$band.csv") $band_se" >> "$work/bands"
     done
     python3 - "$work" "$name" "$se_cpu" "$sf_cpu" "$jvm" <<'EOF'
 import csv, re, sys
@@ -86,23 +93,34 @@ n = len(se)
 ex = max(se_cpu - jvm, 1e-9)
 print(f"\n{name}: {n} puzzles")
 print(f"  whole file: SE {se_cpu:.2f} CPU-s = {n / se_cpu:.1f} puzzles/CPU-s "
-      f"({n / ex:.1f} without the JVM start-up); sudoflow {sf_cpu:.3f} CPU-s = "
+      f"({n / ex:.1f} without start-up); sudoflow {sf_cpu:.3f} CPU-s = "
       f"{n / sf_cpu:.0f} puzzles/CPU-s; ratio {se_cpu / sf_cpu:.0f}x ({ex / sf_cpu:.0f}x)")
-print(f"  {'band':>4} {'n':>5} | {'SE s':>8} {'SE p/s':>8} | {'sf CPU-s':>9} {'sf p/s':>8} | {'ratio':>6} | ER/EP/ED exact")
+print(f"  {'band':>4} {'n':>5} | {'SE CPU-s':>8} {'p/s':>7} {'-start':>7} | {'sf CPU-s':>8} {'p/s':>7}"
+      f" | {'ratio':>5} {'-start':>6} | {'SE %e':>7} {'ratio':>5} | ER/EP/ED exact")
 bands = {}
 for line in open(f"{work}/bands"):
-    b, t = line.split()
-    bands[b] = float(t)
+    b, t, s = line.split()
+    bands[b] = (float(t), float(s))
+band_of = lambda r: int(r.split(".")[0])
 for b in sorted(bands):
-    rows = [(s, f) for s, f in zip(se, sf) if f"{int(s[1][0].split('.')[0]):02d}" == b]
+    rows = [(s, f) for s, f in zip(se, sf) if f"{band_of(s[1][0]):02d}" == b]
     k = len(rows)
-    se_s = sum(s[2] for s, _ in rows)
+    t, s_cpu = bands[b]
+    s_ex = s_cpu - jvm  # not measurable where start-up is most of it
+    ex_ps, ex_ratio = (f"{k / s_ex:7.1f}", f"{s_ex / t:6.0f}") if s_ex > 0.5 * s_cpu else (f"{'-':>7}", f"{'-':>6}")
+    se_e = sum(s[2] for s, _ in rows)
     exact = [sum(s[1][i] == f[i] for s, f in rows) for i in range(3)]
     all3 = sum(s[1] == f for s, f in rows)
-    t = bands[b]
-    ratio = f"{se_s / t:6.0f}" if t > 0 and se_s > 0 else "     -"
-    print(f"  {b:>4} {k:5} | {se_s:8.2f} {k / se_s if se_s else float('inf'):8.1f} | {t:9.3f} "
-          f"{k / t if t else float('inf'):8.0f} | {ratio} | {exact[0]}/{exact[1]}/{exact[2]}, all three {all3} of {k}")
+    print(f"  {b:>4} {k:5} | {s_cpu:8.2f} {k / s_cpu:7.1f} {ex_ps} | {t:8.3f} {k / t:7.0f}"
+          f" | {s_cpu / t:5.0f} {ex_ratio} | {se_e:7.2f} {se_e / t:5.0f} | "
+          f"{exact[0]}/{exact[1]}/{exact[2]}, all three {all3} of {k}")
+cols = sorted({band_of(f[0]) for f in sf if f[0]} | {band_of(s[1][0]) for s in se})
+print("  ER band confusion (rows SE, columns sudoflow):")
+print("  SE\\sf " + " ".join(f"{c:>5}" for c in cols))
+for r in cols:
+    row = [sum(1 for s, f in zip(se, sf) if band_of(s[1][0]) == r and f[0] and band_of(f[0]) == c) for c in cols]
+    if sum(row):
+        print(f"  {r:>5} " + " ".join(f"{x:>5}" for x in row))
 wrong = [(s[0], s[1], f) for s, f in zip(se, sf) if s[1] != f]
 for p, a, b in wrong[:20]:
     print(f"  differs: {p} SE {'/'.join(a)} sudoflow {'/'.join(b)}")
