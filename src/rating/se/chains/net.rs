@@ -306,12 +306,6 @@ impl Work {
         self.cells[value as usize] &= !(1u128 << cell);
     }
 
-    /// Whether `cell` has candidate `value`.
-    #[inline]
-    pub fn has(&self, cell: usize, value: u8) -> bool {
-        self.cands[cell] & bit(value) != 0
-    }
-
     /// Positions of `value` in region `r`, as an 81-bit set of cells.
     #[inline]
     pub fn in_region(&self, r: usize, value: u8) -> u128 {

@@ -19,7 +19,7 @@
 //! (only) conclusion, without changing which hint SE would pick. Arena nodes
 //! are built only for a chain that is offered.
 
-use super::super::board::{bit, digits, Board, Card, HOUSE};
+use super::super::board::{bit, digits, Board, Card, PEER_MASK};
 use super::multiple::{Layout, Sink};
 use super::net::{cell_of, key, value_of, Cause, Net, Work, KEYS};
 use super::reach::{Link, Reach};
@@ -169,17 +169,6 @@ impl Unary {
             };
         }
         node
-    }
-
-    /// The keys of the path ending at entry `e`, from `e` back to the start.
-    fn path_keys(&self, e: u32) -> Vec<u16> {
-        let mut keys = Vec::new();
-        let mut i = e;
-        while i != NONE {
-            keys.push(self.entries[i as usize].key);
-            i = self.entries[i as usize].parent;
-        }
-        keys
     }
 }
 
@@ -584,36 +573,43 @@ fn forcing_distance(
 
 /// SE's `createCycleHint` for the cycle ending at entry `dst_on`.
 fn cycle_hint(work: &Work, dst_on: u32, pass: Pass, net: &mut Net, un: &Unary, sink: &mut Sink) {
-    // The cycle's potentials from dst_on back to (not including) the start.
-    let mut keys = un.path_keys(dst_on);
-    keys.pop();
-    let cells = keys.iter().fold(0u128, |m, &k| m | 1u128 << cell_of(k));
-    let mut forw = [0u16; 81];
-    let mut back = [0u16; 81];
-    for &k in &keys {
-        let (cell, value) = (cell_of(k), value_of(k));
-        for &c in &HOUSE[cell] {
-            let c = c as usize;
-            if cells >> c & 1 == 0 && work.has(c, value) {
-                if k & 1 != 0 {
-                    forw[c] |= bit(value);
-                } else {
-                    back[c] |= bit(value);
-                }
-            }
+    // A candidate outside the cycle's cells is removed when it sees an on
+    // and an off potential of its digit: per digit, the peers of the on
+    // potentials' cells meet those of the off potentials' cells. The
+    // cycle's potentials: from dst_on back to (not including) the start.
+    let mut cells = 0u128;
+    let mut forw = [0u128; 10];
+    let mut back = [0u128; 10];
+    let mut len = 0u32;
+    let mut e = dst_on;
+    while un.entries[e as usize].parent != NONE {
+        let k = un.entries[e as usize].key;
+        e = un.entries[e as usize].parent;
+        len += 1;
+        let (cell, value) = (cell_of(k), value_of(k) as usize);
+        cells |= 1u128 << cell;
+        if k & 1 != 0 {
+            forw[value] |= PEER_MASK[cell];
+        } else {
+            back[value] |= PEER_MASK[cell];
         }
     }
     let mut removable = [0u16; 81];
     let mut any = false;
-    for c in 0..81 {
-        removable[c] = forw[c] & back[c];
-        any |= removable[c] != 0;
+    for value in 1..10 {
+        let mut m = forw[value] & back[value] & work.cells[value] & !cells;
+        any |= m != 0;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            removable[c] |= bit(value as u8);
+        }
     }
     if !any {
         return;
     }
     // Every potential of the path is distinct but the two ends.
-    let flat = keys.len() as u32;
+    let flat = len;
     if !sink.can_improve(pass.cycle_base(), flat, pass.sort_key()) {
         return;
     }
