@@ -158,8 +158,10 @@ fn two_or_more(m: u128) -> bool {
 }
 
 /// SE's `AlignedPairExclusion`: the first pair exclusion that removes
-/// something (6.2).
-pub fn aligned_pair(board: &Board) -> Option<Hint> {
+/// something (6.2). `memo` (degree 2) carries what earlier searches (of
+/// any board) found nothing on.
+pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
+    memo.start(board);
     let bases = base_cells(board, 2);
     if bases.len() < 2 {
         return None;
@@ -171,16 +173,110 @@ pub fn aligned_pair(board: &Board) -> Option<Hint> {
         if !two_or_more(common) {
             continue;
         }
-        if let Some(removable) = exclude(board, &[b0.cell, b1.cell], common) {
+        let cells = [b0.cell, b1.cell];
+        if memo.known_nothing(&cells) {
+            continue;
+        }
+        if let Some(removable) = exclude(board, &cells, common) {
             return Some(Hint::new(6.2, "Aligned Pair Exclusion", &removable, None));
         }
+        memo.gave_nothing(&cells);
     }
     None
 }
 
+/// What earlier searches of one aligned exclusion found nothing on, so
+/// that later ones skip it. The exclusion on a set of base cells depends
+/// only on the candidates of those cells and of the cells they all see (its
+/// possible excluders): where none of those changed since it last gave
+/// nothing, it gives nothing again, on any board. Between two searches a
+/// few steps of the path change some cells, so many sets are skipped.
+pub struct ExclusionMemo {
+    /// Base cells per set: 2 or 3.
+    degree: u32,
+    /// Searches so far (a clock).
+    call: u32,
+    /// The candidates at the last search, per cell.
+    seen: [u16; 81],
+    /// The search at which each cell's candidates last differed from `seen`.
+    changed_at: [u32; 81],
+    /// Per set of base cells (`index`), the search at which it last gave
+    /// nothing (0: never): 81^degree u32 (2 MiB for triplets), made on the
+    /// first search.
+    nothing_at: Vec<u32>,
+}
+
+impl ExclusionMemo {
+    /// An empty memo for sets of `degree` (2 or 3) base cells.
+    pub fn new(degree: u32) -> ExclusionMemo {
+        ExclusionMemo {
+            degree,
+            call: 0,
+            seen: [0; 81],
+            changed_at: [0; 81],
+            nothing_at: Vec::new(),
+        }
+    }
+
+    /// The index of base cells `cells` (`degree` of them).
+    #[inline]
+    fn index(cells: &[usize]) -> usize {
+        cells.iter().fold(0, |i, &c| i * 81 + c)
+    }
+
+    /// Starts a search on `board`: notes the cells that changed.
+    fn start(&mut self, board: &Board) {
+        if self.nothing_at.is_empty() {
+            self.nothing_at = vec![0; 81usize.pow(self.degree)];
+        }
+        self.call += 1;
+        if self.call == u32::MAX {
+            // Forget everything rather than let the clock wrap.
+            self.nothing_at.iter_mut().for_each(|t| *t = 0);
+            self.call = 1;
+        }
+        for c in 0..81 {
+            if board.cands[c] != self.seen[c] {
+                self.seen[c] = board.cands[c];
+                self.changed_at[c] = self.call;
+            }
+        }
+    }
+
+    /// Whether the exclusion on base cells `cells` gave nothing after every
+    /// change of the cells it depends on.
+    #[inline]
+    fn known_nothing(&self, cells: &[usize]) -> bool {
+        let at = self.nothing_at[Self::index(cells)];
+        if at == 0 {
+            return false;
+        }
+        let mut depends = cells.iter().fold(!0u128 >> 47, |m, &c| m & PEER_MASK[c]);
+        for &c in cells {
+            depends |= 1u128 << c;
+        }
+        while depends != 0 {
+            let c = depends.trailing_zeros() as usize;
+            depends &= depends - 1;
+            if self.changed_at[c] > at {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Notes that the exclusion on `cells` gave nothing in this search.
+    #[inline]
+    fn gave_nothing(&mut self, cells: &[usize]) {
+        self.nothing_at[Self::index(cells)] = self.call;
+    }
+}
+
 /// SE's `AlignedExclusion(3)`: the first triplet exclusion that removes
-/// something (7.5).
-pub fn aligned_triplet(board: &Board) -> Option<Hint> {
+/// something (7.5). `memo` (degree 3) carries what earlier searches (of
+/// any board) found nothing on.
+pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
+    memo.start(board);
     let bases = base_cells(board, 3);
     if bases.len() < 3 {
         return None;
@@ -213,7 +309,11 @@ pub fn aligned_triplet(board: &Board) -> Option<Hint> {
             if !two_or_more(common) {
                 continue;
             }
-            if let Some(removable) = exclude(board, &[b0.cell, b1.cell, e], common) {
+            let cells = [b0.cell, b1.cell, e];
+            if memo.known_nothing(&cells) {
+                continue;
+            }
+            if let Some(removable) = exclude(board, &cells, common) {
                 return Some(Hint::new(
                     7.5,
                     "Aligned Triplet Exclusion",
@@ -221,6 +321,7 @@ pub fn aligned_triplet(board: &Board) -> Option<Hint> {
                     None,
                 ));
             }
+            memo.gave_nothing(&cells);
         }
     }
     None

@@ -156,9 +156,10 @@ pub enum RateError {
 }
 
 /// A rater: SE's solver with buffers reused from puzzle to puzzle.
-#[derive(Default)]
 pub struct Rater {
     chainer: Chainer,
+    pairs: exclusion::ExclusionMemo,
+    triplets: exclusion::ExclusionMemo,
     /// Time spent and hints found per producer, when profiling.
     profile: Option<Vec<(Duration, u64)>>,
 }
@@ -242,6 +243,17 @@ impl Producer {
     }
 }
 
+impl Default for Rater {
+    fn default() -> Self {
+        Rater {
+            chainer: Chainer::default(),
+            pairs: exclusion::ExclusionMemo::new(2),
+            triplets: exclusion::ExclusionMemo::new(3),
+            profile: None,
+        }
+    }
+}
+
 /// Why [`Rater::next_hint`] found no hint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NoHint {
@@ -310,9 +322,11 @@ impl Rater {
                 Producer::XyWing(xyz) => (wings::xy_wing(board, xyz), false),
                 Producer::UniqueLoops => (uniqueness::unique_loops(board), false),
                 Producer::Bug => (uniqueness::bug(board), false),
-                Producer::AlignedPair => (exclusion::aligned_pair(board), false),
+                Producer::AlignedPair => (exclusion::aligned_pair(board, &mut self.pairs), false),
                 Producer::CyclesAndForcing => self.chainer.cycles_and_forcing(board, deadline),
-                Producer::AlignedTriplet => (exclusion::aligned_triplet(board), false),
+                Producer::AlignedTriplet => {
+                    (exclusion::aligned_triplet(board, &mut self.triplets), false)
+                }
                 Producer::Forcing(rule) => self.chainer.forcing(board, rule, deadline),
             };
             if let (Some(p), Some(start)) = (&mut self.profile, start) {
