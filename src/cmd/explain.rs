@@ -195,7 +195,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
                     .map(|(i, h)| StepJson {
                         step: i + 1,
                         rating: tenths(h.difficulty),
-                        technique: h.name.clone(),
+                        technique: h.name.to_string(),
                         placed: placed(h),
                         removed: removed(h),
                     })

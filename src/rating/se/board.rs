@@ -71,6 +71,38 @@ pub const INDEX_IN: [[u8; 3]; 81] = {
     t
 };
 
+/// `pos[r][v]` of [`Board`] from the candidates: per digit, its cells as
+/// an 81-bit set row-major (a row's positions are 9 consecutive bits, a
+/// block's three runs of 3) and column-major (a column's are 9 consecutive
+/// bits), cut into regions.
+fn positions_of(cands: &[u16; 81]) -> [[u16; 10]; 27] {
+    let mut by_row = [0u128; 10];
+    let mut by_col = [0u128; 10];
+    for (c, &m) in cands.iter().enumerate() {
+        let (y, x) = (c / 9, c % 9);
+        let mut m = m;
+        while m != 0 {
+            let v = m.trailing_zeros() as usize;
+            m &= m - 1;
+            by_row[v] |= 1u128 << c;
+            by_col[v] |= 1u128 << (x * 9 + y);
+        }
+    }
+    let mut pos = [[0u16; 10]; 27];
+    for v in 1..10 {
+        let (m, t) = (by_row[v], by_col[v]);
+        for i in 0..9 {
+            pos[9 + i][v] = (m >> (9 * i)) as u16 & 0x1ff;
+            pos[18 + i][v] = (t >> (9 * i)) as u16 & 0x1ff;
+            let s = 27 * (i / 3) + 3 * (i % 3);
+            pos[i][v] = ((m >> s) as u16 & 7)
+                | ((m >> (s + 9)) as u16 & 7) << 3
+                | ((m >> (s + 18)) as u16 & 7) << 6;
+        }
+    }
+    pos
+}
+
 /// `HOUSE[c]`: the 20 peers of cell `c` in SE's `Cell.getHouseCells()` order:
 /// the block's cells, then the row's, then the column's, each once.
 pub const HOUSE: [[u8; 20]; 81] = {
@@ -242,25 +274,20 @@ impl Board {
 
     /// A board with these values and candidates (taken as they are).
     pub fn from_parts(values: [u8; 81], cands: [u16; 81]) -> Board {
-        let mut pos = [[0u16; 10]; 27];
         let mut empty = [0u8; 27];
         let mut placed = [0u8; 10];
-        for &v in &values {
+        for (c, &v) in values.iter().enumerate() {
             placed[v as usize] += 1;
-        }
-        for r in 0..27 {
-            for (k, &c) in REGION_CELLS[r].iter().enumerate() {
-                let c = c as usize;
-                empty[r] += u8::from(values[c] == 0);
-                for v in digits(cands[c]) {
-                    pos[r][v as usize] |= 1 << k;
+            if v == 0 {
+                for &r in &CELL_REGIONS[c] {
+                    empty[r as usize] += 1;
                 }
             }
         }
         Board {
             values,
             cands,
-            pos,
+            pos: positions_of(&cands),
             empty,
             placed,
         }
@@ -276,12 +303,12 @@ impl Board {
         &self.cands
     }
 
-    /// Removes the candidates `mask` from `cell`.
+    /// Removes the candidates `mask` from `cell`; whether any was there.
     #[inline]
-    pub fn remove(&mut self, cell: usize, mask: u16) {
+    pub fn remove(&mut self, cell: usize, mask: u16) -> bool {
         let gone = self.cands[cell] & mask;
         if gone == 0 {
-            return;
+            return false;
         }
         self.cands[cell] &= !mask;
         for (t, &r) in CELL_REGIONS[cell].iter().enumerate() {
@@ -290,6 +317,7 @@ impl Board {
                 self.pos[r as usize][v as usize] &= k;
             }
         }
+        true
     }
 
     /// Whether every cell holds a value.
@@ -311,8 +339,10 @@ impl Board {
     }
 
     /// Places `v` in `cell` and removes `v` from the candidates of the cell's
-    /// block, row and column (SE's `setValueAndCancel`).
-    pub fn place(&mut self, cell: usize, v: u8) {
+    /// block, row and column (SE's `setValueAndCancel`); whether the board
+    /// changed.
+    pub fn place(&mut self, cell: usize, v: u8) -> bool {
+        let mut changed = self.values[cell] != v;
         if self.values[cell] == 0 {
             for &r in &CELL_REGIONS[cell] {
                 self.empty[r as usize] -= 1;
@@ -321,12 +351,13 @@ impl Board {
         self.placed[self.values[cell] as usize] -= 1;
         self.placed[v as usize] += 1;
         self.values[cell] = v;
-        self.remove(cell, 0x3fe);
+        changed |= self.remove(cell, 0x3fe);
         for &r in &CELL_REGIONS[cell] {
             for &c in &REGION_CELLS[r as usize] {
-                self.remove(c as usize, bit(v));
+                changed |= self.remove(c as usize, bit(v));
             }
         }
+        changed
     }
 
     /// The cells that hold candidate `v`, as an 81-bit set.
@@ -435,6 +466,29 @@ pub fn bit_nums(mask: u64) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_are_each_regions_cells_with_the_digit() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            let mut cands = [0u16; 81];
+            for c in &mut cands {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *c = (seed >> 40) as u16 & 0x3fe;
+            }
+            let pos = positions_of(&cands);
+            for r in 0..27 {
+                for v in 1..10u8 {
+                    let want = (0..9)
+                        .filter(|&k| cands[REGION_CELLS[r][k] as usize] & bit(v) != 0)
+                        .fold(0u16, |m, k| m | 1 << k);
+                    assert_eq!(pos[r][v as usize], want, "region {r}, digit {v}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn combinations_follow_gosper_order() {

@@ -1,6 +1,7 @@
 //! A step of the path: what a technique found and what it changes.
 
 use super::board::Board;
+use std::borrow::Cow;
 
 /// One hint, as SE applies it: candidates removed, then at most one value
 /// placed.
@@ -11,8 +12,9 @@ pub struct Hint {
     /// 6.699999999999999 here as there, which decides ties between chains.
     pub difficulty: f64,
     /// SE's name of the technique (`getName()`), e.g. "Hidden Single",
-    /// "Unique Rectangle type 1", "Dynamic Contradiction Forcing Chains".
-    pub name: String,
+    /// "Unique Rectangle type 1", "Dynamic Contradiction Forcing Chains"
+    /// (borrowed where fixed, so a single costs no allocation).
+    pub name: Cow<'static, str>,
     /// The value placed: `(cell, digit)`, cell row-major 0..81. A hint that
     /// places a value is what SE's EP ("pearl") waits for.
     pub placement: Option<(u8, u8)>,
@@ -23,10 +25,10 @@ pub struct Hint {
 
 impl Hint {
     /// A hint that places `value` in `cell` and removes nothing else.
-    pub(crate) fn placement(difficulty: f64, name: &str, cell: usize, value: u8) -> Hint {
+    pub(crate) fn placement(difficulty: f64, name: &'static str, cell: usize, value: u8) -> Hint {
         Hint {
             difficulty,
-            name: name.to_owned(),
+            name: Cow::Borrowed(name),
             placement: Some((cell as u8, value)),
             removals: Vec::new(),
         }
@@ -36,7 +38,7 @@ impl Hint {
     /// placing `placement`, if any.
     pub(crate) fn new(
         difficulty: f64,
-        name: impl Into<String>,
+        name: impl Into<Cow<'static, str>>,
         removable: &[u16; 81],
         placement: Option<(usize, u8)>,
     ) -> Hint {
@@ -49,14 +51,16 @@ impl Hint {
     }
 
     /// SE's `IndirectHint.apply()`: remove the candidates, then place the
-    /// value (removing it from the cell's peers).
-    pub fn apply(&self, board: &mut Board) {
+    /// value (removing it from the cell's peers). Whether the board changed.
+    pub fn apply(&self, board: &mut Board) -> bool {
+        let mut changed = false;
         for &(cell, mask) in &self.removals {
-            board.remove(cell as usize, mask);
+            changed |= board.remove(cell as usize, mask);
         }
         if let Some((cell, value)) = self.placement {
-            board.place(cell as usize, value);
+            changed |= board.place(cell as usize, value);
         }
+        changed
     }
 }
 

@@ -400,10 +400,10 @@ impl Rater {
             if hint.difficulty > difficulty {
                 difficulty = hint.difficulty;
                 rating.hardest = rating.step_count;
-                rating.technique.clone_from(&hint.name);
+                rating.technique.clear();
+                rating.technique.push_str(&hint.name);
             }
-            let before = board.clone();
-            hint.apply(&mut board);
+            let changed = hint.apply(&mut board);
             if pearl == 0.0 {
                 if diamond == 0.0 {
                     diamond = difficulty;
@@ -416,7 +416,7 @@ impl Rater {
             if options.keep_steps {
                 rating.steps.push(hint);
             }
-            if board == before {
+            if !changed {
                 // SE would apply this hint forever; stop as if stuck.
                 difficulty = 20.0;
                 rating.solved = false;
