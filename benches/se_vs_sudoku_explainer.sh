@@ -91,10 +91,12 @@ for line in open(f"{work}/se.out"):
 sf = [[r["er"], r["ep"], r["ed"]] for r in csv.DictReader(open(f"{work}/sf.csv"))]
 n = len(se)
 ex = max(se_cpu - jvm, 1e-9)
+def g(x):  # puzzles per second: whole above 100, else 3 significant digits
+    return f"{x:.0f}" if x >= 100 else f"{x:.3g}"
 print(f"\n{name}: {n} puzzles")
-print(f"  whole file: SE {se_cpu:.2f} CPU-s = {n / se_cpu:.1f} puzzles/CPU-s "
-      f"({n / ex:.1f} without start-up); sudoflow {sf_cpu:.3f} CPU-s = "
-      f"{n / sf_cpu:.0f} puzzles/CPU-s; ratio {se_cpu / sf_cpu:.0f}x ({ex / sf_cpu:.0f}x)")
+print(f"  whole file: SE {se_cpu:.2f} CPU-s = {g(n / se_cpu)} puzzles/CPU-s "
+      f"({g(n / ex)} without start-up); sudoflow {sf_cpu:.3f} CPU-s = "
+      f"{g(n / sf_cpu)} puzzles/CPU-s; ratio {se_cpu / sf_cpu:.0f}x ({ex / sf_cpu:.0f}x)")
 print(f"  {'band':>4} {'n':>5} | {'SE CPU-s':>8} {'p/s':>7} {'-start':>7} | {'sf CPU-s':>8} {'p/s':>7}"
       f" | {'ratio':>5} {'-start':>6} | {'SE %e':>7} {'ratio':>5} | ER/EP/ED exact")
 bands = {}
@@ -107,11 +109,11 @@ for b in sorted(bands):
     k = len(rows)
     t, s_cpu = bands[b]
     s_ex = s_cpu - jvm  # not measurable where start-up is most of it
-    ex_ps, ex_ratio = (f"{k / s_ex:7.1f}", f"{s_ex / t:6.0f}") if s_ex > 0.5 * s_cpu else (f"{'-':>7}", f"{'-':>6}")
+    ex_ps, ex_ratio = (f"{g(k / s_ex):>7}", f"{s_ex / t:6.0f}") if s_ex > 0.5 * s_cpu else (f"{'-':>7}", f"{'-':>6}")
     se_e = sum(s[2] for s, _ in rows)
     exact = [sum(s[1][i] == f[i] for s, f in rows) for i in range(3)]
     all3 = sum(s[1] == f for s, f in rows)
-    print(f"  {b:>4} {k:5} | {s_cpu:8.2f} {k / s_cpu:7.1f} {ex_ps} | {t:8.3f} {k / t:7.0f}"
+    print(f"  {b:>4} {k:5} | {s_cpu:8.2f} {g(k / s_cpu):>7} {ex_ps} | {t:8.3f} {g(k / t):>7}"
           f" | {s_cpu / t:5.0f} {ex_ratio} | {se_e:7.2f} {se_e / t:5.0f} | "
           f"{exact[0]}/{exact[1]}/{exact[2]}, all three {all3} of {k}")
 cols = sorted({band_of(f[0]) for f in sf if f[0]} | {band_of(s[1][0]) for s in se})
