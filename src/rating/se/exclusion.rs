@@ -15,7 +15,7 @@
 //! with at least two common excluders; a triplet adds to a pair a candidate
 //! cell among the first two cells' excluders.
 
-use super::board::{bit, bit_nums, digits, Board, Card, Combinations, HOUSE, PEER_MASK};
+use super::board::{bit, digits, Board, Card, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
 /// A candidate base cell: its excluders as an 81-bit set and as a list in
@@ -157,34 +157,6 @@ fn two_or_more(m: u128) -> bool {
     m & m.wrapping_sub(1) != 0
 }
 
-/// SE's `AlignedPairExclusion`: the first pair exclusion that removes
-/// something (6.2). `memo` (degree 2) carries what earlier searches (of
-/// any board) found nothing on.
-pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
-    memo.start(board);
-    let bases = base_cells(board, 2);
-    if bases.len() < 2 {
-        return None;
-    }
-    for combo in Combinations::new(2, bases.len()) {
-        let mut it = bit_nums(combo);
-        let (b0, b1) = (&bases[it.next().unwrap()], &bases[it.next().unwrap()]);
-        let common = b0.mask & b1.mask;
-        if !two_or_more(common) {
-            continue;
-        }
-        let cells = [b0.cell, b1.cell];
-        if memo.known_nothing(&cells) {
-            continue;
-        }
-        if let Some(removable) = exclude(board, &cells, common) {
-            return Some(Hint::new(6.2, "Aligned Pair Exclusion", &removable, None));
-        }
-        memo.gave_nothing(&cells);
-    }
-    None
-}
-
 /// What earlier searches of one aligned exclusion found nothing on, so
 /// that later ones skip it. The exclusion on a set of base cells depends
 /// only on the candidates of those cells and of the cells they all see (its
@@ -272,31 +244,94 @@ impl ExclusionMemo {
     }
 }
 
+/// The cells that see two or more of `cells` (81-bit sets).
+fn seeing_two(cells: u128) -> u128 {
+    let (mut one, mut two) = (0u128, 0u128);
+    let mut m = cells;
+    while m != 0 {
+        let peers = PEER_MASK[m.trailing_zeros() as usize];
+        m &= m - 1;
+        two |= one & peers;
+        one |= peers;
+    }
+    two
+}
+
+/// Calls `f(first, second, common excluders)` on the pairs of `bases` with
+/// two or more common excluders, in SE's order (its `Permutations(2, n)`
+/// over the base cells: by the second cell, then the first), until it
+/// returns something. The first cell of such a pair sees two of the second's
+/// excluders, so only those cells are tried.
+fn pairs_with_common_excluders<T>(
+    bases: &[Base],
+    mut f: impl FnMut(&Base, &Base, u128) -> Option<T>,
+) -> Option<T> {
+    let mut position = [usize::MAX; 81];
+    let mut is_base = 0u128;
+    for (i, b) in bases.iter().enumerate() {
+        is_base |= 1 << b.cell;
+        position[b.cell] = i;
+    }
+    for b1 in bases {
+        let mut m = seeing_two(b1.mask) & is_base & ((1u128 << b1.cell) - 1);
+        while m != 0 {
+            let b0 = &bases[position[m.trailing_zeros() as usize]];
+            m &= m - 1;
+            let common = b0.mask & b1.mask;
+            if two_or_more(common) {
+                if let Some(found) = f(b0, b1, common) {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// SE's `AlignedPairExclusion`: the first pair exclusion that removes
+/// something (6.2). `memo` (degree 2) carries what earlier searches (of
+/// any board) found nothing on.
+pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
+    memo.start(board);
+    let bases = base_cells(board, 2);
+    pairs_with_common_excluders(&bases, |b0, b1, common| {
+        let cells = [b0.cell, b1.cell];
+        if memo.known_nothing(&cells) {
+            return None;
+        }
+        let found = exclude(board, &cells, common);
+        if found.is_none() {
+            memo.gave_nothing(&cells);
+        }
+        found
+    })
+    .map(|removable| Hint::new(6.2, "Aligned Pair Exclusion", &removable, None))
+}
+
 /// SE's `AlignedExclusion(3)`: the first triplet exclusion that removes
 /// something (7.5). `memo` (degree 3) carries what earlier searches (of
 /// any board) found nothing on.
 pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
     memo.start(board);
     let bases = base_cells(board, 3);
-    if bases.len() < 3 {
-        return None;
-    }
     let mut position = [usize::MAX; 81];
-    let mut is_candidate = 0u128;
+    let mut is_base = 0u128;
     for (i, b) in bases.iter().enumerate() {
-        is_candidate |= 1 << b.cell;
+        is_base |= 1 << b.cell;
         position[b.cell] = i;
     }
-    for combo in Combinations::new(2, bases.len()) {
-        let mut it = bit_nums(combo);
-        let (b0, b1) = (&bases[it.next().unwrap()], &bases[it.next().unwrap()]);
-        let pair_common = b0.mask & b1.mask;
+    pairs_with_common_excluders(&bases, |b0, b1, pair_common| {
         // SE's twin area: the first two cells' excluders (b0's, then b1's
-        // new ones) that are candidate cells themselves.
-        let area = (b0.mask | b1.mask) & is_candidate & !(1u128 << b0.cell) & !(1u128 << b1.cell);
-        if area == 0 || !two_or_more(pair_common) {
-            // Every triplet's common excluders are among the pair's.
-            continue;
+        // new ones) that are base cells themselves; a third cell needs two
+        // common excluders, two of the pair's that it sees (every
+        // triplet's common excluders are among the pair's).
+        let area = (b0.mask | b1.mask)
+            & is_base
+            & !(1u128 << b0.cell)
+            & !(1u128 << b1.cell)
+            & seeing_two(pair_common);
+        if area == 0 {
+            return None;
         }
         let mut seen = 0u128;
         for &e in b0.list[..b0.len].iter().chain(&b1.list[..b1.len]) {
@@ -314,15 +349,11 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
                 continue;
             }
             if let Some(removable) = exclude(board, &cells, common) {
-                return Some(Hint::new(
-                    7.5,
-                    "Aligned Triplet Exclusion",
-                    &removable,
-                    None,
-                ));
+                return Some(removable);
             }
             memo.gave_nothing(&cells);
         }
-    }
-    None
+        None
+    })
+    .map(|removable| Hint::new(7.5, "Aligned Triplet Exclusion", &removable, None))
 }
