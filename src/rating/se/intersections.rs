@@ -7,7 +7,7 @@
 //! (pointing) and 2.8 (claiming).
 
 use super::board::REGION_CELLS;
-use super::board::{bit, crosses, Board, Card, BLOCK, COLUMN, REGION_MASK, ROW};
+use super::board::{bit, crosses, digits, Board, Card, BLOCK, COLUMN, REGION_MASK, ROW};
 use super::hint::Hint;
 
 /// The region pairs SE tries, in order: (where the digit is confined,
@@ -17,34 +17,117 @@ const PASSES: [(usize, usize); 4] = [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLO
 /// SE's `Locking(direct)`: the first pointing or claiming hint, direct or
 /// not.
 pub fn locking(board: &Board, direct: bool) -> Option<Hint> {
-    for (t1, t2) in PASSES {
+    locking_with(board, direct, &mut LockingMemo::default())
+}
+
+/// What the last search of one `Locking` producer found nothing on, so that
+/// the next skips what did not change.
+///
+/// A pointing or claiming hint of digit `v` between a block and a line
+/// depends only on `v`'s candidates in the chute (band for a row, stack for
+/// a column) holding both: the confined positions, the removals and, for
+/// the direct forms, the other blocks or lines of the chute where the
+/// following hidden single appears. So when a search gave nothing, the next
+/// search looks only at the (digit, chute) pairs whose candidates changed
+/// since; on any board, whatever came between.
+#[derive(Clone, Default)]
+pub struct LockingMemo {
+    /// The candidates when the last search gave nothing, per cell; `None`
+    /// before the first such search or after a search that found a hint.
+    nothing_on: Option<[u16; 81]>,
+}
+
+/// `locking` with `memo` carrying what the previous search found nothing
+/// on (one memo per value of `direct`).
+pub fn locking_with(board: &Board, direct: bool, memo: &mut LockingMemo) -> Option<Hint> {
+    // Digits (candidate bits) whose candidates changed, per band and per
+    // stack.
+    let (mut bands, mut stacks) = ([0x3feu16; 3], [0x3feu16; 3]);
+    if let Some(seen) = &memo.nothing_on {
+        (bands, stacks) = ([0; 3], [0; 3]);
+        for (c, (&now, &then)) in board.cands.iter().zip(seen).enumerate() {
+            let d = now ^ then;
+            bands[c / 27] |= d;
+            stacks[c % 9 / 3] |= d;
+        }
+        if bands == [0; 3] {
+            return None;
+        }
+    }
+    for (pass, &(t1, t2)) in PASSES.iter().enumerate() {
         for i1 in 0..9 {
-            for i2 in 0..9 {
-                let (r1, r2) = (t1 * 9 + i1, t2 * 9 + i2);
-                if !crosses(r1, r2) {
+            let r1 = t1 * 9 + i1;
+            // The chute holding r1 and every r2 it crosses.
+            let dirty = match (t1, t2) {
+                (BLOCK, ROW) => bands[i1 / 3],
+                (BLOCK, _) => stacks[i1 % 3],
+                (ROW, _) => bands[i1 / 3],
+                _ => stacks[i1 / 3],
+            };
+            // Per crossing region (in SE's order of r2): the digits
+            // confined to it, with two positions or more.
+            let crossing = &CROSSING[pass][i1];
+            let mut confined = [0u16; 3];
+            for v in digits(dirty) {
+                let pos = board.positions(r1, v);
+                if pos.card() <= 1 {
                     continue;
                 }
-                for v in 1..=9u8 {
-                    let pos = board.positions(r1, v);
-                    if pos.card() <= 1 || !inside(r1, pos, r2) {
-                        continue;
+                for (k, &(_, inside)) in crossing.iter().enumerate() {
+                    if pos & !inside == 0 {
+                        confined[k] |= bit(v);
                     }
-                    if direct {
-                        if let Some(h) = following_hidden_single(board, t1, i1, r2, v) {
-                            return Some(hint(board, r1, r2, Some(h), v, t1 == BLOCK));
-                        }
+                }
+            }
+            for (k, &(r2, _)) in crossing.iter().enumerate() {
+                let r2 = usize::from(r2);
+                for v in digits(confined[k]) {
+                    let found = if direct {
+                        following_hidden_single(board, t1, i1, r2, v)
+                            .map(|h| hint(board, r1, r2, Some(h), v, t1 == BLOCK))
                     } else {
-                        let h = hint(board, r1, r2, None, v, t1 == BLOCK);
-                        if !h.removals.is_empty() {
-                            return Some(h);
-                        }
+                        Some(hint(board, r1, r2, None, v, t1 == BLOCK))
+                            .filter(|h| !h.removals.is_empty())
+                    };
+                    if found.is_some() {
+                        memo.nothing_on = None;
+                        return found;
                     }
                 }
             }
         }
     }
+    memo.nothing_on = Some(board.cands);
     None
 }
+
+/// `CROSSING[pass][i1]`: for region `r1` (index `i1` of the pass's first
+/// type), the three regions of the second type it crosses, in index order,
+/// each with `INSIDE[r1][r2]`.
+const CROSSING: [[[(u8, u16); 3]; 9]; 4] = {
+    let mut t = [[[(0u8, 0u16); 3]; 9]; 4];
+    let mut pass = 0;
+    while pass < 4 {
+        let (t1, t2) = PASSES[pass];
+        let mut i1 = 0;
+        while i1 < 9 {
+            let r1 = t1 * 9 + i1;
+            let (mut i2, mut k) = (0, 0);
+            while i2 < 9 {
+                let r2 = t2 * 9 + i2;
+                if REGION_MASK[r1] & REGION_MASK[r2] != 0 {
+                    t[pass][i1][k] = (r2 as u8, INSIDE[r1][r2]);
+                    k += 1;
+                }
+                i2 += 1;
+            }
+            assert!(k == 3);
+            i1 += 1;
+        }
+        pass += 1;
+    }
+    t
+};
 
 /// `INSIDE[r1][r2]`: the indices (9-bit mask) of region `r1`'s cells that
 /// lie in region `r2`.
@@ -67,12 +150,6 @@ pub(crate) const INSIDE: [[u16; 27]; 27] = {
     }
     t
 };
-
-/// Whether every position `pos` of region `r1` lies in region `r2`.
-#[inline]
-fn inside(r1: usize, pos: u16, r2: usize) -> bool {
-    pos & !INSIDE[r1][r2] == 0
-}
 
 /// The cell of a hidden single that appears in another region of type `t1`
 /// once `v` is removed from `r2` (SE's `lookForFollowingHiddenSingles`).

@@ -160,6 +160,8 @@ pub struct Rater {
     chainer: Chainer,
     pairs: exclusion::ExclusionMemo,
     triplets: exclusion::ExclusionMemo,
+    /// `Locking(false)` and `Locking(true)`'s last search.
+    locking: [intersections::LockingMemo; 2],
     /// Time spent and hints found per producer, when profiling.
     profile: Option<Vec<(Duration, u64)>>,
 }
@@ -249,6 +251,7 @@ impl Default for Rater {
             chainer: Chainer::default(),
             pairs: exclusion::ExclusionMemo::new(2),
             triplets: exclusion::ExclusionMemo::new(3),
+            locking: Default::default(),
             profile: None,
         }
     }
@@ -312,7 +315,10 @@ impl Rater {
             let start = self.profile.as_ref().map(|_| Instant::now());
             let (hint, cancelled) = match producer {
                 Producer::HiddenSingle => (singles::hidden_single(board), false),
-                Producer::Locking(direct) => (intersections::locking(board, direct), false),
+                Producer::Locking(direct) => {
+                    let memo = &mut self.locking[usize::from(direct)];
+                    (intersections::locking_with(board, direct, memo), false)
+                }
                 Producer::HiddenSet(degree, direct) => {
                     (subsets::hidden_set(board, degree, direct), false)
                 }
