@@ -231,6 +231,71 @@ pub struct Chainer {
     /// cycles-and-forcing and the multiple producers see the same board
     /// when the first finds nothing).
     xy_reach: Option<([u16; 81], reach::Reach)>,
+    /// The digits whose X cycles and chains are known to give nothing.
+    x_nothing: DigitMemo,
+    /// The digits whose Nishio chains are known to give nothing.
+    nishio_nothing: DigitMemo,
+}
+
+/// Which digits' assumptions are known to give no hint, for searches whose
+/// chains use one digit: X cycles and X forcing chains (region links only)
+/// and Nishio chains ("on" turns off the digit's other positions in the
+/// cell's regions, "off" turns on a region's last position of the digit, a
+/// contradiction is a potential of the digit both on and off).
+///
+/// What such a search from an assumption of digit `v` finds depends only on
+/// the cells holding `v`, and which assumptions are made on which of them
+/// are searched: those with two candidates or more. When a search found no
+/// hint at all, each digit's state is kept; a later search skips a digit
+/// whose cells are the same and whose searched cells are among those
+/// searched then, on any board. (When it found one, the digits it searched
+/// are forgotten: they were searched with a hint to beat.)
+#[derive(Default)]
+struct DigitMemo {
+    /// Per digit: (the cells holding it, those with two candidates or more),
+    /// 81-bit sets, when its assumptions gave nothing.
+    nothing: [Option<(u128, u128)>; 10],
+}
+
+/// Per digit, the cells holding it and those of them with two candidates
+/// or more (81-bit sets).
+type DigitCells = ([u128; 10], [u128; 10]);
+
+impl DigitMemo {
+    /// The digits (candidate bits) known to give nothing on `board`, and
+    /// the board's digit cells to pass to [`DigitMemo::record`].
+    fn skip(&self, board: &Board) -> (u16, DigitCells) {
+        let (mut cells, mut searched) = ([0u128; 10], [0u128; 10]);
+        for (c, &cands) in board.candidates().iter().enumerate() {
+            let multi = cands & cands.wrapping_sub(1) != 0;
+            for v in super::board::digits(cands) {
+                cells[v as usize] |= 1 << c;
+                if multi {
+                    searched[v as usize] |= 1 << c;
+                }
+            }
+        }
+        let mut skip = 0u16;
+        for v in 1..10 {
+            if let Some((c, s)) = self.nothing[v] {
+                if c == cells[v] && searched[v] & !s == 0 {
+                    skip |= 1 << v;
+                }
+            }
+        }
+        (skip, (cells, searched))
+    }
+
+    /// Notes the outcome of a search (not cut short) that skipped `skip`.
+    fn record(&mut self, found: bool, skip: u16, (cells, searched): DigitCells) {
+        for v in 1..10 {
+            if !found {
+                self.nothing[v] = Some((cells[v], searched[v]));
+            } else if skip >> v & 1 == 0 {
+                self.nothing[v] = None;
+            }
+        }
+    }
 }
 
 impl Chainer {
@@ -260,19 +325,25 @@ impl Chainer {
         self.net.truncate(0);
         self.net.nested.clear();
         let reach = self.take_xy_reach(board);
+        let (x_skip, cells) = self.x_nothing.skip(board);
         unary::search_into(
             board,
             &mut self.net,
             &mut self.unary,
             &mut sink,
             Some(&reach.1),
+            x_skip,
         );
         self.keep_xy_reach(reach);
         let multiple::Sink::Best(select) = sink else {
             unreachable!()
         };
         let cancelled = select.was_cancelled();
-        (select.into_hint(), cancelled)
+        let hint = select.into_hint();
+        if !cancelled {
+            self.x_nothing.record(hint.is_some(), x_skip, cells);
+        }
+        (hint, cancelled)
     }
 
     /// A multiple, dynamic or Nishio producer on `board`.
@@ -282,6 +353,9 @@ impl Chainer {
         rule: Rule,
         deadline: Option<Instant>,
     ) -> (Option<Hint>, bool) {
+        if rule == Rule::NISHIO {
+            return self.nishio(board, deadline);
+        }
         self.net.truncate(0);
         self.net.nested.clear();
         let reach = (!rule.dynamic).then(|| self.take_xy_reach(board));
@@ -297,5 +371,31 @@ impl Chainer {
         }
         let cancelled = select.was_cancelled();
         (select.into_hint(), cancelled)
+    }
+
+    /// The Nishio producer, skipping the digits known to give nothing
+    /// (see [`DigitMemo`]).
+    fn nishio(&mut self, board: &Board, deadline: Option<Instant>) -> (Option<Hint>, bool) {
+        let (skip, cells) = self.nishio_nothing.skip(board);
+        if skip == 0x3fe {
+            return (None, false);
+        }
+        self.net.truncate(0);
+        self.net.nested.clear();
+        self.multiple.nishio_skip = skip;
+        let select = self.multiple.search(
+            board,
+            Rule::NISHIO,
+            &mut self.net,
+            Select::new(deadline),
+            None,
+        );
+        self.multiple.nishio_skip = 0;
+        let cancelled = select.was_cancelled();
+        let hint = select.into_hint();
+        if !cancelled {
+            self.nishio_nothing.record(hint.is_some(), skip, cells);
+        }
+        (hint, cancelled)
     }
 }

@@ -402,6 +402,9 @@ fn rule_parents_and_identity(
 pub struct Multiple {
     tables: Vec<Tables>,
     unary: super::unary::Unary,
+    /// Digits (candidate bits) whose assumptions a top-level Nishio search
+    /// skips: they are known to give nothing (see `Chainer::forcing`).
+    pub(crate) nishio_skip: u16,
 }
 
 /// One search's fixed inputs.
@@ -472,12 +475,22 @@ impl Multiple {
                 Some(&built)
             }
         };
+        let skip = if rule.nishio && depth == 0 {
+            self.nishio_skip
+        } else {
+            0
+        };
         for cell in 0..81 {
             let card = board.cands[cell].card();
             if board.values[cell] != 0 || !(card > 2 || (card > 1 && rule.dynamic)) {
                 continue;
             }
-            self.cell_hints(&ctx, board, &mut work, &mut runs, reach, cell, net, sink);
+            if board.cands[cell] & !skip == 0 {
+                continue;
+            }
+            self.cell_hints(
+                &ctx, board, &mut work, &mut runs, reach, cell, net, sink, skip,
+            );
             if sink.cancelled() {
                 return;
             }
@@ -514,6 +527,7 @@ impl Multiple {
         cell: usize,
         net: &mut Net,
         sink: &mut Sink,
+        skip: u16,
     ) {
         let rule = ctx.rule;
         let cands = board.cands[cell];
@@ -546,7 +560,8 @@ impl Multiple {
             return;
         }
         let mut per_value: Vec<u32> = Vec::with_capacity(card as usize);
-        for v in super::super::board::digits(cands) {
+        // Only Nishio skips digits, and it has no cell chains.
+        for v in super::super::board::digits(cands & !skip) {
             self.binary(
                 ctx,
                 board,
@@ -1070,7 +1085,7 @@ impl Multiple {
         };
         let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
         match rule {
-            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink, None),
+            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink, None, 0),
             Some(rule) => self.search_into(grid, rule, net, &mut sink, depth, None),
         }
         net.truncate(mark);

@@ -111,6 +111,9 @@ pub struct Unary {
     reached: Vec<u32>,
     /// Stamp per off key: expanded once already (cycle search).
     expanded: Vec<u32>,
+    /// Stamp per on key: it links to one of the source's closers and is
+    /// not yet expanded (cycle search).
+    feeds_closer: Vec<u32>,
     /// Distance from the start per key (forcing-chain distances), valid
     /// where `reached` has the current stamp.
     depth: Vec<u8>,
@@ -128,6 +131,7 @@ impl Default for Unary {
         Unary {
             reached: vec![0; KEYS],
             expanded: vec![0; KEYS],
+            feeds_closer: vec![0; KEYS],
             depth: vec![0; KEYS],
             stamp: 0,
             entries: Vec::new(),
@@ -145,6 +149,7 @@ impl Unary {
         if self.stamp == 0 {
             self.reached.iter_mut().for_each(|s| *s = 0);
             self.expanded.iter_mut().for_each(|s| *s = 0);
+            self.feeds_closer.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.stamp
@@ -172,7 +177,8 @@ impl Unary {
     }
 }
 
-/// Runs the three passes on `board`, offering each hint to `sink`.
+/// Runs the three passes on `board`, offering each hint to `sink`. The X
+/// pass skips the assumptions of the digits in `x_skip` (candidate bits).
 ///
 /// `reach` is the closure of `board`'s XY graph ([`Reach::build`] with both
 /// link kinds), built here when not given. The X and Y passes' graphs are
@@ -184,6 +190,7 @@ pub(crate) fn search_into(
     unary: &mut Unary,
     sink: &mut Sink,
     reach: Option<&Reach>,
+    x_skip: u16,
 ) {
     let work = Work::new(&board.cands);
     let mut own = None;
@@ -224,7 +231,8 @@ pub(crate) fn search_into(
             if cands.card() > 2 && !pass.x {
                 continue;
             }
-            for v in digits(cands) {
+            let skip = if pass.y { 0 } else { x_skip };
+            for v in digits(cands & !skip) {
                 let mark = net.nodes.len();
                 from_candidate(
                     &work,
@@ -359,6 +367,22 @@ fn cycles_from(
     pending_on.push(0);
     let mut next = std::mem::take(&mut un.scratch);
     next.clear();
+    // Only closers close cycles, and a closer is derived only when an on
+    // potential linking to it is expanded. Once every such potential the
+    // source may reach has been, no cycle is left to find: the search
+    // ends after the next off level, of closers only. (Links read
+    // backwards are links: those into closer `c` come from the opposites
+    // of those out of `c`'s opposite.)
+    let mut feeding = 0u32;
+    for &c in closers.iter().filter(|&&c| c != u16::MAX) {
+        for link in pass.on_links(reach, c ^ 1) {
+            let q = link.key ^ 1;
+            if un.feeds_closer[q as usize] != stamp && reach.reaches(source, q) {
+                un.feeds_closer[q as usize] = stamp;
+                feeding += 1;
+            }
+        }
+    }
     let mut length = 0u32;
     while !pending_on.is_empty() || !pending_off.is_empty() {
         length += 1;
@@ -369,7 +393,14 @@ fn cycles_from(
         }
         next.clear();
         for &p in &pending_on {
+            if feeding == 0 {
+                break;
+            }
             let entry = un.entries[p as usize];
+            if un.feeds_closer[entry.key as usize] == stamp {
+                un.feeds_closer[entry.key as usize] = 0;
+                feeding -= 1;
+            }
             for &link in pass.on_links(reach, entry.key) {
                 let k = link.key;
                 if let Some(i) = closers.iter().position(|&c| c == k) {
@@ -396,6 +427,9 @@ fn cycles_from(
         next.clear();
         for &p in &pending_off {
             let entry = un.entries[p as usize];
+            if feeding == 0 && !closers.contains(&entry.key) {
+                continue;
+            }
             for on in pass.off_links(reach, entry.key) {
                 if length >= 4 && on.key == source {
                     un.entries.push(Entry {
@@ -425,6 +459,9 @@ fn cycles_from(
         }
         std::mem::swap(&mut pending_on, &mut next);
         pending_off.clear();
+        if feeding == 0 {
+            break;
+        }
     }
     un.pending_on = pending_on;
     un.pending_off = pending_off;
