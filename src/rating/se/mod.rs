@@ -162,6 +162,8 @@ pub struct Rater {
     triplets: exclusion::ExclusionMemo,
     /// `Locking(false)` and `Locking(true)`'s last search.
     locking: [intersections::LockingMemo; 2],
+    /// The digit pairs known to close no unique loop.
+    loops: uniqueness::LoopMemo,
     /// Time spent and hints found per producer, when profiling.
     profile: Option<Vec<(Duration, u64)>>,
 }
@@ -252,6 +254,7 @@ impl Default for Rater {
             pairs: exclusion::ExclusionMemo::new(2),
             triplets: exclusion::ExclusionMemo::new(3),
             locking: Default::default(),
+            loops: Default::default(),
             profile: None,
         }
     }
@@ -326,7 +329,9 @@ impl Rater {
                 Producer::NakedSet(degree) => (subsets::naked_set(board, degree), false),
                 Producer::Fish(degree) => (fish::fish(board, degree), false),
                 Producer::XyWing(xyz) => (wings::xy_wing(board, xyz), false),
-                Producer::UniqueLoops => (uniqueness::unique_loops(board), false),
+                Producer::UniqueLoops => {
+                    (uniqueness::unique_loops_with(board, &mut self.loops), false)
+                }
                 Producer::Bug => (uniqueness::bug(board), false),
                 Producer::AlignedPair => (exclusion::aligned_pair(board, &mut self.pairs), false),
                 Producer::CyclesAndForcing => self.chainer.cycles_and_forcing(board, deadline),

@@ -68,6 +68,59 @@ fn loop_difficulty(len: usize) -> f64 {
 
 /// SE's `UniqueLoops`: the easiest unique rectangle or loop hint.
 pub fn unique_loops(board: &Board) -> Option<Hint> {
+    unique_loops_with(board, &mut LoopMemo::default())
+}
+
+/// Which digit pairs are known to close no valid loop, so that a search
+/// skips their start cells.
+///
+/// The loops of a pair {v1, v2} go through the cells holding both digits
+/// and read only those cells' candidates; hints come only from valid
+/// loops. When every start cell of a pair was searched without a length
+/// bound and no valid loop was found, the pair's cells and their
+/// candidates are kept: a later search on the same cells with the same
+/// candidates finds no loop either, on any board.
+#[derive(Clone)]
+pub struct LoopMemo {
+    /// Per pair (`pair_index`): the cells holding both digits (81-bit set)
+    /// and the candidates of every cell, when the pair closed no loop.
+    no_loop: Vec<Option<(u128, [u16; 81])>>,
+}
+
+impl Default for LoopMemo {
+    fn default() -> Self {
+        LoopMemo {
+            no_loop: vec![None; 100],
+        }
+    }
+}
+
+/// Index of the digit pair `v1 < v2` in [`LoopMemo`].
+fn pair_index(v1: u8, v2: u8) -> usize {
+    usize::from(v1) * 10 + usize::from(v2)
+}
+
+/// [`unique_loops`] with `memo` carrying the pairs known to close no loop.
+pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
+    let mut cells_with = [0u128; 10];
+    for (c, &cands) in board.cands.iter().enumerate() {
+        for v in super::board::digits(cands) {
+            cells_with[v as usize] |= 1 << c;
+        }
+    }
+    // Per pair: start cells not yet searched, and whether all searched so
+    // far ran unbounded and closed no valid loop.
+    let mut starts_left = [0u8; 100];
+    let mut clean = [true; 100];
+    for &cands in &board.cands {
+        if cands.card() == 2 {
+            let (v1, v2) = (
+                cands.trailing_zeros() as u8,
+                15 - (cands.leading_zeros() as u8),
+            );
+            starts_left[pair_index(v1, v2)] += 1;
+        }
+    }
     let mut best = BestLoop(None);
     for cell in 0..81 {
         let cands = board.cands[cell];
@@ -76,8 +129,19 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
         }
         let v1 = cands.trailing_zeros() as u8;
         let v2 = 15 - (cands.leading_zeros() as u8);
+        let pi = pair_index(v1, v2);
+        starts_left[pi] -= 1;
+        let both = cells_with[v1 as usize] & cells_with[v2 as usize];
+        if let Some((cells, seen)) = &memo.no_loop[pi] {
+            if *cells == both && bit_nums_u128(both).all(|c| seen[c] == board.cands[c]) {
+                continue;
+            }
+        }
         // A loop needs 4 cells holding both digits.
-        if (0..81).filter(|&c| board.cands[c] & cands == cands).count() < 4 {
+        if both.count_ones() < 4 {
+            if starts_left[pi] == 0 && clean[pi] {
+                memo.no_loop[pi] = Some((both, board.cands));
+            }
             continue;
         }
         // Loops longer than this cannot beat the best hint so far: every
@@ -92,6 +156,9 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
                 .last()
                 .unwrap_or(0),
         };
+        if max_len < 81 {
+            clean[pi] = false;
+        }
         if max_len < 4 {
             continue;
         }
@@ -108,6 +175,11 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
             loops: &mut loops,
         };
         search.check(cell, &mut path, 2, 0, usize::MAX);
+        if loops.iter().any(|lp| is_valid_loop(lp)) {
+            clean[pi] = false;
+        } else if starts_left[pi] == 0 && clean[pi] {
+            memo.no_loop[pi] = Some((both, board.cands));
+        }
         for lp in loops {
             if !is_valid_loop(&lp) {
                 continue;
@@ -153,6 +225,17 @@ pub fn unique_loops(board: &Board) -> Option<Hint> {
         }
     }
     best.0.map(LoopHint::into_hint)
+}
+
+/// The cells of an 81-bit set, ascending.
+fn bit_nums_u128(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c
+        })
+    })
 }
 
 /// The unique-loop hint SE applies among those offered: the first of the
