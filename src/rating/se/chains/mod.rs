@@ -58,11 +58,21 @@ pub struct Candidate {
     pub placement: Option<(usize, u8)>,
     /// The kind of chain.
     pub kind: ChainKind,
+    /// Its place in SE's order of search when the search runs in another
+    /// order (see [`Select::set_order`]); `u64::MAX` otherwise.
+    pub order: u64,
 }
 
 /// Keeps the hint SE would apply: the first of those that sort lowest.
+///
+/// "First" is in SE's order of search. A search that runs in another order
+/// places each hint in SE's order with [`Select::set_order`]: ties on
+/// (difficulty, complexity, sort key) go to the lower place, then to the
+/// first offered.
 pub struct Select {
     best: Option<Candidate>,
+    /// The place in SE's order of the hints offered next.
+    order: u64,
     /// Only hints rated at most this are considered.
     cap: f64,
     deadline: Option<Instant>,
@@ -75,6 +85,7 @@ impl Select {
     pub fn new(deadline: Option<Instant>) -> Select {
         Select {
             best: None,
+            order: u64::MAX,
             cap: f64::INFINITY,
             deadline,
             checks: 0,
@@ -94,16 +105,40 @@ impl Select {
                 difficulty < b.difficulty
                     || (difficulty == b.difficulty
                         && (complexity < b.complexity
-                            || (complexity == b.complexity && sort_key < b.sort_key)))
+                            || (complexity == b.complexity
+                                && (sort_key < b.sort_key
+                                    || (sort_key == b.sort_key && self.order < b.order)))))
             }
         }
     }
 
-    /// Offers a hint; it replaces the best if it sorts strictly lower.
-    pub fn offer(&mut self, c: Candidate) {
+    /// Sets the place in SE's order of search of the hints offered next.
+    pub fn set_order(&mut self, order: u64) {
+        self.order = order;
+    }
+
+    /// Offers a hint; it replaces the best if it sorts strictly lower. Its
+    /// `order` becomes the one set with [`Select::set_order`].
+    pub fn offer(&mut self, mut c: Candidate) {
         if self.improves(c.difficulty, c.complexity, c.sort_key) {
+            c.order = self.order;
             self.best = Some(c);
         }
+    }
+
+    /// An empty selection with the same deadline.
+    pub fn fresh(&self) -> Select {
+        Select::new(self.deadline)
+    }
+
+    /// Marks the search as cut short by the deadline.
+    pub fn cancel(&mut self) {
+        self.cancelled = true;
+    }
+
+    /// The selected hint, as offered.
+    pub fn into_best(self) -> Option<Candidate> {
+        self.best
     }
 
     /// Whether the deadline has passed (checked every few calls).
@@ -231,17 +266,18 @@ pub struct Chainer {
     /// cycles-and-forcing and the multiple producers see the same board
     /// when the first finds nothing).
     xy_reach: Option<([u16; 81], reach::Reach)>,
-    /// The digits whose X cycles and chains are known to give nothing.
-    x_nothing: DigitMemo,
+    /// The X pass's best hint per digit.
+    x_cache: unary::XCache,
     /// The digits whose Nishio chains are known to give nothing.
     nishio_nothing: DigitMemo,
 }
 
-/// Which digits' assumptions are known to give no hint, for searches whose
-/// chains use one digit: X cycles and X forcing chains (region links only)
-/// and Nishio chains ("on" turns off the digit's other positions in the
-/// cell's regions, "off" turns on a region's last position of the digit, a
-/// contradiction is a potential of the digit both on and off).
+/// Which digits' assumptions are known to give no hint, for a search whose
+/// chains use one digit: Nishio chains ("on" turns off the digit's other
+/// positions in the cell's regions, "off" turns on a region's last position
+/// of the digit, a contradiction is a potential of the digit both on and
+/// off). (The X pass of cycles and forcing chains keeps more: its best hint
+/// per digit, [`unary::XCache`].)
 ///
 /// What such a search from an assumption of digit `v` finds depends only on
 /// the cells holding `v`, and which assumptions are made on which of them
@@ -325,25 +361,20 @@ impl Chainer {
         self.net.truncate(0);
         self.net.nested.clear();
         let reach = self.take_xy_reach(board);
-        let (x_skip, cells) = self.x_nothing.skip(board);
         unary::search_into(
             board,
             &mut self.net,
             &mut self.unary,
             &mut sink,
             Some(&reach.1),
-            x_skip,
+            Some(&mut self.x_cache),
         );
         self.keep_xy_reach(reach);
         let multiple::Sink::Best(select) = sink else {
             unreachable!()
         };
         let cancelled = select.was_cancelled();
-        let hint = select.into_hint();
-        if !cancelled {
-            self.x_nothing.record(hint.is_some(), x_skip, cells);
-        }
-        (hint, cancelled)
+        (select.into_hint(), cancelled)
     }
 
     /// A multiple, dynamic or Nishio producer on `board`.

@@ -233,6 +233,15 @@ impl Sink {
         }
     }
 
+    /// Sets the place in SE's order of search of the hints offered next
+    /// (see [`Select::set_order`]); a sink keeping all hints keeps them in
+    /// the order offered.
+    pub fn set_order(&mut self, order: u64) {
+        if let Sink::Best(s) = self {
+            s.set_order(order);
+        }
+    }
+
     /// Whether this sink keeps every hint (a nested rule), which needs the
     /// exact chains behind them.
     pub fn keeps_all(&self) -> bool {
@@ -275,6 +284,7 @@ impl Sink {
                         removable: *removable,
                         placement,
                         kind,
+                        order: u64::MAX,
                     });
                 }
             }
@@ -1085,7 +1095,7 @@ impl Multiple {
         };
         let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
         match rule {
-            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink, None, 0),
+            None => super::unary::search_into(grid, net, &mut self.unary, &mut sink, None, None),
             Some(rule) => self.search_into(grid, rule, net, &mut sink, depth, None),
         }
         net.truncate(mark);
