@@ -8,13 +8,14 @@
 #   FILE: puzzles, one per line, 81 characters first (other text ignored).
 #
 # Per file: one serate run over the whole file (as a user rates a file: one JVM,
-# warmed up as it goes) and one `sudoflow rate -j 1` run, each timed in CPU
+# warmed up as it goes) and `sudoflow rate -j 1` (the median of three runs,
+# since its runs last milliseconds to seconds on a VM whose speed drifts), each timed in CPU
 # seconds (user + sys of every thread: perf's task-clock, else GNU time);
 # puzzles per CPU-second for both, SE with its start-up and without it, and
 # the ratio. SE's start-up is serate's CPU time on one puzzle solved by hidden
 # singles (1.5) (JVM start, class loading, one cold rating), so "without start-up"
 # slightly favours SE. Then per SE band (the integer part of the ER serate
-# printed in this run): serate and `sudoflow rate -j 1` each run once more on
+# printed in this run): serate once more and `sudoflow rate -j 1` (median of 3) on
 # that band's puzzles alone (CPU seconds, ratio with and without SE's
 # start-up); beside them, for the warmed-up view, the sum of SE's per-puzzle
 # times inside the whole-file run (%e: wall, 10 ms steps). Last: how many of
@@ -48,9 +49,14 @@ cpu() { # cpu OUTFILE CMD... : runs CMD, prints its CPU seconds (user + sys)
     fi
 }
 
-rate() { # rate INPUT OUTPUT.csv : prints sudoflow's CPU seconds
-    # shellcheck disable=SC2086
-    cpu "$2" "$SUDOFLOW" rate -j 1 -q ${RATE_ARGS:-} "$1"
+rate() { # rate INPUT OUTPUT.csv : prints sudoflow's CPU seconds, median of 3 runs
+    local t
+    t=$(for _ in 1 2 3; do
+        # shellcheck disable=SC2086
+        cpu "$2" "$SUDOFLOW" rate -j 1 -q ${RATE_ARGS:-} "$1"
+        echo
+    done | sort -g | sed -n 2p)
+    echo "$t"
 }
 
 # SE's start-up: one puzzle rated 1.5 (hidden singles only).
