@@ -294,23 +294,30 @@ struct DigitMemo {
 }
 
 /// Per digit, the cells holding it and those of them with two candidates
-/// or more (81-bit sets).
-type DigitCells = ([u128; 10], [u128; 10]);
+/// or more (81-bit sets; index 0 unused).
+pub(crate) type DigitCells = ([u128; 10], [u128; 10]);
+
+/// The [`DigitCells`] of `board`: what a one-digit chain search from the
+/// digit's assumptions depends on.
+pub(crate) fn digit_cells(board: &Board) -> DigitCells {
+    let (mut cells, mut searched) = ([0u128; 10], [0u128; 10]);
+    for (c, &cands) in board.candidates().iter().enumerate() {
+        let multi = cands & cands.wrapping_sub(1) != 0;
+        for v in super::board::digits(cands) {
+            cells[v as usize] |= 1 << c;
+            if multi {
+                searched[v as usize] |= 1 << c;
+            }
+        }
+    }
+    (cells, searched)
+}
 
 impl DigitMemo {
     /// The digits (candidate bits) known to give nothing on `board`, and
     /// the board's digit cells to pass to [`DigitMemo::record`].
     fn skip(&self, board: &Board) -> (u16, DigitCells) {
-        let (mut cells, mut searched) = ([0u128; 10], [0u128; 10]);
-        for (c, &cands) in board.candidates().iter().enumerate() {
-            let multi = cands & cands.wrapping_sub(1) != 0;
-            for v in super::board::digits(cands) {
-                cells[v as usize] |= 1 << c;
-                if multi {
-                    searched[v as usize] |= 1 << c;
-                }
-            }
-        }
+        let (cells, searched) = digit_cells(board);
         let mut skip = 0u16;
         for v in 1..10 {
             if let Some((c, s)) = self.nothing[v] {

@@ -302,17 +302,9 @@ fn x_pass_by_digit(
 ) -> bool {
     let pass = Pass { y: false, x: true };
     let mut best: Option<Candidate> = None;
+    let (all_cells, all_searched) = super::digit_cells(board);
     for v in 1..=9u8 {
-        let cells = work.cells[v as usize];
-        let mut searched = 0u128;
-        let mut m = cells;
-        while m != 0 {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            if board.cands[c].card() > 1 {
-                searched |= 1 << c;
-            }
-        }
+        let (cells, searched) = (all_cells[v as usize], all_searched[v as usize]);
         let found = match &cache.entries[v as usize] {
             // Nothing from some cells is nothing from fewer.
             Some((c, s, found))
