@@ -19,17 +19,8 @@ bin=target/release/sudoflow
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cpu() { # cpu OUTFILE CMD... : runs CMD, prints its CPU seconds (user + sys)
-    local out=$1
-    shift
-    if perf stat -x, -e task-clock true 2>/dev/null; then
-        perf stat -x, -e task-clock -o "$work/time" "$@" > "$out"
-        awk -F, '/task-clock/ {printf "%.3f", $1 / 1000}' "$work/time"
-    else
-        /usr/bin/time -f '%U %S' -o "$work/time" "$@" > "$out"
-        awk '{printf "%.2f", $1 + $2}' "$work/time"
-    fi
-}
+# shellcheck source=benches/cpu_seconds.sh
+source benches/cpu_seconds.sh
 
 count_for() { # default puzzles per band: rare bands get fewer
     case $1 in
