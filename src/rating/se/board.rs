@@ -223,6 +223,18 @@ pub fn digits(mask: u16) -> impl Iterator<Item = u8> {
     })
 }
 
+/// The cells of an 81-bit cell set, ascending.
+#[inline]
+pub fn cells_of(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c
+        })
+    })
+}
+
 /// The set bits of a 9-bit position mask, ascending.
 #[inline]
 pub fn indices(mask: u16) -> impl Iterator<Item = usize> {

@@ -27,7 +27,7 @@
 //! digits act as one cell of a naked subset. Type 4 (5.7): two BUG cells in
 //! one region sharing a locked digit.
 
-use super::board::{bit, bit_nums, indices, Board, Card, Combinations, CELL_REGIONS};
+use super::board::{bit, bit_nums, cells_of, indices, Board, Card, Combinations, CELL_REGIONS};
 use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, ROW};
 use super::hint::Hint;
 use super::subsets::common_tuple;
@@ -133,7 +133,7 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
         starts_left[pi] -= 1;
         let both = cells_with[v1 as usize] & cells_with[v2 as usize];
         if let Some((cells, seen)) = &memo.no_loop[pi] {
-            if *cells == both && bit_nums_u128(both).all(|c| seen[c] == board.cands[c]) {
+            if *cells == both && cells_of(both).all(|c| seen[c] == board.cands[c]) {
                 continue;
             }
         }
@@ -225,17 +225,6 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
         }
     }
     best.0.map(LoopHint::into_hint)
-}
-
-/// The cells of an 81-bit set, ascending.
-fn bit_nums_u128(mut m: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            c
-        })
-    })
 }
 
 /// The unique-loop hint SE applies among those offered: the first of the

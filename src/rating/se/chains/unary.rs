@@ -19,7 +19,7 @@
 //! (only) conclusion, without changing which hint SE would pick. Arena nodes
 //! are built only for a chain that is offered.
 
-use super::super::board::{bit, digits, Board, Card, PEER_MASK};
+use super::super::board::{bit, cells_of, digits, Board, Card, PEER_MASK};
 use super::multiple::{Layout, Sink};
 use super::net::{cell_of, key, value_of, Cause, Net, Work, KEYS};
 use super::reach::{Link, Reach};
@@ -314,10 +314,7 @@ fn x_pass_by_digit(
             }
             _ => {
                 let mut sink = Sink::Best(select.fresh());
-                let mut m = searched;
-                while m != 0 {
-                    let cell = m.trailing_zeros() as usize;
-                    m &= m - 1;
+                for cell in cells_of(searched) {
                     sink.set_order(cell as u64 * 10 + u64::from(v));
                     let mark = net.nodes.len();
                     from_candidate(
