@@ -39,6 +39,10 @@ struct Tables {
     hints: HintBuf,
     parents: Vec<u32>,
     advanced: Vec<(u16, u32)>,
+    /// A run's queues at this depth, kept for their capacity.
+    pending: (Vec<u32>, Vec<u32>),
+    /// A run's "off" consequences of one potential, likewise.
+    offs: Vec<(u16, Cause)>,
 }
 
 /// The hints of a basic technique, flat: removals and rule parents, with
@@ -85,6 +89,8 @@ impl Tables {
             hints: HintBuf::default(),
             parents: Vec::new(),
             advanced: Vec::new(),
+            pending: (Vec::new(), Vec::new()),
+            offs: Vec::new(),
         }
     }
 
@@ -124,6 +130,14 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// Empties the outcome, keeping its capacity.
+    fn clear(&mut self) {
+        self.on.clear();
+        self.off.clear();
+        self.on_bits = [0; 13];
+        self.off_bits = [0; 13];
+    }
+
     #[inline]
     fn has(&self, k: u16) -> bool {
         let b = (k >> 1) as usize;
@@ -412,6 +426,8 @@ fn rule_parents_and_identity(
 pub struct Multiple {
     tables: Vec<Tables>,
     unary: super::unary::Unary,
+    /// Outcomes of finished searches, reused for their capacity.
+    spare_outcomes: Vec<Outcome>,
     /// Digits (candidate bits) whose assumptions a top-level Nishio search
     /// skips: they are known to give nothing (see `Chainer::forcing`).
     pub(crate) nishio_skip: u16,
@@ -502,9 +518,12 @@ impl Multiple {
                 &ctx, board, &mut work, &mut runs, reach, cell, net, sink, skip,
             );
             if sink.cancelled() {
-                return;
+                break;
             }
         }
+        // The runs' outcomes go back to the pool, for their capacity.
+        self.spare_outcomes
+            .extend(runs.runs.into_iter().map(|r| r.out));
     }
 
     /// The outcome of `doChaining` from `start`, run once per search.
@@ -868,12 +887,14 @@ impl Multiple {
         let source = work.clone();
         let depth = ctx.depth;
         self.tables[depth].reset();
-        let mut out = Outcome::default();
+        let mut out = self.spare_outcomes.pop().unwrap_or_default();
+        out.clear();
         let first = net.push(start, Cause::None, &[]);
         self.tables[depth].insert(start, first);
         out.add(start, first);
-        let mut pending_on: Vec<u32> = Vec::new();
-        let mut pending_off: Vec<u32> = Vec::new();
+        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.tables[depth].pending);
+        pending_on.clear();
+        pending_off.clear();
         if is_on(start) {
             pending_on.push(first);
         } else {
@@ -881,7 +902,7 @@ impl Multiple {
         }
         let (mut head_on, mut head_off) = (0, 0);
         let y = !rule.nishio;
-        let mut offs: Vec<(u16, Cause)> = Vec::with_capacity(32);
+        let mut offs = std::mem::take(&mut self.tables[depth].offs);
         let mut ons = [OnConsequence {
             key: 0,
             cause: Cause::None,
@@ -946,6 +967,8 @@ impl Multiple {
             }
         }
         *work = source;
+        self.tables[depth].pending = (pending_on, pending_off);
+        self.tables[depth].offs = offs;
         (out, absurd)
     }
 
