@@ -296,18 +296,57 @@ pub struct CsvSink {
     quoted: csv::ByteRecord,
 }
 
+/// Whether `a` and `b` name one existing file (`-`, stdin, names none).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    if a.as_os_str() == "-" || b.as_os_str() == "-" {
+        return false;
+    }
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ma, mb);
+        matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+    }
+}
+
 impl CsvSink {
     /// Opens `path` (created or truncated), or stdout for `None` or `-`.
+    /// `inputs` are the run's input files (`-` for stdin): a `path` that is
+    /// one of them (the same file, by device and inode, so also through a
+    /// hard or symbolic link) is refused before anything is opened for
+    /// writing, so that the input stays as it was.
     ///
-    /// Errors: the file cannot be created (the message names it).
-    pub fn create(path: Option<&std::path::Path>) -> anyhow::Result<CsvSink> {
+    /// Errors: `path` is one of `inputs` (the message names both), or the
+    /// file cannot be created (the message names it).
+    pub fn create(
+        path: Option<&std::path::Path>,
+        inputs: &[std::path::PathBuf],
+    ) -> anyhow::Result<CsvSink> {
         use anyhow::Context;
         let (out, name): (Box<dyn std::io::Write>, String) = match path {
             Some(path) if path.as_os_str() != "-" => (
-                Box::new(
+                Box::new({
+                    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
+                        anyhow::bail!(
+                            "refusing to write output {}: it is the input {} (the same file); \
+                             nothing was written",
+                            path.display(),
+                            input.display()
+                        );
+                    }
                     std::fs::File::create(path)
-                        .with_context(|| format!("cannot create output {}", path.display()))?,
-                ),
+                        .with_context(|| format!("cannot create output {}", path.display()))?
+                }),
                 path.display().to_string(),
             ),
             _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
@@ -488,7 +527,7 @@ mod tests {
                 "x:3: wrong length: expected 81 cells, found 0".into(),
             ),
         ];
-        let sink_at = |name: &str| CsvSink::create(Some(&dir.path().join(name))).unwrap();
+        let sink_at = |name: &str| CsvSink::create(Some(&dir.path().join(name)), &[]).unwrap();
         let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
         let text = |w: csv::Writer<Vec<u8>>| String::from_utf8(w.into_inner().unwrap()).unwrap();
         // solve's rows, then generate's (one more field), each with its header.

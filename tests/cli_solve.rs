@@ -562,3 +562,53 @@ fn solve_reproduces_every_score_of_the_generated_corpus() {
     assert_eq!(got.len(), 10_001);
     assert_eq!(got, expected);
 }
+
+#[test]
+fn an_output_naming_an_input_is_refused_and_the_input_kept() {
+    // `-o` naming an input (the same path, a hard link, a symbolic link) is
+    // refused before anything is opened for writing: exit 2, a message
+    // naming both, the input byte for byte as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("puzzles.txt");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    let original = std::fs::read(sample).unwrap();
+    std::fs::write(&input, &original).unwrap();
+    let hard = dir.path().join("hard.txt");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let soft = dir.path().join("soft.txt");
+    std::os::unix::fs::symlink(&input, &soft).unwrap();
+    for command in ["solve", "count", "rate"] {
+        for output in [&input, &hard, &soft] {
+            let out = Command::cargo_bin("sudoflow")
+                .unwrap()
+                .args([command, "-q", "-o"])
+                .arg(output)
+                .arg(&input)
+                .assert()
+                .code(2)
+                .get_output()
+                .clone();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains(&format!(
+                    "refusing to write output {}: it is the input {}",
+                    output.display(),
+                    input.display()
+                )),
+                "{command} -o {}: {stderr}",
+                output.display()
+            );
+            assert_eq!(std::fs::read(&input).unwrap(), original, "{command}");
+        }
+    }
+    // A different file beside it is written as usual.
+    let other = dir.path().join("out.csv");
+    Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["solve", "-q", "-o"])
+        .arg(&other)
+        .arg(&input)
+        .assert();
+    assert!(std::fs::read_to_string(&other).unwrap().lines().count() > 1);
+    assert_eq!(std::fs::read(&input).unwrap(), original);
+}

@@ -223,7 +223,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref())?;
+    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.write_record(COUNT_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];

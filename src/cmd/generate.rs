@@ -395,7 +395,7 @@ fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
-    let mut w = CsvSink::create(Some(&args.output))?;
+    let mut w = CsvSink::create(Some(&args.output), &[])?;
     let se_columns: &[&str] = if args.se.is_some() {
         &["er", "ep", "ed"]
     } else {

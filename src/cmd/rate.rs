@@ -290,7 +290,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref())?;
+    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.write_record(RATE_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];

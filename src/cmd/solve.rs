@@ -229,7 +229,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref())?;
+    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     let mut counts = [0u64; STATUSES.len()];
     let mut count = |row: &SolveRow| {
         let slot = STATUSES.iter().position(|&s| s == row.status);
