@@ -608,7 +608,8 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
         .args(["solve", "-q", "-o"])
         .arg(&other)
         .arg(&input)
-        .assert();
+        .assert()
+        .success();
     assert!(std::fs::read_to_string(&other).unwrap().lines().count() > 1);
     assert_eq!(std::fs::read(&input).unwrap(), original);
 }
