@@ -613,3 +613,57 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
     assert!(std::fs::read_to_string(&other).unwrap().lines().count() > 1);
     assert_eq!(std::fs::read(&input).unwrap(), original);
 }
+
+#[test]
+fn records_read_before_a_failing_read_get_their_rows() {
+    // A gzip file cut mid-stream: every complete line before the cut gets
+    // its row, in order and for any -j, then the error names the input and
+    // the line, and the exit code is 2.
+    let path = datasets::public_path(datasets::SEVENTEEN_CLUE).unwrap();
+    let text = std::fs::read(path).unwrap();
+    let whole = gz(&text);
+    let cut = &whole[..whole.len() / 3];
+    // The lines a decoder gets out of the cut stream, complete ones only.
+    let mut decoded = Vec::new();
+    let _ = flate2::read::GzDecoder::new(cut).read_to_end(&mut decoded);
+    let complete = &decoded[..decoded.iter().rposition(|&b| b == b'\n').unwrap() + 1];
+    let lines: Vec<&str> = std::str::from_utf8(complete).unwrap().lines().collect();
+    let records: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    assert!(
+        records.len() > 1000,
+        "only {} records before the cut",
+        records.len()
+    );
+    let dir = temp_with(&[("cut.txt.gz", cut)]);
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = sudoflow()
+            .current_dir(dir.path())
+            .args(["-q", "-j", threads, "cut.txt.gz"])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "cannot read input cut.txt.gz after line {}",
+                lines.len()
+            )),
+            "-j {threads}: {stderr}"
+        );
+        let rows = String::from_utf8(out.stdout).unwrap();
+        let puzzles: Vec<&str> = rows
+            .lines()
+            .skip(1)
+            .map(|r| r.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(puzzles, records, "-j {threads}");
+        outputs.push(rows);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}

@@ -134,7 +134,9 @@ where
             }
         }
     });
-    if emitted.is_ok() && read.is_ok() && !batch.is_empty() {
+    // The records read before a failing read get their rows too; the error
+    // is reported after them.
+    if emitted.is_ok() && !batch.is_empty() {
         emitted = flush(&mut batch);
     }
     if let Some(bar) = &progress {
@@ -176,7 +178,7 @@ fn read_batches(
     };
     let mut stopped = false;
     let mut target = FIRST_BATCH.min(batch_size);
-    reader::for_each_record(&opts.inputs, |record| {
+    let read = reader::for_each_record(&opts.inputs, |record| {
         records.push(record);
         if records.len() < target {
             return ControlFlow::Continue(());
@@ -186,11 +188,13 @@ fn read_batches(
         let flow = send(full);
         stopped = flow.is_break();
         flow
-    })?;
+    });
+    // The records read before a failing read get their rows too; the error
+    // is reported after them.
     if !stopped && !records.is_empty() {
         let _ = send(records);
     }
-    Ok(())
+    read
 }
 
 /// Receives finished batches, emits them in batch order, returns a token per
