@@ -44,6 +44,22 @@ impl StdoutOk for Command {
     }
 }
 
+/// Runs a command that must exit 2 (usage or I/O error) and returns its
+/// stdout and stderr.
+trait Exits2 {
+    fn exits_2(&mut self) -> (Vec<u8>, String);
+}
+
+impl Exits2 for Command {
+    fn exits_2(&mut self) -> (Vec<u8>, String) {
+        let out = self.assert().code(2).get_output().clone();
+        (
+            out.stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+}
+
 /// One parsed output row, by column name.
 #[derive(Debug)]
 struct Row(HashMap<String, String>);
@@ -310,15 +326,7 @@ fn gz_detected_by_magic_bytes_and_checked_by_extension() {
     let dir = temp_with(&[("noext", &packed), ("plain.gz", b"not gzip\n")]);
     let out = sudoflow().current_dir(dir.path()).arg("noext").stdout_ok();
     check_solved(&parse_rows(&out)[0], P17, "unique");
-    let err = sudoflow()
-        .current_dir(dir.path())
-        .arg("plain.gz")
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8(err).unwrap();
+    let (_, err) = sudoflow().current_dir(dir.path()).arg("plain.gz").exits_2();
     assert!(
         err.contains("plain.gz") && err.contains("not gzip"),
         "{err}"
@@ -579,16 +587,12 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
     std::os::unix::fs::symlink(&input, &soft).unwrap();
     for command in ["solve", "count", "rate"] {
         for output in [&input, &hard, &soft] {
-            let out = Command::cargo_bin("sudoflow")
+            let (_, stderr) = Command::cargo_bin("sudoflow")
                 .unwrap()
                 .args([command, "-q", "-o"])
                 .arg(output)
                 .arg(&input)
-                .assert()
-                .code(2)
-                .get_output()
-                .clone();
-            let stderr = String::from_utf8_lossy(&out.stderr);
+                .exits_2();
             assert!(
                 stderr.contains(&format!(
                     "refusing to write output {}: it is the input {}",
@@ -641,14 +645,10 @@ fn records_read_before_a_failing_read_get_their_rows() {
     let dir = temp_with(&[("cut.txt.gz", cut)]);
     let mut outputs = Vec::new();
     for threads in ["1", "2"] {
-        let out = sudoflow()
+        let (stdout, stderr) = sudoflow()
             .current_dir(dir.path())
             .args(["-q", "-j", threads, "cut.txt.gz"])
-            .assert()
-            .code(2)
-            .get_output()
-            .clone();
-        let stderr = String::from_utf8_lossy(&out.stderr);
+            .exits_2();
         assert!(
             stderr.contains(&format!(
                 "cannot read input cut.txt.gz after line {}",
@@ -656,7 +656,7 @@ fn records_read_before_a_failing_read_get_their_rows() {
             )),
             "-j {threads}: {stderr}"
         );
-        let rows = String::from_utf8(out.stdout).unwrap();
+        let rows = String::from_utf8(stdout).unwrap();
         let puzzles: Vec<&str> = rows
             .lines()
             .skip(1)
