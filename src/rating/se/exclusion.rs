@@ -257,25 +257,49 @@ fn seeing_two(cells: u128) -> u128 {
     two
 }
 
+/// The candidate base cells, with a lookup by cell.
+struct Bases {
+    list: Vec<Base>,
+    /// The cells of `list` (81-bit set).
+    cells: u128,
+    /// Per cell, its index in `list` (where it is one).
+    position: [usize; 81],
+}
+
+impl Bases {
+    fn new(list: Vec<Base>) -> Bases {
+        let mut position = [usize::MAX; 81];
+        let mut cells = 0u128;
+        for (i, b) in list.iter().enumerate() {
+            cells |= 1 << b.cell;
+            position[b.cell] = i;
+        }
+        Bases {
+            list,
+            cells,
+            position,
+        }
+    }
+
+    /// The base cell at `cell` (one of `cells`).
+    fn at(&self, cell: usize) -> &Base {
+        &self.list[self.position[cell]]
+    }
+}
+
 /// Calls `f(first, second, common excluders)` on the pairs of `bases` with
 /// two or more common excluders, in SE's order (its `Permutations(2, n)`
 /// over the base cells: by the second cell, then the first), until it
 /// returns something. The first cell of such a pair sees two of the second's
 /// excluders, so only those cells are tried.
 fn pairs_with_common_excluders<T>(
-    bases: &[Base],
+    bases: &Bases,
     mut f: impl FnMut(&Base, &Base, u128) -> Option<T>,
 ) -> Option<T> {
-    let mut position = [usize::MAX; 81];
-    let mut is_base = 0u128;
-    for (i, b) in bases.iter().enumerate() {
-        is_base |= 1 << b.cell;
-        position[b.cell] = i;
-    }
-    for b1 in bases {
-        let mut m = seeing_two(b1.mask) & is_base & ((1u128 << b1.cell) - 1);
+    for b1 in &bases.list {
+        let mut m = seeing_two(b1.mask) & bases.cells & ((1u128 << b1.cell) - 1);
         while m != 0 {
-            let b0 = &bases[position[m.trailing_zeros() as usize]];
+            let b0 = bases.at(m.trailing_zeros() as usize);
             m &= m - 1;
             let common = b0.mask & b1.mask;
             if two_or_more(common) {
@@ -293,7 +317,7 @@ fn pairs_with_common_excluders<T>(
 /// any board) found nothing on.
 pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
     memo.start(board);
-    let bases = base_cells(board, 2);
+    let bases = Bases::new(base_cells(board, 2));
     pairs_with_common_excluders(&bases, |b0, b1, common| {
         let cells = [b0.cell, b1.cell];
         if memo.known_nothing(&cells) {
@@ -313,20 +337,14 @@ pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
 /// any board) found nothing on.
 pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
     memo.start(board);
-    let bases = base_cells(board, 3);
-    let mut position = [usize::MAX; 81];
-    let mut is_base = 0u128;
-    for (i, b) in bases.iter().enumerate() {
-        is_base |= 1 << b.cell;
-        position[b.cell] = i;
-    }
+    let bases = Bases::new(base_cells(board, 3));
     pairs_with_common_excluders(&bases, |b0, b1, pair_common| {
         // SE's twin area: the first two cells' excluders (b0's, then b1's
         // new ones) that are base cells themselves; a third cell needs two
         // common excluders, two of the pair's that it sees (every
         // triplet's common excluders are among the pair's).
         let area = (b0.mask | b1.mask)
-            & is_base
+            & bases.cells
             & !(1u128 << b0.cell)
             & !(1u128 << b1.cell)
             & seeing_two(pair_common);
@@ -340,7 +358,7 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
                 continue;
             }
             seen |= 1 << e;
-            let common = pair_common & bases[position[e]].mask;
+            let common = pair_common & bases.at(e).mask;
             if !two_or_more(common) {
                 continue;
             }

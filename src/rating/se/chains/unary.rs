@@ -55,13 +55,11 @@ impl Pass {
     }
 
     /// The links of SE's forcing-chain searches from off potential `k`:
-    /// region links always, cell links with Y.
+    /// region links always, cell links with Y (the same choice as
+    /// [`Pass::on_links`], unlike the cycles' [`Pass::off_links`]).
     #[inline]
     fn forcing_off_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
-        reach
-            .links(k)
-            .iter()
-            .filter(move |l| self.y || !l.cell_link)
+        self.on_links(reach, k)
     }
 
     /// SE's `getSortKey` for cycles and forcing chains.
