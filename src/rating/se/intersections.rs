@@ -14,12 +14,6 @@ use super::hint::Hint;
 /// where it is removed).
 const PASSES: [(usize, usize); 4] = [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)];
 
-/// SE's `Locking(direct)`: the first pointing or claiming hint, direct or
-/// not.
-pub fn locking(board: &Board, direct: bool) -> Option<Hint> {
-    locking_with(board, direct, &mut LockingMemo::default())
-}
-
 /// What the last search of one `Locking` producer found nothing on, so that
 /// the next skips what did not change.
 ///
@@ -37,8 +31,9 @@ pub struct LockingMemo {
     nothing_on: Option<[u16; 81]>,
 }
 
-/// `locking` with `memo` carrying what the previous search found nothing
-/// on (one memo per value of `direct`).
+/// SE's `Locking(direct)`: the first pointing or claiming hint, direct or
+/// not. `memo` carries what the previous search found nothing on (one memo
+/// per value of `direct`; a fresh one searches everything).
 pub fn locking_with(board: &Board, direct: bool, memo: &mut LockingMemo) -> Option<Hint> {
     // Digits (candidate bits) whose candidates changed, per band and per
     // stack.

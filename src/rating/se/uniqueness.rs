@@ -66,11 +66,6 @@ fn loop_difficulty(len: usize) -> f64 {
     result
 }
 
-/// SE's `UniqueLoops`: the easiest unique rectangle or loop hint.
-pub fn unique_loops(board: &Board) -> Option<Hint> {
-    unique_loops_with(board, &mut LoopMemo::default())
-}
-
 /// Which digit pairs are known to close no valid loop, so that a search
 /// skips their start cells.
 ///
@@ -100,7 +95,9 @@ fn pair_index(v1: u8, v2: u8) -> usize {
     usize::from(v1) * 10 + usize::from(v2)
 }
 
-/// [`unique_loops`] with `memo` carrying the pairs known to close no loop.
+/// SE's `UniqueLoops`: the easiest unique rectangle or loop hint. `memo`
+/// carries the digit pairs known to close no loop (a fresh one searches
+/// every pair).
 pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
     let mut cells_with = [0u128; 10];
     for (c, &cands) in board.cands.iter().enumerate() {
