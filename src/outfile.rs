@@ -572,6 +572,51 @@ impl RunOutput {
         Ok(())
     }
 
+    /// Ends a run of the pipeline (`solve`, `count`, `rate`): `result` is
+    /// [`crate::pipeline::run_resumed`]'s, `kept` the rows resumed, `counts`
+    /// the rows written per status named in `names` (the kept rows' are
+    /// added, so the summary covers the whole file). Then, by the way the
+    /// run ended:
+    /// - an error: [`RunOutput::fail`] (the rows stay in `FILE.partial`);
+    /// - a signal: [`RunOutput::interrupted`] (exit 130 or 143);
+    /// - the end of the inputs: checks that every kept row had its record,
+    ///   [`RunOutput::commit`], and [`crate::pipeline::Summary::finish`]
+    ///   (exit 0, or 1 for `strict` and invalid records).
+    ///
+    /// Errors: the run's, a kept row without its record, or the output's.
+    #[allow(clippy::too_many_arguments)]
+    pub fn finish(
+        self,
+        sink: CsvSink,
+        result: anyhow::Result<crate::pipeline::Summary>,
+        kept: Option<&mut KeptRows>,
+        names: &[&str],
+        counts: &mut [u64],
+        quiet: bool,
+        strict: bool,
+    ) -> anyhow::Result<std::process::ExitCode> {
+        let signal = crate::interrupt::requested();
+        let settled = result.and_then(|summary| {
+            if let Some(kept) = kept {
+                if signal.is_none() {
+                    kept.finish()?;
+                }
+                kept.add_counts(names, counts)?;
+            }
+            Ok(summary)
+        });
+        let summary = match settled {
+            Ok(summary) => summary,
+            Err(e) => return Err(self.fail(sink, e)),
+        };
+        let named: Vec<(&str, u64)> = names.iter().copied().zip(counts.iter().copied()).collect();
+        if let Some(signal) = signal {
+            return self.interrupted(sink, signal, &summary.line(&named));
+        }
+        self.commit(sink)?;
+        Ok(summary.finish(&named, quiet, strict))
+    }
+
     /// Flushes the rows and fsyncs the partial file (stdout: flushes).
     fn sync(&self, sink: &mut CsvSink) -> anyhow::Result<()> {
         sink.flush()?;

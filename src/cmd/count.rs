@@ -9,9 +9,11 @@
 
 use crate::cli;
 use crate::counting::solutions::{count_record, CountOptions, CountResult};
-use crate::output::CsvSink;
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::solver::Solver;
+use anyhow::Context;
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -126,6 +128,20 @@ pub struct CountArgs {
     )]
     pub quiet: bool,
 
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not worked on again; the final FILE is the one an uninterrupted run \
+            writes. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow count big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
+
     /// Exit 1 if any record is invalid (after writing everything).
     #[arg(
         long,
@@ -223,21 +239,40 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
-    sink.write_record(COUNT_HEADER)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let spec = RunSpec {
+        command: "count",
+        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        options: vec![
+            ("max", format!("{:?}", args.max)),
+            ("time-budget", format!("{:?}", args.time_budget)),
+        ],
+        header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
         &opts,
+        Some(&mut check),
         || Solver::new(solve_opts),
         |solver: &mut Solver, record: &Record| count_one(solver, &count_opts, record),
         |row: CountRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())
+            sink.write_record(row.fields())?;
+            out.row_written(&mut sink)
         },
-    )?;
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    );
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &STATUSES,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
 }

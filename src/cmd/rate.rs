@@ -7,10 +7,12 @@
 //! `index,puzzle,status,er,ep,ed,technique,steps,error`.
 
 use crate::cli;
-use crate::output::CsvSink;
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
+use anyhow::Context;
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -122,6 +124,20 @@ pub struct RateArgs {
             Example: sudoflow rate -q puzzles.txt > rated.csv"
     )]
     pub quiet: bool,
+
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not worked on again; the final FILE is the one an uninterrupted run \
+            writes. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow rate big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
 
     /// Exit 1 if any record is invalid (after writing everything).
     #[arg(
@@ -290,21 +306,37 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
-    sink.write_record(RATE_HEADER)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let spec = RunSpec {
+        command: "rate",
+        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        options: vec![("time-budget", format!("{:?}", budget))],
+        header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
         &opts,
+        Some(&mut check),
         || RateState::new(budget),
         rate_record,
         |row: RateRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())
+            sink.write_record(row.fields())?;
+            out.row_written(&mut sink)
         },
-    )?;
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    );
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &STATUSES,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
 }

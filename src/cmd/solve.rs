@@ -302,24 +302,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         )
     };
     let names = STATUSES.map(Status::as_str);
-    let summary = match result.and_then(|summary| {
-        if let Some(kept) = &mut kept {
-            if interrupt::requested().is_none() {
-                kept.finish()?;
-            }
-            kept.add_counts(&names, &mut counts)?;
-        }
-        Ok(summary)
-    }) {
-        Ok(summary) => summary,
-        Err(e) => return Err(out.fail(sink, e)),
-    };
-    let named: Vec<(&str, u64)> = names.into_iter().zip(counts).collect();
-    if let Some(signal) = interrupt::requested() {
-        return out.interrupted(sink, signal, &summary.line(&named));
-    }
-    out.commit(sink)?;
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &names,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
 }
 
 /// The inputs as the run's fingerprint lists them: none means stdin, `-`.
