@@ -42,7 +42,9 @@ timeout (--time-budget ran out; solutions = those found so far, a lower bound), 
 length or character, or clashing givens; solutions empty, error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
+is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Examples:
   sudoflow count puzzles.txt --max 1000000 --time-budget 10 -o counts.csv
@@ -65,8 +67,10 @@ pub struct CountArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow count puzzles.txt -o counts.csv"
     )]
     pub output: Option<PathBuf>,

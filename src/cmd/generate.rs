@@ -109,7 +109,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_se)]
     pub se: Option<RangeInclusive<i64>>,
 
-    /// Output CSV file (`-` for stdout).
+    /// Output CSV file (`-` for stdout), written as FILE.partial and renamed FILE once complete.
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
 
@@ -149,7 +149,8 @@ gives the same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --time-budget ran out (the puzzles before it are written, in order);
-2 usage or I/O error (e.g. --clues 10..12).
+2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is
+kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
 

@@ -52,7 +52,9 @@ unsolvable (no solution); timeout (--time-budget ran out; error says after how m
 invalid (bad length or character, or clashing givens; error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
+is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Examples:
   sudoflow rate puzzles.txt -o rated.csv
@@ -74,8 +76,10 @@ pub struct RateArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow rate puzzles.txt -o rated.csv"
     )]
     pub output: Option<PathBuf>,

@@ -21,7 +21,9 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
+is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Examples:
   sudoflow solve datasets/puzzles2_17_clue.txt -o out.csv
@@ -44,8 +46,10 @@ pub struct SolveArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow solve puzzles.txt -o solved.csv"
     )]
     pub output: Option<PathBuf>,
