@@ -423,7 +423,9 @@ impl KeptRows {
 
 impl RunOutput {
     /// Opens the run's output and writes the header (unless resumed):
-    /// stdout for `None` or `-`, else `path.partial` (see the module doc).
+    /// stdout for `None` or `-`, `path` itself if it exists and is not a
+    /// regular file (`/dev/null`, a FIFO), else `path.partial` (see the
+    /// module doc).
     /// With `resume`, continues `path.partial` if it exists, after checking
     /// its sidecar against `spec`; the [`KeptRows`] then tell which records
     /// to skip. Without `resume`, an existing `path.partial` is refused (it
@@ -439,22 +441,37 @@ impl RunOutput {
         resume: bool,
     ) -> anyhow::Result<(RunOutput, CsvSink, Option<KeptRows>)> {
         let resume_command = resume_command();
-        let path = match path {
-            Some(p) if p.as_os_str() != "-" => p,
-            _ => {
-                if resume {
-                    bail!("--resume needs -o FILE: a run writing to stdout cannot be resumed");
-                }
-                let mut sink = CsvSink::create(None, &[])?;
-                sink.write_record(&spec.header)?;
-                let out = RunOutput {
-                    file: None,
-                    resume_command,
-                    last_flush: Instant::now(),
-                };
-                return Ok((out, sink, None));
-            }
+        // Stdout, and files that are not regular files (`/dev/null`,
+        // `/dev/stdout`, a FIFO), are written directly: they cannot be
+        // renamed over, nor resumed.
+        let direct = match path {
+            Some(p) if p.as_os_str() != "-" => std::fs::metadata(p)
+                .is_ok_and(|m| !m.is_file())
+                .then_some(p),
+            _ => Some(Path::new("-")),
         };
+        if let Some(direct) = direct {
+            if resume {
+                bail!(
+                    "--resume needs -o FILE, a regular file: a run writing to {} cannot be \
+                     resumed",
+                    if direct.as_os_str() == "-" {
+                        "stdout".to_string()
+                    } else {
+                        direct.display().to_string()
+                    }
+                );
+            }
+            let mut sink = CsvSink::create(Some(direct), &spec.inputs)?;
+            sink.write_record(&spec.header)?;
+            let out = RunOutput {
+                file: None,
+                resume_command,
+                last_flush: Instant::now(),
+            };
+            return Ok((out, sink, None));
+        }
+        let path = path.expect("not direct");
         refuse_input_as_output(path, &spec.inputs)?;
         let partial = partial_path(path);
         let sidecar = sidecar_path(path);
@@ -686,8 +703,8 @@ impl RunOutput {
                 self.resume_command
             ),
             None => eprintln!(
-                "sudoflow: stopped by {name}: {summary}; every row written to stdout is whole \
-                 (use -o FILE to be able to --resume)"
+                "sudoflow: stopped by {name}: {summary}; every row written is whole (use -o \
+                 FILE, a regular file, to be able to --resume)"
             ),
         }
         Ok(std::process::ExitCode::from(crate::interrupt::exit_status(

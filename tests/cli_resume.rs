@@ -341,7 +341,10 @@ fn a_signal_without_o_still_writes_whole_rows_to_stdout() {
         err.contains(&format!("stopped by SIGTERM: {rows} records")),
         "{err}"
     );
-    assert!(err.contains("use -o FILE to be able to --resume"), "{err}");
+    assert!(
+        err.contains("use -o FILE, a regular file, to be able to --resume"),
+        "{err}"
+    );
 }
 
 /// An interrupted run's partial file, stopped by SIGINT: (dir, input, out).

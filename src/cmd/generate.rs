@@ -525,7 +525,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
                 first = last + 1;
-                if crate::interrupt::requested().is_some() {
+                if first <= args.count && crate::interrupt::requested().is_some() {
                     failure = Some((first, GiveUp::Interrupted));
                 }
             }
