@@ -423,9 +423,10 @@ impl KeptRows {
 
 impl RunOutput {
     /// Opens the run's output and writes the header (unless resumed):
-    /// stdout for `None` or `-`, `path` itself if it exists and is not a
-    /// regular file (`/dev/null`, a FIFO), else `path.partial` (see the
-    /// module doc).
+    /// stdout for `None` or `-`; `path` itself if it is under `/dev` or
+    /// `/proc` or exists and is not a regular file (`/dev/null`, a FIFO);
+    /// else `path.partial` (see the module doc), beside the file a
+    /// symbolic link `path` leads to.
     /// With `resume`, continues `path.partial` if it exists, after checking
     /// its sidecar against `spec`; the [`KeptRows`] then tell which records
     /// to skip. Without `resume`, an existing `path.partial` is refused (it
@@ -441,13 +442,17 @@ impl RunOutput {
         resume: bool,
     ) -> anyhow::Result<(RunOutput, CsvSink, Option<KeptRows>)> {
         let resume_command = resume_command();
-        // Stdout, and files that are not regular files (`/dev/null`,
-        // `/dev/stdout`, a FIFO), are written directly: they cannot be
-        // renamed over, nor resumed.
+        // Stdout, files that are not regular files (`/dev/null`, a FIFO)
+        // and anything under /dev or /proc (`/dev/stdout` may lead to a
+        // regular file, and /dev/stdout itself must never be renamed over)
+        // are written directly: they cannot be replaced, nor resumed.
         let direct = match path {
-            Some(p) if p.as_os_str() != "-" => std::fs::metadata(p)
-                .is_ok_and(|m| !m.is_file())
-                .then_some(p),
+            Some(p) if p.as_os_str() != "-" => {
+                let special = p.starts_with("/dev")
+                    || p.starts_with("/proc")
+                    || std::fs::metadata(p).is_ok_and(|m| !m.is_file());
+                special.then_some(p)
+            }
             _ => Some(Path::new("-")),
         };
         if let Some(direct) = direct {
@@ -473,6 +478,18 @@ impl RunOutput {
         }
         let path = path.expect("not direct");
         refuse_input_as_output(path, &spec.inputs)?;
+        // A symbolic link stays one: the file it leads to is replaced.
+        let target = std::fs::symlink_metadata(path)
+            .is_ok_and(|m| m.file_type().is_symlink())
+            .then(|| {
+                std::fs::canonicalize(path).ok().or_else(|| {
+                    // A link to a file not there yet.
+                    let to = std::fs::read_link(path).ok()?;
+                    Some(path.parent().map_or(to.clone(), |dir| dir.join(&to)))
+                })
+            })
+            .flatten();
+        let path = target.as_deref().unwrap_or(path);
         let partial = partial_path(path);
         let sidecar = sidecar_path(path);
         let name = partial.display().to_string();

@@ -676,3 +676,55 @@ fn generate_resumes_the_same_random_stream() {
     Command::new(bin()).args(args).assert().success();
     assert_eq!(std::fs::read(&out).unwrap(), want);
 }
+
+#[test]
+fn special_and_linked_outputs_are_never_renamed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = datasets::public_path(datasets::HARDEST_1106).expect("make datasets");
+    let want = Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&set)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    // -o /dev/stdout with stdout sent to a file: written through, and
+    // /dev/stdout is still the link it was.
+    let before = std::fs::symlink_metadata("/dev/stdout").map(|m| m.file_type());
+    let redirected = dir.path().join("redirected.csv");
+    std::process::Command::new(bin())
+        .args(["solve", "-q", "-o", "/dev/stdout"])
+        .arg(&set)
+        .stdout(std::fs::File::create(&redirected).unwrap())
+        .status()
+        .unwrap();
+    assert_eq!(std::fs::read(&redirected).unwrap(), want);
+    assert_eq!(
+        std::fs::symlink_metadata("/dev/stdout").map(|m| m.file_type()),
+        before
+    );
+    assert!(!Path::new("/dev/stdout.partial").exists());
+    // A link, to a file there or not yet: the link stays, its file is written.
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    for existing in [false, true] {
+        let link = dir.path().join(format!("link-{existing}.csv"));
+        let file = dir.path().join(format!("real/{existing}.csv"));
+        if existing {
+            std::fs::write(&file, "old\n").unwrap();
+        }
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        Command::new(bin())
+            .args(["solve", "-q"])
+            .arg(&set)
+            .arg("-o")
+            .arg(&link)
+            .assert()
+            .success();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&file).unwrap(), want);
+    }
+}
