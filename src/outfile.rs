@@ -289,7 +289,7 @@ struct OutFile {
 pub struct KeptRows {
     rows: csv::Reader<std::io::Take<BufReader<File>>>,
     name: String,
-    row: csv::StringRecord,
+    row: csv::ByteRecord,
     columns: usize,
     index_col: Option<usize>,
     puzzle_col: Option<usize>,
@@ -311,7 +311,7 @@ impl KeptRows {
         let row_no = self.kept + 1;
         let more = self
             .rows
-            .read_record(&mut self.row)
+            .read_byte_record(&mut self.row)
             .with_context(|| format!("{}: row {row_no} cannot be read back", self.name))?;
         if !more {
             self.exhausted = true;
@@ -326,19 +326,19 @@ impl KeptRows {
             );
         }
         if let Some(c) = self.index_col {
-            if self.row[c] != *row_no.to_string() {
+            if self.row[c] != *row_no.to_string().as_bytes() {
                 bail!(
-                    "{}: row {row_no} has index {}: the file is damaged",
+                    "{}: row {row_no} has index {:?}: the file is damaged",
                     self.name,
-                    &self.row[c]
+                    String::from_utf8_lossy(&self.row[c])
                 );
             }
         }
         if let Some(c) = self.status_col {
-            let status = &self.row[c];
-            match self.statuses.iter_mut().find(|(s, _)| s == status) {
+            let status = String::from_utf8_lossy(&self.row[c]);
+            match self.statuses.iter_mut().find(|(s, _)| *s == status) {
                 Some((_, n)) => *n += 1,
-                None => self.statuses.push((status.to_string(), 1)),
+                None => self.statuses.push((status.into_owned(), 1)),
             }
         }
         self.kept += 1;
@@ -361,13 +361,13 @@ impl KeptRows {
                 Ok(grid) => grid.to_line(),
                 Err(_) => record.raw.clone(),
             };
-            if self.row[c] != *want {
+            if self.row[c] != *want.as_bytes() {
                 bail!(
                     "cannot resume: row {} of {} is for puzzle {:?}, but record {} of the \
                      inputs ({}:{}) is {:?}: the inputs are not those of the interrupted run",
                     self.kept,
                     self.name,
-                    &self.row[c],
+                    String::from_utf8_lossy(&self.row[c]),
                     record.index,
                     record.source,
                     record.line,
@@ -534,7 +534,7 @@ impl RunOutput {
             let mut kept = KeptRows {
                 rows,
                 name: name.clone(),
-                row: csv::StringRecord::new(),
+                row: csv::ByteRecord::new(),
                 columns: spec.header.len(),
                 index_col: column("index"),
                 puzzle_col: column("puzzle"),
