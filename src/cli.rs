@@ -53,3 +53,70 @@ pub fn worker_pool(threads: Option<std::num::NonZeroUsize>) -> anyhow::Result<ra
         .build()
         .context("cannot start the worker threads")
 }
+
+/// Parses every duration option (`--time-budget`, `--se-budget`, `bench`'s
+/// `--time`, `--warmup`, `--budget`, `--validate-time`): a plain number is
+/// seconds (fractions allowed: `2.5`), anything else is read by the
+/// humantime crate (`500ms`, `3s`, `2m`, `1h`, `1m30s`, `2min`).
+///
+/// Errors: neither form, or a negative or non-finite number; the message
+/// gives the accepted forms.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    if let Ok(secs) = t.parse::<f64>() {
+        return std::time::Duration::try_from_secs_f64(secs)
+            .map_err(|_| format!("{text:?} is not a duration: seconds must be 0 or more"));
+    }
+    humantime::parse_duration(t).or_else(|e| {
+        // humantime takes whole numbers only; `1.5s` and `0.5m` read too.
+        let (num, scale) = [("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
+            .iter()
+            .find_map(|&(unit, scale)| Some((t.strip_suffix(unit)?.trim(), scale)))
+            .ok_or(e.to_string())
+            .map_err(|e| bad(text, &e))?;
+        let secs: f64 = num.parse().map_err(|_| bad(text, &e.to_string()))?;
+        std::time::Duration::try_from_secs_f64(secs * scale).map_err(|_| bad(text, "negative"))
+    })
+}
+
+fn bad(text: &str, why: &str) -> String {
+    format!(
+        "{text:?} is not a duration ({why}); write seconds (2.5) or a number with a unit: \
+         500ms, 3s, 1.5s, 2m, 1h, 1m30s"
+    )
+}
+
+/// [`parse_duration`] for budgets, which must be above zero.
+///
+/// Errors: as [`parse_duration`], or a zero duration.
+pub fn parse_budget(text: &str) -> Result<std::time::Duration, String> {
+    match parse_duration(text)? {
+        d if d.is_zero() => Err(format!("{text:?}: a time budget must be above zero")),
+        d => Ok(d),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_are_plain_seconds_or_numbers_with_a_unit() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("0.5m"), Ok(Duration::from_secs(30)));
+        assert!(parse_duration("soon").unwrap_err().contains("500ms"));
+        assert!(parse_duration("-1").is_err());
+        assert!(parse_duration("inf").is_err());
+        assert!(parse_budget("0").is_err());
+        assert_eq!(parse_budget("0.5"), Ok(Duration::from_millis(500)));
+    }
+}

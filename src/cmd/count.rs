@@ -96,7 +96,7 @@ pub struct CountArgs {
     #[arg(
         long,
         value_name = "SECS",
-        value_parser = parse_seconds,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a record after SECS seconds of wall time (decimals allowed): \
             it gets status 'timeout' and solutions holds those found so far, a lower bound. \
             Default: no budget (a record with very many solutions, like the empty grid, \
@@ -134,20 +134,6 @@ pub struct CountArgs {
             Example: sudoflow count --strict puzzles.txt -o counts.csv || echo 'bad records'"
     )]
     pub strict: bool,
-}
-
-/// `--time-budget`: positive, finite seconds.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(secs.is_finite() && secs > 0.0) {
-        return Err(format!(
-            "{text:?}: the budget must be a positive number of seconds"
-        ));
-    }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("{text:?}: {e}"))
 }
 
 /// One row of `count`'s output.

@@ -124,7 +124,7 @@ pub struct GenerateArgs {
     pub max_tries: u64,
 
     /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_duration)]
     pub time_budget: Option<Duration>,
 }
 
@@ -233,28 +233,6 @@ pub fn parse_se(text: &str) -> Result<RangeInclusive<i64>, String> {
         ));
     }
     Ok(lo..=hi)
-}
-
-/// `--time-budget`: a non-negative number with an optional unit `ms`, `s`
-/// (the default), `m` or `h`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration such as 90, 90s, 500ms, 2m or 1h"))?;
-    Duration::try_from_secs_f64(v * scale).map_err(|e| format!("{text:?}: {e}"))
 }
 
 impl GenerateArgs {
@@ -575,16 +553,5 @@ mod tests {
         assert!(parse_se("8..7").unwrap_err().contains("greater"));
         assert!(parse_se("7.25").unwrap_err().contains("one decimal"));
         assert!(parse_se("25").is_err());
-    }
-
-    #[test]
-    fn durations_parse_with_units() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert!(parse_duration("soon").is_err());
-        assert!(parse_duration("-1").is_err());
     }
 }

@@ -93,7 +93,7 @@ pub struct RateArgs {
     #[arg(
         long,
         value_name = "TIME",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a puzzle after TIME of wall time: it gets status 'timeout' and \
             the run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
             [default: 10s]. Puzzles rated 9.5 and above (nested forcing chains) take the \

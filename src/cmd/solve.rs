@@ -129,7 +129,7 @@ pub struct SolveArgs {
         long,
         value_name = "TIME",
         requires = "se",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Wall time allowed to rate one puzzle with --se (90, 90s, 500ms, 2m, 1h)             [default: 10s].
             Example: sudoflow solve --se --se-budget 1m hardest.txt"
     )]
