@@ -96,6 +96,26 @@ pub fn parse_budget(text: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// Parses `--blank`: the character the output's `puzzle` column writes for
+/// a blank cell, one of the blanks every command reads (`.`, `0`, `_`).
+///
+/// Errors: anything else.
+pub fn parse_blank(text: &str) -> Result<u8, String> {
+    match text {
+        "." | "0" | "_" => Ok(text.as_bytes()[0]),
+        _ => Err(format!(
+            "{text:?}: the blank must be '.', '0' or '_' (what the reader takes for a blank)"
+        )),
+    }
+}
+
+/// `--blank`'s long help, shared by `solve`, `count` and `rate`.
+pub const BLANK_HELP: &str = "The character the output's puzzle column writes for a blank \
+    cell: '.' (the default), '0' or '_'. With the input's own blank (Kaggle's sets use '0') the \
+    column equals the input's puzzle field, so the output joins back on it (pandas: \
+    df.merge(out, left_on='quizzes', right_on='puzzle')). Invalid records' text is written as \
+    read whatever the option.\nExample: sudoflow solve --blank 0 sudoku.csv -o out.csv";
+
 #[cfg(test)]
 mod tests {
     use super::*;

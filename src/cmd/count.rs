@@ -35,7 +35,8 @@ const STATUSES: [&str; 6] = [
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Columns: index,puzzle,status,solutions,error. Statuses: unique (1 solution), multiple (2 or \
-more, exact), unsolvable (0), capped (more than --max N; solutions = N+1, a lower bound), \
+more, exact), unsolvable (0), capped (--max N reached: the search stopped at the N-th \
+solution, solutions = N means N or more, as `solve --limit N` writes it), \
 timeout (--time-budget ran out; solutions = those found so far, a lower bound), invalid (bad \
 length or character, or clashing givens; solutions empty, error names source:line).
 
@@ -80,14 +81,15 @@ pub struct CountArgs {
     )]
     pub threads: Option<NonZeroUsize>,
 
-    /// Stop counting a record once it has more than N solutions (status 'capped').
+    /// Stop counting a record at its N-th solution (status 'capped': N or more).
     #[arg(
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u64).range(1..),
-        long_help = "Stop counting a record once more than N solutions are found: it gets \
-            status 'capped' and solutions N+1 (a lower bound). Records with at most N \
-            solutions are still counted exactly. Default: no cap.\n\
+        long_help = "Stop counting a record at its N-th solution: it gets status 'capped' \
+            and solutions N, meaning N or more (the convention of `solve --limit N`, whose \
+            'solutions' column is also N or more once it reaches N). Records with fewer than \
+            N solutions are counted exactly. Default: no cap.\n\
             Example: sudoflow count --max 1000 puzzles.txt"
     )]
     pub max: Option<u64>,
@@ -115,6 +117,16 @@ pub struct CountArgs {
             Example: sudoflow count --batch-size 1024 many-easy.txt"
     )]
     pub batch_size: NonZeroUsize,
+
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
 
     /// No progress bar and no summary line on stderr.
     #[arg(
@@ -216,7 +228,13 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let summary = pipeline::run(
         &opts,
         || Solver::new(solve_opts),
-        |solver: &mut Solver, record: &Record| count_one(solver, &count_opts, record),
+        |solver: &mut Solver, record: &Record| {
+            let mut row = count_one(solver, &count_opts, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: CountRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;

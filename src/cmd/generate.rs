@@ -86,9 +86,14 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
     pub clues: Option<RangeInclusive<usize>>,
 
-    /// Keep puzzles whose WNF level (1 easy .. 4 very hard) is in L..M (or just L).
+    /// Keep puzzles whose WNF band (1..4) is in L..M (or just L).
     ///
-    /// The wnf_level column as `solve` reports it. Example: `--wnf-level 4`.
+    /// The wnf_level column as `solve` reports it: the modelling paper's band of
+    /// WNF, which measures how few candidates the givens leave (a high WNF,
+    /// level 4, leaves many candidates per empty cell), not how hard a person
+    /// finds the puzzle: against Sudoku Explainer's rating its rank correlation
+    /// is about -0.2 (`guesses` does far better). For difficulty use `--se`
+    /// (`sudoflow rate`). Example: `--wnf-level 4`.
     #[arg(long, value_name = "L[..M]", value_parser = parse_wnf_level)]
     pub wnf_level: Option<RangeInclusive<u8>>,
 

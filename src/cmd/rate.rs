@@ -113,6 +113,16 @@ pub struct RateArgs {
     )]
     pub batch_size: NonZeroUsize,
 
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
+
     /// No progress bar and no summary line on stderr.
     #[arg(
         short,
@@ -297,7 +307,13 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let summary = pipeline::run(
         &opts,
         || RateState::new(budget),
-        rate_record,
+        |state: &mut RateState, record: &Record| {
+            let mut row = rate_record(state, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: RateRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
