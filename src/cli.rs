@@ -96,6 +96,43 @@ pub fn parse_budget(text: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// Parses `-j/--threads`: a whole number, at least 1.
+///
+/// Errors: not a whole number, or 0 (the message says at least 1 thread).
+pub fn parse_threads(text: &str) -> Result<std::num::NonZeroUsize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    std::num::NonZeroUsize::new(n).ok_or_else(|| "at least 1 thread is needed".to_string())
+}
+
+/// Whether `solve`, `count` and `rate` draw their progress bar: not with
+/// `--quiet`, only on a terminal stderr, and not when the CSV goes to a
+/// terminal stdout too (the bar would be drawn between the rows).
+pub fn show_progress(quiet: bool, output: Option<&std::path::Path>) -> bool {
+    use std::io::IsTerminal;
+    let to_stdout = match output {
+        None => true,
+        Some(p) => p.as_os_str() == "-",
+    };
+    let csv_on_terminal = to_stdout && std::io::stdout().is_terminal();
+    !quiet && std::io::stderr().is_terminal() && !csv_on_terminal
+}
+
+/// Says on stderr that the puzzles are read from stdin when stdin is a
+/// terminal and no input file was given (otherwise the tool seems to hang).
+pub fn note_terminal_stdin(inputs: &[std::path::PathBuf], quiet: bool) {
+    use std::io::IsTerminal;
+    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
+    if reads_stdin && !quiet && std::io::stdin().is_terminal() {
+        eprintln!(
+            "sudoflow: reading puzzles from stdin (one per line; Ctrl-D ends, Ctrl-C stops); \
+             give a file to read it instead"
+        );
+    }
+}
+
 /// Parses `--blank`: the character the output's `puzzle` column writes for
 /// a blank cell, one of the blanks every command reads (`.`, `0`, `_`).
 ///

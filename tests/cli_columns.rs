@@ -3,6 +3,7 @@
 //! says what the columns mean. Each runs the binary as a user would.
 
 use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
 
 const INKALA: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
@@ -163,4 +164,67 @@ fn help_explains_the_columns_and_the_cap() {
         help.contains("how few candidates the givens leave"),
         "{help}"
     );
+}
+
+/// Help and messages that match the tool (issue 13, "Help that matches the tool").
+#[test]
+fn help_and_messages_match_the_tool() {
+    // -j 0 says what is needed, in every command that takes -j.
+    for command in ["solve", "count", "rate", "generate", "count-grids"] {
+        sudoflow()
+            .args([command, "-j", "0"])
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("at least 1 thread"))
+            .stderr(predicates::str::contains("non-zero type").not());
+    }
+    // --symmetry: one indexing throughout.
+    let out = sudoflow().args(["generate", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("zero-based"), "{help}");
+    assert!(
+        !help.contains("column 5") && !help.contains("row 5"),
+        "{help}"
+    );
+    assert!(help.contains("c = 4") && help.contains("r = 4"), "{help}");
+    // solve --help's example path exists in a checkout.
+    let out = sudoflow().args(["solve", "--help"]).output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let example = help
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("sudoflow solve datasets/"))
+        .expect("an example reading a file of datasets/");
+    let file = example.split_whitespace().next().unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("datasets")
+        .join(file);
+    assert!(path.is_file(), "{} is not in the checkout", path.display());
+    // Every command the top-level help names exists.
+    let out = sudoflow().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for command in ["solve", "rate", "generate", "count", "bench"] {
+        assert!(help.contains(&format!("  {command} ")), "{command}");
+        sudoflow().args([command, "--help"]).assert().success();
+    }
+}
+
+/// A generator that cannot meet --clues with minimal puzzles suggests
+/// --no-minimal and says what its counts are.
+#[test]
+fn generate_failure_suggests_no_minimal() {
+    sudoflow()
+        .args(["generate", "-n", "1", "--seed", "1", "--clues", "40..41"])
+        .args(["--max-tries", "20", "-q"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("none of its 20 candidates"))
+        .stderr(predicates::str::contains("try --no-minimal"));
+    // Too few clues: --no-minimal would not help, so it is not suggested.
+    sudoflow()
+        .args(["generate", "-n", "1", "--seed", "1", "--clues", "17..18"])
+        .args(["--max-tries", "20", "-q"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("--no-minimal").not());
 }

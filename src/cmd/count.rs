@@ -12,7 +12,6 @@ use crate::counting::solutions::{count_record, CountOptions, CountResult};
 use crate::output::CsvSink;
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::solver::Solver;
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,6 +71,7 @@ pub struct CountArgs {
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -218,9 +218,10 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
     let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.write_record(COUNT_HEADER)?;
 

@@ -56,10 +56,10 @@ pub struct GenerateArgs {
     pub puzzle_seed: Option<u64>,
 
     /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = crate::cli::parse_threads)]
     pub threads: Option<NonZeroUsize>,
 
-    /// Symmetry of the pattern of givens (rows and columns below are zero-based).
+    /// Symmetry of the pattern of givens (`(r, c)` below: zero-based row and column, 0..8).
     ///
     /// Givens are removed one whole orbit at a time, so the pattern keeps the
     /// symmetry. Example: `sudoflow generate -n 10 --symmetry rot180`.
@@ -483,10 +483,22 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         None => Ok(ExitCode::from(exit::OK)),
         // Skipped is never first in index order: the lower index that gave up is.
         Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
+            // Minimal puzzles keep the clues their pattern needs: a clue range
+            // or WNF band they miss is often reachable only without minimality.
+            // Minimal puzzles seldom have 28 clues or more (most have 22-26),
+            // and WNF band 1 needs many clues.
+            let many_clues = args.clues.as_ref().is_some_and(|c| *c.start() >= 28)
+                || args.wnf_level.as_ref().is_some_and(|l| *l.end() <= 1);
+            let hint = if !args.no_minimal && many_clues {
+                " Minimal puzzles seldom have that many clues: try --no-minimal."
+            } else {
+                ""
+            };
             eprintln!(
-                "sudoflow: error: puzzle {i}: none of {} candidates passed the filters \
-                 (acceptance so far {:.3}%); {written} puzzles written. Loosen --clues, \
-                 --wnf-level or --guesses, or raise --max-tries",
+                "sudoflow: error: puzzle {i}: none of its {} candidates (--max-tries) passed \
+                 the filters; {written} puzzles written. Loosen --clues, --wnf-level or \
+                 --guesses, or raise --max-tries.{hint} (The summary above counts the \
+                 candidates of every puzzle, {:.3}% of them accepted.)",
                 args.max_tries,
                 tally.acceptance()
             );

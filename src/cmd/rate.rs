@@ -11,7 +11,6 @@ use crate::output::CsvSink;
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,6 +79,7 @@ pub struct RateArgs {
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -297,9 +297,10 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
     let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.write_record(RATE_HEADER)?;
 

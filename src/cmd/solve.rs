@@ -9,7 +9,6 @@ use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{Prune, SolveOptions, Solver};
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,6 +65,7 @@ pub struct SolveArgs {
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -255,9 +255,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
     let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.set_blank(args.blank);
     let blank = args.blank;
