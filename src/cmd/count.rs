@@ -12,7 +12,6 @@ use crate::counting::solutions::{count_record, CountOptions, CountResult};
 use crate::output::CsvSink;
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::solver::Solver;
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,7 +34,8 @@ const STATUSES: [&str; 6] = [
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Columns: index,puzzle,status,solutions,error. Statuses: unique (1 solution), multiple (2 or \
-more, exact), unsolvable (0), capped (more than --max N; solutions = N+1, a lower bound), \
+more, exact), unsolvable (0), capped (--max N reached: the search stopped at the N-th \
+solution, solutions = N means N or more, as `solve --limit N` writes it), \
 timeout (--time-budget ran out; solutions = those found so far, a lower bound), invalid (bad \
 length or character, or clashing givens; solutions empty, error names source:line).
 
@@ -71,6 +71,7 @@ pub struct CountArgs {
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -80,14 +81,15 @@ pub struct CountArgs {
     )]
     pub threads: Option<NonZeroUsize>,
 
-    /// Stop counting a record once it has more than N solutions (status 'capped').
+    /// Stop counting a record at its N-th solution (status 'capped': N or more).
     #[arg(
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u64).range(1..),
-        long_help = "Stop counting a record once more than N solutions are found: it gets \
-            status 'capped' and solutions N+1 (a lower bound). Records with at most N \
-            solutions are still counted exactly. Default: no cap.\n\
+        long_help = "Stop counting a record at its N-th solution: it gets status 'capped' \
+            and solutions N, meaning N or more (the convention of `solve --limit N`, whose \
+            'solutions' column is also N or more once it reaches N). Records with fewer than \
+            N solutions are counted exactly. Default: no cap.\n\
             Example: sudoflow count --max 1000 puzzles.txt"
     )]
     pub max: Option<u64>,
@@ -96,7 +98,7 @@ pub struct CountArgs {
     #[arg(
         long,
         value_name = "SECS",
-        value_parser = parse_seconds,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a record after SECS seconds of wall time (decimals allowed): \
             it gets status 'timeout' and solutions holds those found so far, a lower bound. \
             Default: no budget (a record with very many solutions, like the empty grid, \
@@ -116,6 +118,16 @@ pub struct CountArgs {
     )]
     pub batch_size: NonZeroUsize,
 
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
+
     /// No progress bar and no summary line on stderr.
     #[arg(
         short,
@@ -134,20 +146,6 @@ pub struct CountArgs {
             Example: sudoflow count --strict puzzles.txt -o counts.csv || echo 'bad records'"
     )]
     pub strict: bool,
-}
-
-/// `--time-budget`: positive, finite seconds.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(secs.is_finite() && secs > 0.0) {
-        return Err(format!(
-            "{text:?}: the budget must be a positive number of seconds"
-        ));
-    }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("{text:?}: {e}"))
 }
 
 /// One row of `count`'s output.
@@ -220,9 +218,10 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
     let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.write_record(COUNT_HEADER)?;
 
@@ -230,7 +229,13 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let summary = pipeline::run(
         &opts,
         || Solver::new(solve_opts),
-        |solver: &mut Solver, record: &Record| count_one(solver, &count_opts, record),
+        |solver: &mut Solver, record: &Record| {
+            let mut row = count_one(solver, &count_opts, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: CountRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;

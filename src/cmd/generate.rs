@@ -56,10 +56,10 @@ pub struct GenerateArgs {
     pub puzzle_seed: Option<u64>,
 
     /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = crate::cli::parse_threads)]
     pub threads: Option<NonZeroUsize>,
 
-    /// Symmetry of the pattern of givens (rows and columns below are zero-based).
+    /// Symmetry of the pattern of givens (`(r, c)` below: zero-based row and column, 0..8).
     ///
     /// Givens are removed one whole orbit at a time, so the pattern keeps the
     /// symmetry. Example: `sudoflow generate -n 10 --symmetry rot180`.
@@ -86,9 +86,14 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
     pub clues: Option<RangeInclusive<usize>>,
 
-    /// Keep puzzles whose WNF level (1 easy .. 4 very hard) is in L..M (or just L).
+    /// Keep puzzles whose WNF band (1..4) is in L..M (or just L).
     ///
-    /// The wnf_level column as `solve` reports it. Example: `--wnf-level 4`.
+    /// The wnf_level column as `solve` reports it: the modelling paper's band of
+    /// WNF, which measures how few candidates the givens leave (a high WNF,
+    /// level 4, leaves many candidates per empty cell), not how hard a person
+    /// finds the puzzle: against Sudoku Explainer's rating its rank correlation
+    /// is about -0.2 (`guesses` does far better). For difficulty use `--se`
+    /// (`sudoflow rate`). Example: `--wnf-level 4`.
     #[arg(long, value_name = "L[..M]", value_parser = parse_wnf_level)]
     pub wnf_level: Option<RangeInclusive<u8>>,
 
@@ -124,7 +129,7 @@ pub struct GenerateArgs {
     pub max_tries: u64,
 
     /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_duration)]
     pub time_budget: Option<Duration>,
 }
 
@@ -233,28 +238,6 @@ pub fn parse_se(text: &str) -> Result<RangeInclusive<i64>, String> {
         ));
     }
     Ok(lo..=hi)
-}
-
-/// `--time-budget`: a non-negative number with an optional unit `ms`, `s`
-/// (the default), `m` or `h`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration such as 90, 90s, 500ms, 2m or 1h"))?;
-    Duration::try_from_secs_f64(v * scale).map_err(|e| format!("{text:?}: {e}"))
 }
 
 impl GenerateArgs {
@@ -500,10 +483,22 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         None => Ok(ExitCode::from(exit::OK)),
         // Skipped is never first in index order: the lower index that gave up is.
         Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
+            // Minimal puzzles keep the clues their pattern needs: a clue range
+            // or WNF band they miss is often reachable only without minimality.
+            // Minimal puzzles seldom have 28 clues or more (most have 22-26),
+            // and WNF band 1 needs many clues.
+            let many_clues = args.clues.as_ref().is_some_and(|c| *c.start() >= 28)
+                || args.wnf_level.as_ref().is_some_and(|l| *l.end() <= 1);
+            let hint = if !args.no_minimal && many_clues {
+                " Minimal puzzles seldom have that many clues: try --no-minimal."
+            } else {
+                ""
+            };
             eprintln!(
-                "sudoflow: error: puzzle {i}: none of {} candidates passed the filters \
-                 (acceptance so far {:.3}%); {written} puzzles written. Loosen --clues, \
-                 --wnf-level or --guesses, or raise --max-tries",
+                "sudoflow: error: puzzle {i}: none of its {} candidates (--max-tries) passed \
+                 the filters; {written} puzzles written. Loosen --clues, --wnf-level or \
+                 --guesses, or raise --max-tries.{hint} (The summary above counts the \
+                 candidates of every puzzle, {:.3}% of them accepted.)",
                 args.max_tries,
                 tally.acceptance()
             );
@@ -575,16 +570,5 @@ mod tests {
         assert!(parse_se("8..7").unwrap_err().contains("greater"));
         assert!(parse_se("7.25").unwrap_err().contains("one decimal"));
         assert!(parse_se("25").is_err());
-    }
-
-    #[test]
-    fn durations_parse_with_units() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert!(parse_duration("soon").is_err());
-        assert!(parse_duration("-1").is_err());
     }
 }

@@ -11,7 +11,6 @@ use crate::output::CsvSink;
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,6 +79,7 @@ pub struct RateArgs {
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -93,7 +93,7 @@ pub struct RateArgs {
     #[arg(
         long,
         value_name = "TIME",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a puzzle after TIME of wall time: it gets status 'timeout' and \
             the run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
             [default: 10s]. Puzzles rated 9.5 and above (nested forcing chains) take the \
@@ -112,6 +112,16 @@ pub struct RateArgs {
             Example: sudoflow rate --batch-size 256 easy.txt"
     )]
     pub batch_size: NonZeroUsize,
+
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
 
     /// No progress bar and no summary line on stderr.
     #[arg(
@@ -287,9 +297,10 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
     let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.write_record(RATE_HEADER)?;
 
@@ -297,7 +308,13 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let summary = pipeline::run(
         &opts,
         || RateState::new(budget),
-        rate_record,
+        |state: &mut RateState, record: &Record| {
+            let mut row = rate_record(state, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: RateRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
