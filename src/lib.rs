@@ -26,6 +26,8 @@ pub mod datasets;
 pub mod exit;
 pub mod generator;
 pub mod grid;
+pub mod interrupt;
+pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;

@@ -356,6 +356,26 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// Refuses an output `path` that is one of `inputs` (the same file, by
+/// device and inode, so also through a hard or symbolic link; `-` is
+/// stdin/stdout and names no file), before anything is opened for writing.
+///
+/// Errors: `path` is one of `inputs`; the message names both.
+pub fn refuse_input_as_output(
+    path: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+) -> anyhow::Result<()> {
+    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
+        anyhow::bail!(
+            "refusing to write output {}: it is the input {} (the same file); \
+             nothing was written",
+            path.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}
+
 impl CsvSink {
     /// Opens `path` (created or truncated), or stdout for `None` or `-`.
     /// `inputs` are the run's input files (`-` for stdin): a `path` that is
@@ -373,14 +393,7 @@ impl CsvSink {
         let (out, name): (Box<dyn std::io::Write>, String) = match path {
             Some(path) if path.as_os_str() != "-" => (
                 Box::new({
-                    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
-                        anyhow::bail!(
-                            "refusing to write output {}: it is the input {} (the same file); \
-                             nothing was written",
-                            path.display(),
-                            input.display()
-                        );
-                    }
+                    refuse_input_as_output(path, inputs)?;
                     std::fs::File::create(path)
                         .with_context(|| format!("cannot create output {}", path.display()))?
                 }),
@@ -388,18 +401,23 @@ impl CsvSink {
             ),
             _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
         };
+        Ok(CsvSink::to_writer(out, name))
+    }
+
+    /// A sink writing to `out`, which write errors call `name`.
+    pub fn to_writer(out: Box<dyn std::io::Write>, name: String) -> CsvSink {
         let wtr = csv::WriterBuilder::new()
             .buffer_capacity(64 * 1024)
             .quote_style(csv::QuoteStyle::Never)
             .from_writer(out);
-        Ok(CsvSink {
+        CsvSink {
             wtr,
             name,
             quoter: csv_core::Writer::new(),
             record: csv::ByteRecord::new(),
             quoted: csv::ByteRecord::new(),
             blank: b'.',
-        })
+        }
     }
 
     /// Sets the character `solve` rows' `puzzle` column writes for a blank

@@ -13,9 +13,11 @@ use crate::exit;
 use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
+use crate::outfile::{RunOutput, RunSpec};
 use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
 use crate::rating::se::Rating;
 use crate::solver::SolveOptions;
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use rayon::prelude::*;
@@ -112,7 +114,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_se)]
     pub se: Option<RangeInclusive<i64>>,
 
-    /// Output CSV file (`-` for stdout).
+    /// Output CSV file (`-` for stdout), written as FILE.partial and renamed FILE once complete.
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
 
@@ -128,6 +130,17 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tries: u64,
 
+    /// Continue an interrupted run from FILE.partial (same seed and options).
+    ///
+    /// The rows FILE.partial kept stay; generation goes on at the next index
+    /// with the same per-index seed streams, so the final FILE is the one an
+    /// uninterrupted run writes. Without --seed the interrupted run's seed is
+    /// used (its sidecar FILE.partial.json has it). Other options must be
+    /// the same (-j and -q may differ), else the resume is refused, saying
+    /// what differs. Example: `sudoflow generate -n 1000000 --seed 7 -o big.csv --resume`.
+    #[arg(long, conflicts_with = "puzzle_seed")]
+    pub resume: bool,
+
     /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
     #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_duration)]
     pub time_budget: Option<Duration>,
@@ -141,7 +154,8 @@ gives the same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --time-budget ran out (the puzzles before it are written, in order);
-2 usage or I/O error (e.g. --clues 10..12).
+2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is
+kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
 
@@ -270,6 +284,8 @@ enum GiveUp {
     Time,
     /// A lower index already gave up, so this one would not be written.
     Skipped,
+    /// SIGINT or SIGTERM asked the run to stop.
+    Interrupted,
 }
 
 /// Counters shared by the workers, read by the progress bar and the summary.
@@ -346,6 +362,9 @@ fn make(
         if tally.first_failure.load(Relaxed) < index {
             return Err(GiveUp::Skipped);
         }
+        if crate::interrupt::requested().is_some() {
+            return Err(GiveUp::Interrupted);
+        }
         tally.tries.fetch_add(1, Relaxed);
         match gen.candidate(seeds.next_u64()) {
             Ok(p) => {
@@ -378,30 +397,66 @@ fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
-    let mut w = CsvSink::create(Some(&args.output), &[])?;
+    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let se_columns: &[&str] = if args.se.is_some() {
         &["er", "ep", "ed"]
     } else {
         &[]
     };
-    w.write_record(
-        SOLVE_HEADER
-            .iter()
-            .chain(se_columns)
-            .copied()
-            .chain(["seed"]),
-    )?;
+    let header: Vec<String> = SOLVE_HEADER
+        .iter()
+        .chain(se_columns)
+        .copied()
+        .chain(["seed"])
+        .map(String::from)
+        .collect();
+    // Without --seed a resumed run goes on with the interrupted run's.
+    let stored_seed = || {
+        args.resume
+            .then(|| crate::outfile::stored_option(&args.output, "seed"))
+            .flatten()
+            .and_then(|s| s.parse().ok())
+    };
+    let seed = args.seed.or_else(stored_seed).unwrap_or_else(rand::random);
+    let spec = RunSpec {
+        command: "generate",
+        inputs: Vec::new(),
+        options: vec![
+            (
+                "seed",
+                match args.puzzle_seed {
+                    Some(_) => String::new(),
+                    None => seed.to_string(),
+                },
+            ),
+            ("puzzle-seed", format!("{:?}", args.puzzle_seed)),
+            ("count", args.count.to_string()),
+            ("symmetry", format!("{:?}", opts.symmetry)),
+            ("minimal", opts.minimal.to_string()),
+            ("clues", format!("{:?}", opts.clues)),
+            ("wnf-level", format!("{:?}", opts.wnf_level)),
+            ("guesses", format!("{:?}", opts.guesses)),
+            ("se", format!("{:?}", opts.se)),
+            ("max-tries", args.max_tries.to_string()),
+        ],
+        header,
+    };
+    let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
+    let resumed = match kept.as_mut().map(|k| k.drain()).transpose() {
+        Ok(n) => n.unwrap_or(0),
+        Err(e) => return Err(out.fail(w, e)),
+    };
 
     if let Some(seed) = args.puzzle_seed {
         let result = Generator::new(opts).candidate(seed);
         return match result {
             Ok(p) => {
                 write_row(&mut w, 1, &p)?;
-                w.flush()?;
+                out.commit(w)?;
                 Ok(ExitCode::from(exit::OK))
             }
             Err(r) => {
-                w.flush()?;
+                out.commit(w)?;
                 eprintln!(
                     "sudoflow: error: puzzle seed {seed} makes a candidate the filters reject \
                      ({}); use the --symmetry, --minimal and filter options of the run that \
@@ -413,7 +468,6 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         };
     }
 
-    let seed = args.seed.unwrap_or_else(rand::random);
     let pool = crate::cli::worker_pool(args.threads)?;
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
@@ -423,12 +477,12 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 
     let mut written = 0u64;
     let mut failure = None;
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    let run = std::thread::scope(|scope| -> anyhow::Result<()> {
         if show {
             scope.spawn(|| progress(args.count, &tally, &done));
         }
         let result = (|| -> anyhow::Result<()> {
-            let mut first = 1u64;
+            let mut first = resumed + 1;
             while first <= args.count && failure.is_none() {
                 let last = (first + CHUNK - 1).min(args.count);
                 let chunk: Vec<Result<Generated, GiveUp>> = pool.install(|| {
@@ -444,6 +498,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     match r {
                         Ok(p) => {
                             write_row(&mut w, i, &p)?;
+                            out.row_written(&mut w)?;
                             written += 1;
                         }
                         Err(e) => {
@@ -452,21 +507,35 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                         }
                     }
                 }
-                w.flush()?;
                 first = last + 1;
+                if first <= args.count && crate::interrupt::requested().is_some() {
+                    failure = Some((first, GiveUp::Interrupted));
+                }
             }
             Ok(())
         })();
         done.store(true, Relaxed);
         result
-    })?;
+    });
+    if let Err(e) = run {
+        return Err(out.fail(w, e));
+    }
 
     let secs = start.elapsed().as_secs_f64();
-    if !args.quiet {
+    let line = {
         let rejected = tally.rejections();
-        eprintln!(
-            "sudoflow: generated {written} puzzles in {secs:.2} s ({:.0} puzzles/s, {} \
-             threads), {} candidates ({:.1}% accepted{}{}), seed {seed}",
+        format!(
+            "generated {written} puzzles{} in {secs:.2} s ({:.0} puzzles/s, {} threads), {} \
+             candidates ({:.1}% accepted{}{}), seed {seed}",
+            if resumed > 0 {
+                format!(
+                    " (rows {}..{}; rows 1..{resumed} resumed from the interrupted run)",
+                    resumed + 1,
+                    resumed + written
+                )
+            } else {
+                String::new()
+            },
             written as f64 / secs.max(1e-9),
             pool.current_num_threads(),
             tally.tries.load(Relaxed),
@@ -477,10 +546,21 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 "; rejected: "
             },
             rejected,
-        );
+        )
+    };
+    if let Some((_, GiveUp::Interrupted)) = failure {
+        let signal = crate::interrupt::requested().unwrap_or(2);
+        return out.interrupted(w, signal, &line);
+    }
+    // Complete: every puzzle, or the run's own limits stopped it (exit 1,
+    // the rows before the puzzle that gave up are the output).
+    out.commit(w)?;
+    if !args.quiet {
+        eprintln!("sudoflow: {line}");
     }
     match failure {
         None => Ok(ExitCode::from(exit::OK)),
+        Some((_, GiveUp::Interrupted)) => unreachable!("handled above"),
         // Skipped is never first in index order: the lower index that gave up is.
         Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
             // Minimal puzzles keep the clues their pattern needs: a clue range
@@ -496,19 +576,21 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             };
             eprintln!(
                 "sudoflow: error: puzzle {i}: none of its {} candidates (--max-tries) passed \
-                 the filters; {written} puzzles written. Loosen --clues, --wnf-level or \
+                 the filters; {} puzzles written. Loosen --clues, --wnf-level or \
                  --guesses, or raise --max-tries.{hint} (The summary above counts the \
                  candidates of every puzzle, {:.3}% of them accepted.)",
                 args.max_tries,
-                tally.acceptance()
+                resumed + written,
+                tally.acceptance(),
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
         Some((i, GiveUp::Time)) => {
             eprintln!(
                 "sudoflow: error: --time-budget ran out at puzzle {i} (acceptance {:.3}%); \
-                 {written} puzzles written",
-                tally.acceptance()
+                 {} puzzles written",
+                tally.acceptance(),
+                resumed + written
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
