@@ -7,7 +7,7 @@ SUDOFLOW := target/release/sudoflow
 
 all: build
 
-# Release binary (fat LTO, codegen-units = 1, panic = abort).
+# Release binary (fat LTO, codegen-units = 1, panic = unwind: a panic costs one row).
 build:
 	$(CARGO) build --release
 

@@ -7,3 +7,6 @@ pub const OK: u8 = 0;
 pub const FAILURE: u8 = 1;
 /// Usage error, or an I/O error such as a missing input file.
 pub const ERROR: u8 = 2;
+/// The run completed, but the work on some record panicked (a bug): those
+/// records have rows with status `error`, every other row was written.
+pub const INTERNAL: u8 = 3;

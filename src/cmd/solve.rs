@@ -18,7 +18,9 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input; 3 \
+an internal error (a bug) on some record, whose row has status 'error' (every other row is \
+written).
 
 Examples:
   sudoflow solve datasets/puzzles2_17_clue.txt -o out.csv
@@ -146,7 +148,7 @@ pub struct SolveArgs {
 }
 
 /// Per-status counts, in the order the summary line lists them.
-const STATUSES: [Status; 7] = [
+const STATUSES: [Status; 8] = [
     Status::Unique,
     Status::Multiple,
     Status::Solved,
@@ -154,6 +156,7 @@ const STATUSES: [Status; 7] = [
     Status::Stuck,
     Status::Timeout,
     Status::Invalid,
+    Status::Error,
 ];
 
 /// The row for one record: solved and rated if it parsed and its givens do
@@ -210,6 +213,15 @@ pub fn se_columns(
     }
 }
 
+/// A row of `solve --se`: the solve row and the er, ep, ed columns.
+struct WithSe(SolveRow, [String; 3]);
+
+impl pipeline::FromPanic for WithSe {
+    fn from_panic(record: &Record, message: &str) -> WithSe {
+        WithSe(SolveRow::error(record, message), Default::default())
+    }
+}
+
 /// Runs `sudoflow solve`.
 ///
 /// Errors: an input cannot be opened or read, or the output cannot be
@@ -244,9 +256,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             |(solver, rater): &mut (Solver, Rater), record: &Record| {
                 let mut row = solve_record(solver, record);
                 let se = se_columns(rater, &mut row, budget);
-                (row, se)
+                WithSe(row, se)
             },
-            |(row, se): (SolveRow, [String; 3])| {
+            |WithSe(row, se)| {
                 count(&row);
                 sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
             },
