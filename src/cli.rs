@@ -6,7 +6,8 @@ use clap::{Parser, Subcommand};
 /// Sudoku at scale: solve, rate, generate and count puzzles, and benchmark solvers.
 ///
 /// Exit codes: 0 the run completed; 1 `--strict` found invalid records or
-/// `bench` found a disagreement; 2 usage or I/O error.
+/// `bench` found a disagreement; 2 usage or I/O error; 3 an internal error
+/// (a bug) on some record, which got a row with status `error`.
 #[derive(Debug, Parser)]
 #[command(name = "sudoflow", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {

@@ -670,6 +670,34 @@ mod tests {
     }
 
     #[test]
+    fn a_line_over_the_cap_is_streamed_not_kept() {
+        // 64 MiB of one line and its CRLF, then a short line, plain and in a
+        // gzip member: the line buffer never grows past the cap (+ CRLF).
+        let long = 64 << 20;
+        for gzipped in [false, true] {
+            let body = io::repeat(b'7').take(long).chain(&b"\r\nnext"[..]);
+            let input: Box<dyn BufRead> = if gzipped {
+                let mut e = flate2::read::GzEncoder::new(body, flate2::Compression::fast());
+                let mut bytes = Vec::new();
+                e.read_to_end(&mut bytes).unwrap();
+                Box::new(Cursor::new(bytes))
+            } else {
+                Box::new(BufReader::new(body))
+            };
+            let mut lines = Lines::new(input, LINE_CAP);
+            let mut buf = Vec::new();
+            let line = lines.next_line(&mut buf).unwrap().unwrap();
+            assert_eq!(line.len, long);
+            assert_eq!(line.bytes.len(), LINE_CAP + 2);
+            assert!(line.bytes.iter().all(|&b| b == b'7'));
+            assert!(buf.capacity() <= 2 * LINE_CAP, "{}", buf.capacity());
+            let line = lines.next_line(&mut buf).unwrap().unwrap();
+            assert_eq!((line.bytes, line.len), (&b"next"[..], 4));
+            assert!(lines.next_line(&mut buf).unwrap().is_none());
+        }
+    }
+
+    #[test]
     fn fields_and_skipped_lines() {
         assert_eq!(puzzle_field(b"  \t\r\n", false), None);
         assert_eq!(puzzle_field(b"# note\n", false), None);
