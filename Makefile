@@ -3,11 +3,11 @@ CARGO ?= cargo
 SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
 SUDOFLOW := target/release/sudoflow
 
-.PHONY: all build datasets run test test-release-cli bench lint
+.PHONY: all build datasets run test test-release-cli bench lint fuzz
 
 all: build
 
-# Release binary (fat LTO, codegen-units = 1, panic = abort).
+# Release binary (fat LTO, codegen-units = 1, panic = unwind: a panic costs one row).
 build:
 	$(CARGO) build --release
 
@@ -54,3 +54,19 @@ lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+
+# Fuzz each target for FUZZ_SECONDS (default 900) in turn, then minimise its
+# corpus (fuzz/corpus/TARGET; commit it). Needs cargo-fuzz (`cargo install
+# cargo-fuzz`); the stable toolchain takes its sanitizer flags with
+# RUSTC_BOOTSTRAP=1. -a: the solver's debug assertions on. A crash input lands
+# in fuzz/artifacts/TARGET: fix the bug, then keep the input in
+# fuzz/regressions/TARGET. CI (`make test`) replays both directories through
+# the same checks (tests/fuzz_corpus.rs) without cargo-fuzz.
+FUZZ_TARGETS ?= reader grid_parse solver count
+FUZZ_SECONDS ?= 900
+fuzz:
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+		RUSTC_BOOTSTRAP=1 nice -n 15 $(CARGO) fuzz run -O -a $$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 || exit 1; \
+		RUSTC_BOOTSTRAP=1 nice -n 15 $(CARGO) fuzz cmin -O -a $$t || exit 1; \
+	done

@@ -44,6 +44,9 @@ pub enum Status {
     Stuck,
     /// The per-record time budget ran out.
     Timeout,
+    /// The work on this record panicked (a bug in sudoflow): the `error`
+    /// column has the message; the run went on (exit code 3).
+    Error,
 }
 
 impl Status {
@@ -57,6 +60,7 @@ impl Status {
             Status::Invalid => "invalid",
             Status::Stuck => "stuck",
             Status::Timeout => "timeout",
+            Status::Error => "error",
         }
     }
 
@@ -76,6 +80,12 @@ impl Status {
                 _ => Status::Multiple,
             }
         }
+    }
+}
+
+impl crate::pipeline::FromPanic for SolveRow {
+    fn from_panic(record: &crate::pipeline::Record, message: &str) -> SolveRow {
+        SolveRow::error(record, message)
     }
 }
 
@@ -148,6 +158,22 @@ impl SolveRow {
             guesses: 0,
             backtracks: 0,
             error,
+        }
+    }
+
+    /// The row for a record whose work panicked with `message`: status
+    /// `error`, the puzzle (or the raw text) kept, no solution.
+    pub fn error(record: &crate::pipeline::Record, message: &str) -> SolveRow {
+        SolveRow {
+            puzzle: record.grid.as_ref().ok().copied(),
+            raw: record.raw.clone(),
+            status: Status::Error,
+            clues: record.grid.as_ref().map_or(0, Grid::clues),
+            ..SolveRow::invalid(
+                record.index,
+                "",
+                crate::pipeline::panic_message(record, message),
+            )
         }
     }
 

@@ -23,13 +23,14 @@ use std::time::Duration;
 pub const COUNT_HEADER: [&str; 5] = ["index", "puzzle", "status", "solutions", "error"];
 
 /// Statuses in the order the summary line lists them.
-const STATUSES: [&str; 6] = [
+const STATUSES: [&str; 7] = [
     "unique",
     "multiple",
     "unsolvable",
     "capped",
     "timeout",
     "invalid",
+    "error",
 ];
 
 /// Options of `sudoflow count`.
@@ -43,8 +44,10 @@ length or character, or clashing givens; solutions empty, error names source:lin
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
-(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
-is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow count puzzles.txt --max 1000000 --time-budget 10 -o counts.csv
@@ -176,8 +179,24 @@ pub struct CountRow {
     /// The puzzle with `.` for blanks, or the raw text of an invalid record.
     pub puzzle: String,
     /// The count, or the error message (naming `source:line`) of an invalid
-    /// record.
+    /// record or, when [`CountRow::internal_error`], of a panic.
     pub result: Result<CountResult, String>,
+    /// The work on the record panicked (a bug): status `error`.
+    pub internal_error: bool,
+}
+
+impl pipeline::FromPanic for CountRow {
+    fn from_panic(record: &Record, message: &str) -> CountRow {
+        CountRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            result: Err(pipeline::panic_message(record, message)),
+            internal_error: true,
+        }
+    }
 }
 
 impl CountRow {
@@ -185,6 +204,7 @@ impl CountRow {
     pub fn status(&self) -> &'static str {
         match &self.result {
             Ok(r) => r.status(),
+            Err(_) if self.internal_error => "error",
             Err(_) => "invalid",
         }
     }
@@ -214,11 +234,13 @@ pub fn count_one(solver: &mut Solver, opts: &CountOptions, record: &Record) -> C
             puzzle: grid.to_line(),
             result: count_record(solver, opts, grid)
                 .map_err(|e| format!("{}:{}: {e}", record.source, record.line)),
+            internal_error: false,
         },
         Err(message) => CountRow {
             index: record.index,
             puzzle: record.raw.clone(),
             result: Err(message.clone()),
+            internal_error: false,
         },
     }
 }

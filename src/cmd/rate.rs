@@ -32,7 +32,14 @@ pub const RATE_HEADER: [&str; 9] = [
 ];
 
 /// Statuses in the order the summary line lists them.
-const STATUSES: [&str; 5] = ["rated", "multiple", "unsolvable", "timeout", "invalid"];
+const STATUSES: [&str; 6] = [
+    "rated",
+    "multiple",
+    "unsolvable",
+    "timeout",
+    "invalid",
+    "error",
+];
 
 /// The default `--time-budget` per puzzle.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
@@ -52,8 +59,10 @@ invalid (bad length or character, or clashing givens; error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
-(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
-is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow rate puzzles.txt -o rated.csv
@@ -176,6 +185,9 @@ pub enum RateOutcome {
     Timeout(Duration, usize),
     /// Not a puzzle: the message names the record and the problem.
     Invalid(String),
+    /// The work on the record panicked (a bug): the message names the
+    /// record and the panic.
+    Error(String),
 }
 
 /// One row of `rate`'s output.
@@ -198,6 +210,7 @@ impl RateRow {
             RateOutcome::Unsolvable => "unsolvable",
             RateOutcome::Timeout(..) => "timeout",
             RateOutcome::Invalid(_) => "invalid",
+            RateOutcome::Error(_) => "error",
         }
     }
 
@@ -222,10 +235,23 @@ impl RateRow {
                     human(*budget)
                 );
             }
-            RateOutcome::Invalid(e) => f[8].clone_from(e),
+            RateOutcome::Invalid(e) | RateOutcome::Error(e) => f[8].clone_from(e),
             RateOutcome::Multiple | RateOutcome::Unsolvable => {}
         }
         f
+    }
+}
+
+impl pipeline::FromPanic for RateRow {
+    fn from_panic(record: &Record, message: &str) -> RateRow {
+        RateRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            outcome: RateOutcome::Error(pipeline::panic_message(record, message)),
+        }
     }
 }
 

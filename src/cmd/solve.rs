@@ -38,8 +38,10 @@ Fields that do not apply are empty: an invalid row has only index, puzzle, statu
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
-(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
-is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow solve datasets/sample.txt -o out.csv
@@ -196,7 +198,7 @@ pub struct SolveArgs {
 }
 
 /// Per-status counts, in the order the summary line lists them.
-const STATUSES: [Status; 7] = [
+const STATUSES: [Status; 8] = [
     Status::Unique,
     Status::Multiple,
     Status::Solved,
@@ -204,6 +206,7 @@ const STATUSES: [Status; 7] = [
     Status::Stuck,
     Status::Timeout,
     Status::Invalid,
+    Status::Error,
 ];
 
 /// The row for one record: solved and rated if it parsed and its givens do
@@ -257,6 +260,15 @@ pub fn se_columns(
             Default::default()
         }
         Err(RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling"),
+    }
+}
+
+/// A row of `solve --se`: the solve row and the er, ep, ed columns.
+struct WithSe(SolveRow, [String; 3]);
+
+impl pipeline::FromPanic for WithSe {
+    fn from_panic(record: &Record, message: &str) -> WithSe {
+        WithSe(SolveRow::error(record, message), Default::default())
     }
 }
 
@@ -325,9 +337,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             |(solver, rater): &mut (Solver, Rater), record: &Record| {
                 let mut row = solve_record(solver, record);
                 let se = se_columns(rater, &mut row, budget);
-                (row, se)
+                WithSe(row, se)
             },
-            |(row, se): (SolveRow, [String; 3])| {
+            |WithSe(row, se)| {
                 count(&row);
                 sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
                 out.row_written(&mut sink)
