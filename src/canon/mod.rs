@@ -87,19 +87,17 @@ pub fn canonical(puzzle: &Grid) -> Canonical {
 ///
 /// Memory grows with the number of distinct classes only (not with the
 /// records read): one 24-byte entry (digest and index) and one control byte
-/// per slot of a hash table at most 7/8 full that doubles when it fills,
-/// so 29 to 57 bytes per class, [`Classes::MAX_BYTES_PER_CLASS`] at most:
-/// at most 57 MB per million classes.
+/// per slot of a hash table at most 7/8 full that doubles when it fills:
+/// 29 to 57 bytes per class, and while the table doubles the old one is
+/// still there, up to 86 bytes per class at that moment. Measured
+/// (BENCHMARKS.md): 1,000,000 distinct classes, 87 MB maximum resident set
+/// for the whole `canon --distinct` process.
 #[derive(Debug, Default)]
 pub struct Classes {
     first: std::collections::HashMap<[u64; 2], u64>,
 }
 
 impl Classes {
-    /// The most bytes one class can take, table slack included (see
-    /// [`Classes`]).
-    pub const MAX_BYTES_PER_CLASS: usize = 57;
-
     /// An empty set.
     pub fn new() -> Classes {
         Classes::default()

@@ -119,8 +119,8 @@ pub struct GenerateArgs {
     /// A puzzle whose canonical form (`sudoflow canon`) an earlier row of
     /// the run already has is replaced by the next candidate of its own seed
     /// stream that passes the filters and is new, so the same seed still
-    /// gives the same output whatever -j is. Memory: at most 57 bytes per
-    /// puzzle written. Example: `sudoflow generate -n 10000 --clues 17..19
+    /// gives the same output whatever -j is. Memory: up to 86 bytes per
+    /// puzzle written (`canon --help`). Example: `sudoflow generate -n 10000 --clues 17..19
     /// --distinct`.
     #[arg(long)]
     pub distinct: bool,
