@@ -32,6 +32,8 @@ pub enum Command {
     Generate(cmd::generate::GenerateArgs),
     /// Exact number of solutions of each record.
     Count(cmd::count::CountArgs),
+    /// Minlex canonical form, automorphisms and class of each record (deduplicate corpora).
+    Canon(cmd::canon::CanonArgs),
     /// Number of complete grids for a box shape (default 3x3: all Sudoku grids).
     CountGrids(cmd::count_grids::CountGridsArgs),
 }

@@ -7,8 +7,15 @@
 //! are processed in chunks of [`CHUNK`] on a rayon pool and written in index
 //! order after each chunk: memory stays bounded whatever `--count` is.
 //!
+//! `--distinct`: workers also compute each puzzle's canonical form
+//! ([`crate::canon`]); the writing thread, in index order, keeps a puzzle
+//! whose class is new and replaces one whose class an earlier row has by the
+//! next candidate of the same index's seed stream that passes the filters
+//! and is new. The classes written are kept as 128-bit digests.
+//!
 //! [`sudoflow::generator`]: crate::generator
 
+use crate::canon::{Canonicalizer, Classes};
 use crate::exit;
 use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
@@ -113,6 +120,17 @@ pub struct GenerateArgs {
     /// same puzzles whatever -j is. Example: `--se 7.0..8.0`.
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_se)]
     pub se: Option<RangeInclusive<i64>>,
+
+    /// No two puzzles of the run equivalent (no two share a minlex form).
+    ///
+    /// A puzzle whose canonical form (`sudoflow canon`) an earlier row of
+    /// the run already has is replaced by the next candidate of its own seed
+    /// stream that passes the filters and is new, so the same seed still
+    /// gives the same output whatever -j is. Memory: up to 86 bytes per
+    /// puzzle written (`canon --help`). Example: `sudoflow generate -n 10000 --clues 17..19
+    /// --distinct`.
+    #[arg(long)]
+    pub distinct: bool,
 
     /// Output CSV file (`-` for stdout), written as FILE.partial and renamed FILE once complete.
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
@@ -298,6 +316,8 @@ struct Tally {
     first_failure: AtomicU64,
     /// Rejections by [`Reject`], in the order of `REJECTS`.
     rejected: [AtomicU64; 5],
+    /// `--distinct`: candidates dropped for a class already written.
+    duplicates: AtomicU64,
 }
 
 const REJECTS: [Reject; 5] = [
@@ -315,6 +335,7 @@ impl Tally {
             tries: AtomicU64::new(0),
             first_failure: AtomicU64::new(u64::MAX),
             rejected: Default::default(),
+            duplicates: AtomicU64::new(0),
         }
     }
 
@@ -340,6 +361,11 @@ impl Tally {
                 );
             }
         }
+        let duplicates = self.duplicates.load(Relaxed);
+        if duplicates > 0 {
+            let sep = if s.is_empty() { "" } else { ", " };
+            let _ = write!(s, "{sep}duplicate class {duplicates}");
+        }
         s
     }
 }
@@ -355,6 +381,20 @@ fn make(
     tally: &Tally,
 ) -> Result<Generated, GiveUp> {
     let mut seeds = seed_stream(run_seed, index);
+    make_from(gen, &mut seeds, index, max_tries, deadline, tally, |_| true)
+}
+
+/// [`make`] from where `seeds` stands, keeping only candidates `accept`
+/// takes too (`--distinct`: a class not written yet).
+fn make_from(
+    gen: &mut Generator,
+    seeds: &mut impl RngCore,
+    index: u64,
+    max_tries: u64,
+    deadline: Option<Instant>,
+    tally: &Tally,
+    mut accept: impl FnMut(&Generated) -> bool,
+) -> Result<Generated, GiveUp> {
     for _ in 0..max_tries {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(GiveUp::Time);
@@ -367,9 +407,12 @@ fn make(
         }
         tally.tries.fetch_add(1, Relaxed);
         match gen.candidate(seeds.next_u64()) {
-            Ok(p) => {
+            Ok(p) if accept(&p) => {
                 tally.made.fetch_add(1, Relaxed);
                 return Ok(p);
+            }
+            Ok(_) => {
+                tally.duplicates.fetch_add(1, Relaxed);
             }
             Err(r) => {
                 let k = REJECTS.iter().position(|&x| x == r).unwrap_or(0);
@@ -379,6 +422,41 @@ fn make(
     }
     tally.first_failure.fetch_min(index, Relaxed);
     Err(GiveUp::MaxTries)
+}
+
+/// `--distinct`: puzzle `index` of the run seeded `run_seed` (`at`), `p`,
+/// whose form has `digest`, if no earlier row has its class; else the next
+/// candidate of index's own seed stream after `p` that passes the filters
+/// and whose class is new (within `limits`: max tries, deadline). The class
+/// written is recorded in `classes`. Called in index order on one thread,
+/// so the result depends on the seed and options only.
+fn distinct(
+    p: Generated,
+    digest: u128,
+    (run_seed, index): (u64, u64),
+    classes: &mut Classes,
+    (gen, canon): &mut (Generator, Canonicalizer),
+    (max_tries, deadline): (u64, Option<Instant>),
+    tally: &Tally,
+) -> Result<Generated, GiveUp> {
+    if classes.first_of(digest, index) == index {
+        return Ok(p);
+    }
+    tally.duplicates.fetch_add(1, Relaxed);
+    // Index's stream just after the candidate it gave.
+    let mut seeds = seed_stream(run_seed, index);
+    for _ in 0..=max_tries {
+        if seeds.next_u64() == p.seed {
+            break;
+        }
+    }
+    let mut fresh = 0;
+    let q = make_from(gen, &mut seeds, index, max_tries, deadline, tally, |q| {
+        fresh = canon.canonicalize(&q.puzzle).digest();
+        !classes.contains(fresh)
+    })?;
+    classes.first_of(fresh, index);
+    Ok(q)
 }
 
 fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
@@ -477,6 +555,10 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 
     let mut written = 0u64;
     let mut failure = None;
+    // --distinct: the classes written, and the generator and canonicalizer
+    // that replace a duplicate on this thread (in index order).
+    let mut classes = args.distinct.then(Classes::new);
+    let mut local: Option<(Generator, Canonicalizer)> = None;
     let run = std::thread::scope(|scope| -> anyhow::Result<()> {
         if show {
             scope.spawn(|| progress(args.count, &tally, &done));
@@ -485,16 +567,34 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             let mut first = resumed + 1;
             while first <= args.count && failure.is_none() {
                 let last = (first + CHUNK - 1).min(args.count);
-                let chunk: Vec<Result<Generated, GiveUp>> = pool.install(|| {
+                let chunk: Vec<Result<(Generated, u128), GiveUp>> = pool.install(|| {
                     (first..=last)
                         .into_par_iter()
                         .map_init(
-                            || Generator::new(opts.clone()),
-                            |gen, i| make(gen, seed, i, args.max_tries, deadline, &tally),
+                            || (Generator::new(opts.clone()), Canonicalizer::new()),
+                            |(gen, canon), i| {
+                                let p = make(gen, seed, i, args.max_tries, deadline, &tally)?;
+                                let digest = if args.distinct {
+                                    canon.canonicalize(&p.puzzle).digest()
+                                } else {
+                                    0
+                                };
+                                Ok((p, digest))
+                            },
                         )
                         .collect()
                 });
                 for (i, r) in (first..).zip(chunk) {
+                    let r = match (r, classes.as_mut()) {
+                        (Ok((p, digest)), Some(classes)) => {
+                            let local = local.get_or_insert_with(|| {
+                                (Generator::new(opts.clone()), Canonicalizer::new())
+                            });
+                            let limits = (args.max_tries, deadline);
+                            distinct(p, digest, (seed, i), classes, local, limits, &tally)
+                        }
+                        (r, _) => r.map(|(p, _)| p),
+                    };
                     match r {
                         Ok(p) => {
                             write_row(&mut w, i, &p)?;
@@ -624,6 +724,40 @@ fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A puzzle whose class was written already is replaced by the next
+    /// candidate of its own seed stream with a new class; a new class is
+    /// kept and recorded.
+    #[test]
+    fn distinct_replaces_a_repeated_class_from_the_same_stream() {
+        let opts = GenerateOptions::default();
+        let tally = Tally::new();
+        let mut local = (Generator::new(opts.clone()), Canonicalizer::new());
+        let limits = (1000, None);
+        let p = make(&mut local.0, 9, 3, 1000, None, &tally).unwrap();
+        let digest = local.1.canonicalize(&p.puzzle).digest();
+
+        // New: kept as it is, and recorded under index 3.
+        let mut classes = Classes::new();
+        let kept = distinct(p, digest, (9, 3), &mut classes, &mut local, limits, &tally);
+        assert_eq!(kept.unwrap().seed, p.seed);
+        assert_eq!(classes.first_of(digest, 99), 3);
+
+        // Seen before (as index 1): the stream's next candidate instead.
+        let mut classes = Classes::new();
+        classes.first_of(digest, 1);
+        let q = distinct(p, digest, (9, 3), &mut classes, &mut local, limits, &tally).unwrap();
+        let mut seeds = seed_stream(9, 3);
+        while seeds.next_u64() != p.seed {}
+        let next = make_from(&mut local.0, &mut seeds, 3, 1000, None, &tally, |_| true).unwrap();
+        assert_eq!(q.seed, next.seed);
+        assert_eq!(q.puzzle, next.puzzle);
+        let fresh = local.1.canonicalize(&q.puzzle).digest();
+        assert_ne!(fresh, digest);
+        assert_eq!(classes.len(), 2);
+        assert_eq!(classes.first_of(fresh, 99), 3);
+        assert_eq!(tally.duplicates.load(Relaxed), 1);
+    }
 
     #[test]
     fn spans_parse_and_explain_errors() {
