@@ -12,3 +12,6 @@ pub const ERROR: u8 = 2;
 pub const SIGINT: u8 = 130;
 /// See [`SIGINT`].
 pub const SIGTERM: u8 = 143;
+/// The run completed, but the work on some record panicked (a bug): those
+/// records have rows with status `error`, every other row was written.
+pub const INTERNAL: u8 = 3;

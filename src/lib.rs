@@ -19,6 +19,8 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod canon;
+pub mod checks;
 pub mod cli;
 pub mod cmd;
 pub mod counting;

@@ -13,7 +13,6 @@ use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
 use anyhow::Context;
-use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,7 +32,14 @@ pub const RATE_HEADER: [&str; 9] = [
 ];
 
 /// Statuses in the order the summary line lists them.
-const STATUSES: [&str; 5] = ["rated", "multiple", "unsolvable", "timeout", "invalid"];
+const STATUSES: [&str; 6] = [
+    "rated",
+    "multiple",
+    "unsolvable",
+    "timeout",
+    "invalid",
+    "error",
+];
 
 /// The default `--time-budget` per puzzle.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
@@ -53,8 +59,10 @@ invalid (bad length or character, or clashing givens; error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
-(rows written so far stay in FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial \
-is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow rate puzzles.txt -o rated.csv
@@ -86,6 +94,7 @@ pub struct RateArgs {
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -99,7 +108,7 @@ pub struct RateArgs {
     #[arg(
         long,
         value_name = "TIME",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a puzzle after TIME of wall time: it gets status 'timeout' and \
             the run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
             [default: 10s]. Puzzles rated 9.5 and above (nested forcing chains) take the \
@@ -118,6 +127,16 @@ pub struct RateArgs {
             Example: sudoflow rate --batch-size 256 easy.txt"
     )]
     pub batch_size: NonZeroUsize,
+
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
 
     /// No progress bar and no summary line on stderr.
     #[arg(
@@ -166,6 +185,9 @@ pub enum RateOutcome {
     Timeout(Duration, usize),
     /// Not a puzzle: the message names the record and the problem.
     Invalid(String),
+    /// The work on the record panicked (a bug): the message names the
+    /// record and the panic.
+    Error(String),
 }
 
 /// One row of `rate`'s output.
@@ -188,6 +210,7 @@ impl RateRow {
             RateOutcome::Unsolvable => "unsolvable",
             RateOutcome::Timeout(..) => "timeout",
             RateOutcome::Invalid(_) => "invalid",
+            RateOutcome::Error(_) => "error",
         }
     }
 
@@ -212,10 +235,23 @@ impl RateRow {
                     human(*budget)
                 );
             }
-            RateOutcome::Invalid(e) => f[8].clone_from(e),
+            RateOutcome::Invalid(e) | RateOutcome::Error(e) => f[8].clone_from(e),
             RateOutcome::Multiple | RateOutcome::Unsolvable => {}
         }
         f
+    }
+}
+
+impl pipeline::FromPanic for RateRow {
+    fn from_panic(record: &Record, message: &str) -> RateRow {
+        RateRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            outcome: RateOutcome::Error(pipeline::panic_message(record, message)),
+        }
     }
 }
 
@@ -307,18 +343,22 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "rate",
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
-        options: vec![("time-budget", format!("{:?}", budget))],
+        options: vec![
+            ("time-budget", format!("{:?}", budget)),
+            ("blank", char::from(args.blank).to_string()),
+        ],
         header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
 
     let mut counts = [0u64; STATUSES.len()];
     let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
@@ -326,7 +366,13 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         &opts,
         Some(&mut check),
         || RateState::new(budget),
-        rate_record,
+        |state: &mut RateState, record: &Record| {
+            let mut row = rate_record(state, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: RateRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;

@@ -23,6 +23,19 @@
 //!
 //! What a record is, and how each line of input becomes one, is described in
 //! [`reader`].
+//!
+//! **A panic loses no row.** `work` runs under [`std::panic::catch_unwind`]
+//! for each record (the release profile unwinds for this; BENCHMARKS.md has
+//! the cost). A record whose work panics (a bug) gets the row
+//! [`FromPanic::from_panic`] makes, with status `error` and the panic's
+//! message; the worker's state is rebuilt with `make_state` (it may have been
+//! left half-updated) and the run goes on; the commands count these rows and
+//! exit with [`crate::exit::INTERNAL`] (3). The panic's usual message still
+//! goes to stderr, where it says which line of sudoflow failed.
+//!
+//! For tests only: when the environment variable `SUDOFLOW_TEST_PANIC_AT`
+//! holds record indexes (comma-separated, 1-based), the work on those records
+//! panics, so that tests can watch the above happen. It is read once per run.
 
 pub mod reader;
 mod workers;
@@ -138,10 +151,11 @@ impl Summary {
         )
     }
 
-    /// Ends a run of `solve` or `count`: prints [`Summary::line`] on stderr
-    /// unless `quiet`, and returns the exit code: 1 when `strict` and the
-    /// count named `invalid` (the rows the caller wrote as invalid) is not 0
-    /// (after everything was written), else 0.
+    /// Ends a run of `solve`, `count` or `rate`: prints [`Summary::line`] on
+    /// stderr unless `quiet`, and returns the exit code (after everything
+    /// was written): 3 when the count named `error` (records whose work
+    /// panicked) is not 0; else 1 when `strict` and the count named
+    /// `invalid` (the rows the caller wrote as invalid) is not 0; else 0.
     pub fn finish(
         &self,
         counts: &[(&str, u64)],
@@ -151,11 +165,22 @@ impl Summary {
         if !quiet {
             eprintln!("sudoflow: {}", self.line(counts));
         }
-        let invalid: u64 = counts
-            .iter()
-            .filter(|(name, _)| *name == "invalid")
-            .map(|(_, n)| n)
-            .sum();
+        let named = |wanted: &str| -> u64 {
+            counts
+                .iter()
+                .filter(|(name, _)| *name == wanted)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        let errors = named("error");
+        if errors > 0 {
+            eprintln!(
+                "sudoflow: {errors} record(s) hit an internal error (status 'error', a bug in \
+                 sudoflow: please report it); every other row was written"
+            );
+            return std::process::ExitCode::from(crate::exit::INTERNAL);
+        }
+        let invalid = named("invalid");
         if strict && invalid > 0 {
             eprintln!("sudoflow: --strict: {invalid} invalid record(s) (see the error column)");
             return std::process::ExitCode::from(crate::exit::FAILURE);
@@ -198,7 +223,7 @@ pub fn run<S, T, MS, W, E>(
 where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
-    T: Send,
+    T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
     writer::run(opts, None, make_state, work, emit)
@@ -235,10 +260,73 @@ pub fn run_resumed<S, T, MS, W, E>(
 where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
-    T: Send,
+    T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
     writer::run(opts, skip, make_state, work, emit)
+}
+
+/// A result the pipeline can make for a record whose `work` panicked.
+pub trait FromPanic {
+    /// The row of `record`, whose work panicked with `message` (the panic's
+    /// payload, or a placeholder when it was not text): status `error`, and
+    /// an error column naming the record's `source:line` and the message.
+    fn from_panic(record: &Record, message: &str) -> Self;
+}
+
+/// The error column of a record whose work panicked: `a.txt:7: internal
+/// error (a bug in sudoflow; please report it): MESSAGE`.
+pub fn panic_message(record: &Record, message: &str) -> String {
+    format!(
+        "{}:{}: internal error (a bug in sudoflow; please report it): {message}",
+        record.source, record.line
+    )
+}
+
+/// `work` on one record, a panic caught: see the module's doc.
+///
+/// `panic_at` holds the record indexes `SUDOFLOW_TEST_PANIC_AT` names (empty
+/// but in tests): one comparison per record when it is empty.
+fn work_caught<S, T, W>(
+    state: &mut S,
+    make_state: &impl Fn() -> S,
+    work: &W,
+    record: &Record,
+    panic_at: &[u64],
+) -> T
+where
+    W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
+{
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    // AssertUnwindSafe: the state a panic may leave half-updated is replaced
+    // below, and the record is only read.
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        if !panic_at.is_empty() && panic_at.contains(&record.index) {
+            panic!("SUDOFLOW_TEST_PANIC_AT: record {}", record.index);
+        }
+        work(state, record)
+    }));
+    match caught {
+        Ok(result) => result,
+        Err(payload) => {
+            *state = make_state();
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic without a message");
+            T::from_panic(record, message)
+        }
+    }
+}
+
+/// The record indexes in `SUDOFLOW_TEST_PANIC_AT` (see the module's doc);
+/// empty when it is unset or holds no number.
+fn test_panic_at() -> Vec<u64> {
+    std::env::var("SUDOFLOW_TEST_PANIC_AT")
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_default()
 }
 
 /// A numbered batch of records on its way from the reader to the workers.

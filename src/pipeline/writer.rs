@@ -1,7 +1,10 @@
 //! The calling thread's side: start the reader and the workers, then restore
 //! input order and hand each result to `emit`.
 
-use super::{reader, workers, Batch, Done, PipelineOptions, Record, Skip, Summary};
+use super::{
+    reader, test_panic_at, work_caught, workers, Batch, Done, FromPanic, PipelineOptions, Record,
+    Skip, Summary,
+};
 use crate::interrupt;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -20,10 +23,11 @@ pub(super) fn run<S, T, MS, W, E>(
 where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
-    T: Send,
+    T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
     let started = Instant::now();
+    let panic_at = test_panic_at();
     let threads = opts.threads.max(1);
     let batch_size = opts.batch_size.max(1);
     if threads == 1 {
@@ -35,6 +39,7 @@ where
             work,
             emit,
             started,
+            &panic_at,
         );
     }
     // Batches in flight (read but not yet emitted): bounds memory whatever
@@ -56,8 +61,9 @@ where
         for _ in 0..threads {
             let batches = batch_rx.clone();
             let done = done_tx.clone();
-            let (make_state, work) = (&make_state, &work);
-            scope.spawn(move || workers::work_loop(make_state(), work, batches, done, stop));
+            let (make_state, work, panic_at) = (&make_state, &work, &panic_at[..]);
+            scope
+                .spawn(move || workers::work_loop(make_state, work, batches, done, stop, panic_at));
         }
         drop(batch_rx);
         drop(done_tx);
@@ -101,10 +107,12 @@ fn run_inline<S, T, MS, W, E>(
     work: W,
     mut emit: E,
     started: Instant,
+    panic_at: &[u64],
 ) -> anyhow::Result<Summary>
 where
     MS: Fn() -> S,
     W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
     let progress = opts.progress.then(progress_bar);
@@ -116,7 +124,11 @@ where
     let mut batch: Vec<Record> = Vec::with_capacity(batch_size);
     let mut results: Vec<T> = Vec::with_capacity(batch_size);
     let mut flush = |batch: &mut Vec<Record>| -> anyhow::Result<()> {
-        results.extend(batch.iter().map(|record| work(&mut state, record)));
+        results.extend(
+            batch
+                .iter()
+                .map(|record| work_caught(&mut state, &make_state, &work, record, panic_at)),
+        );
         records += batch.len() as u64;
         batch.clear();
         for result in results.drain(..) {
