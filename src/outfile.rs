@@ -379,11 +379,22 @@ impl KeptRows {
     }
 
     /// Reads every kept row (checking their shape and `index`), for a
-    /// command without inputs (`generate`), and returns how many there are.
+    /// command without inputs (`generate`), calling `each` with each row's
+    /// index and `puzzle` column (to rebuild state the rows carry, e.g. the
+    /// classes `--distinct` has written); returns how many rows there are.
     ///
-    /// Errors: the file is damaged.
-    pub fn drain(&mut self) -> anyhow::Result<u64> {
-        while self.next_row()? {}
+    /// Errors: the file is damaged, or `each`'s.
+    pub fn drain(
+        &mut self,
+        mut each: impl FnMut(u64, &str) -> anyhow::Result<()>,
+    ) -> anyhow::Result<u64> {
+        while self.next_row()? {
+            let puzzle = self
+                .puzzle_col
+                .map(|c| String::from_utf8_lossy(&self.row[c]).into_owned())
+                .unwrap_or_default();
+            each(self.kept, &puzzle)?;
+        }
         Ok(self.kept)
     }
 

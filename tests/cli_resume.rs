@@ -673,6 +673,22 @@ fn generate_resumes_the_same_random_stream() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--seed was 11, now 12"));
+    Command::new(bin())
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "3000",
+            "--seed",
+            "11",
+            "--distinct",
+            "-o",
+            out.to_str().unwrap(),
+            "--resume",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--distinct was false, now true"));
     Command::new(bin()).args(args).assert().success();
     assert_eq!(std::fs::read(&out).unwrap(), want);
 }
@@ -782,4 +798,44 @@ fn count_and_rate_resume_too() {
     let input = dir.path().join("top250.txt");
     std::fs::write(&input, head.join("\n") + "\n").unwrap();
     stop_and_resume("rate", &input, dir.path());
+}
+
+#[test]
+fn generate_distinct_resumes_with_the_kept_classes() {
+    // The kept rows' classes are recorded again before generation goes on,
+    // so the resumed rows are those of an uninterrupted --distinct run.
+    let dir = tempfile::tempdir().unwrap();
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "generate",
+            "-q",
+            "-n",
+            "4000",
+            "--seed",
+            "5",
+            "--distinct",
+            "-o",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([out.display().to_string()])
+        .collect()
+    };
+    let want = dir.path().join("want.csv");
+    Command::new(bin()).args(args(&want)).assert().success();
+    let out = dir.path().join("out.csv");
+    let mut child = std::process::Command::new(bin())
+        .args(args(&out))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_rows(&mut child, &out);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    Command::new(bin())
+        .args(args(&out))
+        .arg("--resume")
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&want).unwrap());
 }

@@ -516,11 +516,26 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("guesses", format!("{:?}", opts.guesses)),
             ("se", format!("{:?}", opts.se)),
             ("max-tries", args.max_tries.to_string()),
+            ("distinct", args.distinct.to_string()),
         ],
         header,
     };
     let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
-    let resumed = match kept.as_mut().map(|k| k.drain()).transpose() {
+    // --distinct: the classes written (those of the kept rows first), and
+    // the generator and canonicalizer that replace a duplicate on this
+    // thread (in index order).
+    let mut classes = args.distinct.then(Classes::new);
+    let mut canon = Canonicalizer::new();
+    let mut record_kept = |index: u64, puzzle: &str| -> anyhow::Result<()> {
+        if let Some(classes) = classes.as_mut() {
+            let grid = crate::grid::Grid::parse(puzzle).map_err(|e| {
+                anyhow::anyhow!("a kept row {index} has no puzzle ({e}): the file is damaged")
+            })?;
+            classes.first_of(canon.canonicalize(&grid).digest(), index);
+        }
+        Ok(())
+    };
+    let resumed = match kept.as_mut().map(|k| k.drain(&mut record_kept)).transpose() {
         Ok(n) => n.unwrap_or(0),
         Err(e) => return Err(out.fail(w, e)),
     };
@@ -555,9 +570,6 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 
     let mut written = 0u64;
     let mut failure = None;
-    // --distinct: the classes written, and the generator and canonicalizer
-    // that replace a duplicate on this thread (in index order).
-    let mut classes = args.distinct.then(Classes::new);
     let mut local: Option<(Generator, Canonicalizer)> = None;
     let run = std::thread::scope(|scope| -> anyhow::Result<()> {
         if show {
