@@ -58,6 +58,10 @@ pub struct RunSpec {
     pub options: Vec<(&'static str, String)>,
     /// The CSV header, in column order.
     pub header: Vec<String>,
+    /// Whether the command has `--resume` (`canon` has not: its rows are
+    /// not one per record with `--distinct`). A stopped run of a command
+    /// without it still keeps `FILE.partial`, and says to delete it.
+    pub resumable: bool,
 }
 
 /// The sidecar `FILE.partial.json`.
@@ -270,6 +274,8 @@ fn write_atomic(path: &Path, text: &[u8]) -> anyhow::Result<()> {
 pub struct RunOutput {
     /// `None` for stdout.
     file: Option<OutFile>,
+    /// [`RunSpec::resumable`].
+    resumable: bool,
     /// The command line that continues this run (for the signal summary).
     resume_command: String,
     last_flush: Instant,
@@ -484,6 +490,7 @@ impl RunOutput {
             sink.write_record(&spec.header)?;
             let out = RunOutput {
                 file: None,
+                resumable: spec.resumable,
                 resume_command,
                 last_flush: Instant::now(),
             };
@@ -509,6 +516,13 @@ impl RunOutput {
         let now = Sidecar::of(spec)?;
         let exists = partial.exists();
         if exists && !resume {
+            if !spec.resumable {
+                bail!(
+                    "{name} exists: it holds the rows of an interrupted run (`sudoflow {}` \
+                     cannot resume it): delete it to start over",
+                    spec.command
+                );
+            }
             bail!(
                 "{name} exists: it holds the rows of an interrupted run. Add --resume to \
                  continue that run, or delete it to start over"
@@ -599,6 +613,7 @@ impl RunOutput {
                 sidecar,
                 sync,
             }),
+            resumable: spec.resumable,
             resume_command,
             last_flush: Instant::now(),
         };
@@ -702,9 +717,13 @@ impl RunOutput {
     pub fn fail(self, mut sink: CsvSink, error: anyhow::Error) -> anyhow::Error {
         let synced = self.sync(&mut sink);
         match (&self.file, synced) {
-            (Some(f), Ok(())) => error.context(format!(
+            (Some(f), Ok(())) if self.resumable => error.context(format!(
                 "the rows written so far are kept in {} (--resume continues the run \
                  once the inputs read again, unchanged)",
+                f.partial.display()
+            )),
+            (Some(f), Ok(())) => error.context(format!(
+                "the rows written so far are kept in {}",
                 f.partial.display()
             )),
             (_, Err(e)) => error.context(format!("{e:#}")),
@@ -726,6 +745,11 @@ impl RunOutput {
         self.sync(&mut sink)?;
         let name = crate::interrupt::name(signal);
         match &self.file {
+            Some(f) if !self.resumable => eprintln!(
+                "sudoflow: stopped by {name}: {summary}; the rows are in {} (this command \
+                 cannot be resumed: delete it to run again)",
+                f.partial.display()
+            ),
             Some(f) => eprintln!(
                 "sudoflow: stopped by {name}: {summary}; the rows are in {}; continue with: {}",
                 f.partial.display(),

@@ -839,3 +839,46 @@ fn generate_distinct_resumes_with_the_kept_classes() {
         .success();
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&want).unwrap());
 }
+
+#[test]
+fn canon_output_is_atomic_and_stops_on_sigint() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("canon.csv");
+    std::fs::write(&out, "older\n").unwrap();
+    let mut child = spawn(&[
+        "canon",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-INT");
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("cannot be resumed"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "older\n");
+    assert!(whole_rows(&std::fs::read(partial(&out)).unwrap()) > 0);
+    // Refused while the partial file is there; complete once it is gone.
+    Command::new(bin())
+        .args(["canon", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot resume it): delete it"));
+    std::fs::remove_file(partial(&out)).unwrap();
+    Command::new(bin())
+        .args(["canon", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(whole_rows(&std::fs::read(&out).unwrap()), 3 * 49_158 + 21);
+    assert!(!partial(&out).exists() && !sidecar(&out).exists());
+}

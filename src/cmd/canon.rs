@@ -9,8 +9,10 @@
 
 use crate::canon::{Canonical, Canonicalizer, Classes};
 use crate::cli;
-use crate::output::CsvSink;
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, PipelineOptions, Record};
+use anyhow::Context;
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -183,12 +185,20 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         progress: !args.quiet && std::io::stderr().is_terminal(),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
-    sink.write_record(CANON_HEADER)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    // Atomic -o and a clean stop on a signal; no --resume (see RunSpec).
+    let spec = RunSpec {
+        command: "canon",
+        resumable: false,
+        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        options: vec![("distinct", args.distinct.to_string())],
+        header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
+    };
+    let (mut out, mut sink, _) = RunOutput::open(args.output.as_deref(), &spec, false)?;
 
     let mut classes = Classes::new();
     let (mut duplicates, mut invalid) = (0u64, 0u64);
-    let summary = pipeline::run(
+    let result = pipeline::run(
         &opts,
         Canonicalizer::new,
         canon_one,
@@ -211,7 +221,8 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
                     automorphisms.format(form.automorphisms).as_bytes(),
                     class_index.format(class).as_bytes(),
                     b"",
-                ])
+                ])?;
+                out.row_written(&mut sink)
             }
             Err(error) => {
                 invalid += 1;
@@ -223,15 +234,23 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
                     b"",
                     b"",
                     error.as_bytes(),
-                ])
+                ])?;
+                out.row_written(&mut sink)
             }
         },
-    )?;
-    sink.flush()?;
+    );
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) => return Err(out.fail(sink, e)),
+    };
     let counts = [
         ("classes", classes.len() as u64),
         ("duplicates", duplicates),
         ("invalid", invalid),
     ];
+    if let Some(signal) = interrupt::requested() {
+        return out.interrupted(sink, signal, &summary.line(&counts));
+    }
+    out.commit(sink)?;
     Ok(summary.finish(&counts, args.quiet, args.strict))
 }

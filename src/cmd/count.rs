@@ -266,6 +266,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "count",
+        resumable: true,
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
         options: vec![
             ("max", format!("{:?}", args.max)),

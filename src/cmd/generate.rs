@@ -498,6 +498,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let seed = args.seed.or_else(stored_seed).unwrap_or_else(rand::random);
     let spec = RunSpec {
         command: "generate",
+        resumable: true,
         inputs: Vec::new(),
         options: vec![
             (

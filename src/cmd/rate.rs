@@ -349,6 +349,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "rate",
+        resumable: true,
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
         options: vec![
             ("time-budget", format!("{:?}", budget)),

@@ -299,6 +299,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let spec = RunSpec {
         command: "solve",
+        resumable: true,
         inputs: outfile_inputs(&opts.inputs),
         options: vec![
             ("limit", args.limit.to_string()),
