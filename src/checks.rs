@@ -104,8 +104,8 @@ pub fn reference_count(grid: &Grid, limit: u64, nodes: u64) -> Option<u64> {
     fn search(cells: &mut [u8; 81], s: &mut State, limit: u64) -> Option<()> {
         s.nodes_left = s.nodes_left.checked_sub(1)?;
         let mut best: Option<(usize, u16)> = None;
-        for c in 0..81 {
-            if cells[c] != 0 {
+        for (c, &cell) in cells.iter().enumerate() {
+            if cell != 0 {
                 continue;
             }
             let taken = s.used[0][c / 9] | s.used[1][c % 9] | s.used[2][c / 27 * 3 + c % 9 / 3];
