@@ -104,10 +104,7 @@ pub fn reference_count(grid: &Grid, limit: u64, nodes: u64) -> Option<u64> {
     fn search(cells: &mut [u8; 81], s: &mut State, limit: u64) -> Option<()> {
         s.nodes_left = s.nodes_left.checked_sub(1)?;
         let mut best: Option<(usize, u16)> = None;
-        for c in 0..81 {
-            if cells[c] != 0 {
-                continue;
-            }
+        for (c, _) in cells.iter().enumerate().filter(|(_, &v)| v == 0) {
             let taken = s.used[0][c / 9] | s.used[1][c % 9] | s.used[2][c / 27 * 3 + c % 9 / 3];
             let free = !taken & 0b11_1111_1110;
             if best.map_or(true, |(_, b)| free.count_ones() < b.count_ones()) {
