@@ -25,7 +25,7 @@ task_ms() {
 }
 summary() {
     sort -g | awk '{ v[NR] = $1 } END {
-        printf "%8.2f %8.2f %8.2f %8.2f", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)],
+        printf "%8.2f %8.2f %8.2f %8.2f\n", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)],
             v[int((3 * NR + 3) / 4)], v[1] }'
 }
 echo "machine: $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
