@@ -3,7 +3,7 @@ CARGO ?= cargo
 SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
 SUDOFLOW := target/release/sudoflow
 
-.PHONY: all build datasets run test bench lint fuzz
+.PHONY: all build datasets run test test-release-cli bench lint fuzz
 
 all: build
 
@@ -28,9 +28,22 @@ run: build datasets
 	done
 	@echo "CSV output in target/run/"
 
-# Unit, property and integration tests (the integration tests need the sets).
+# Unit, property and integration tests (the integration tests need the sets),
+# then the CLI tests once more against the release binary.
 test: datasets
 	$(CARGO) test --profile ci
+	@$(MAKE) --no-print-directory test-release-cli
+
+# The CLI tests (tests/cli_*.rs, built under the ci profile) run against the
+# release binary that users get and the benchmarks time (fat LTO, its own
+# panic strategy): assert_cmd takes the binary from CARGO_BIN_EXE_sudoflow,
+# which cargo would set to the ci build, so the test executables run directly.
+test-release-cli: build
+	@for t in $$($(CARGO) test --profile ci --no-run --message-format=json --test 'cli_*' 2>/dev/null \
+			| python3 -c 'import json, sys; [print(a["executable"]) for a in map(json.loads, sys.stdin) if a.get("profile", {}).get("test") and a.get("executable")]'); do \
+		echo "release binary: $$(basename $$t)"; \
+		CARGO_BIN_EXE_sudoflow=$(CURDIR)/$(SUDOFLOW) $$t -q || exit 1; \
+	done
 
 # Criterion benchmarks, then whole-process CPU time against the sudoku crate.
 bench: datasets

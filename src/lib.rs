@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod canon;
 pub mod checks;
 pub mod cli;
 pub mod cmd;
@@ -27,6 +28,8 @@ pub mod datasets;
 pub mod exit;
 pub mod generator;
 pub mod grid;
+pub mod interrupt;
+pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;

@@ -98,18 +98,22 @@ impl Default for PipelineOptions {
 /// What a completed run did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
-    /// Records read (and emitted).
+    /// Records read (and emitted, or skipped by [`run_resumed`]).
     pub records: u64,
+    /// Of [`Summary::records`], those skipped because an interrupted run had
+    /// already written their rows ([`run_resumed`]); 0 for [`run`].
+    pub resumed: u64,
     /// Wall time from the start of [`run`] to the last emit.
     pub elapsed: Duration,
 }
 
 impl Summary {
-    /// Records per second over [`Summary::elapsed`] (0 for an instant run).
+    /// Records worked on per second over [`Summary::elapsed`] (resumed
+    /// records left out; 0 for an instant run).
     pub fn records_per_sec(&self) -> f64 {
         let secs = self.elapsed.as_secs_f64();
         if secs > 0.0 {
-            self.records as f64 / secs
+            (self.records - self.resumed) as f64 / secs
         } else {
             0.0
         }
@@ -117,7 +121,8 @@ impl Summary {
 
     /// The end-of-run line for stderr, e.g. `49158 records (49158 unique) in
     /// 1.52 s, 32340 records/s`; `counts` are the caller's per-status counts,
-    /// zero counts left out.
+    /// zero counts left out. A resumed run adds `; 20000 of them resumed
+    /// from the interrupted run` (the time and rate are this run's).
     pub fn line(&self, counts: &[(&str, u64)]) -> String {
         let parts: Vec<String> = counts
             .iter()
@@ -129,8 +134,16 @@ impl Summary {
         } else {
             format!(" ({})", parts.join(", "))
         };
+        let resumed = if self.resumed > 0 {
+            format!(
+                "; {} of them resumed from the interrupted run",
+                self.resumed
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} records{} in {:.2} s, {:.0} records/s",
+            "{} records{} in {:.2} s, {:.0} records/s{resumed}",
             self.records,
             detail,
             self.elapsed.as_secs_f64(),
@@ -213,7 +226,44 @@ where
     T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
-    writer::run(opts, make_state, work, emit)
+    writer::run(opts, None, make_state, work, emit)
+}
+
+/// Decides, for each record in input order from the first, whether an
+/// interrupted run already wrote its row: `Ok(true)` skips the record (it
+/// is read and numbered, not worked on nor emitted), `Ok(false)` ends the
+/// skipping (this record and every later one are worked on; the check is
+/// not called again), `Err` stops the run with that error (e.g. the row
+/// kept does not belong to this record). Runs on the reader's thread.
+pub type Skip<'a> = Option<&'a mut (dyn FnMut(&Record) -> anyhow::Result<bool> + Send)>;
+
+/// [`run`], continuing an interrupted run: the first records, as long as
+/// `skip` says so, are read but neither worked on nor emitted (see
+/// [`Skip`]); their number is [`Summary::resumed`]. Records keep their
+/// [`Record::index`] from the first record of the inputs.
+///
+/// Both this and [`run`] stop reading when [`crate::interrupt::requested`]
+/// reports a signal: every record already read (`-j 1`), or every batch a
+/// worker had started (`-j 2` and more), is still emitted, in order, and
+/// the emitted records are always the first ones of the input. The caller
+/// asks [`crate::interrupt::requested`] afterwards to tell a stop from the
+/// end of the input.
+///
+/// Errors: those of [`run`], and `skip`'s.
+pub fn run_resumed<S, T, MS, W, E>(
+    opts: &PipelineOptions,
+    skip: Skip<'_>,
+    make_state: MS,
+    work: W,
+    emit: E,
+) -> anyhow::Result<Summary>
+where
+    MS: Fn() -> S + Sync,
+    W: Fn(&mut S, &Record) -> T + Sync,
+    T: Send + FromPanic,
+    E: FnMut(T) -> anyhow::Result<()>,
+{
+    writer::run(opts, skip, make_state, work, emit)
 }
 
 /// A result the pipeline can make for a record whose `work` panicked.

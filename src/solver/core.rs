@@ -857,16 +857,13 @@ impl State {
     }
 
     /// The digits still possible in the cell at bit `bit` (0..27) of band
-    /// `b`, as a 9-bit set (bit `d` = digit `d + 1`); branch-free, so that
-    /// which digits a guessed cell holds costs no mispredicted branch.
+    /// `b`, as a 9-bit set (bit `d` = digit `d + 1`): [`State::digits_in`]
+    /// of the one cell, branch-free (~16 SSE2 instructions against ~45 for
+    /// a shift per digit), so that the branching rule can ask it of every
+    /// cell it scores.
     #[inline]
     pub(super) fn digit_set(&self, b: usize, bit: usize) -> u32 {
-        let base = LANES * (b & 3);
-        let mut set = 0;
-        for d in 0..9 {
-            set |= ((self.cands[base + d] >> bit) & 1) << d;
-        }
-        set
+        self.digits_in(b, 1 << (bit & 31))
     }
 
     /// The grid of a solved state.
@@ -1717,7 +1714,7 @@ mod tests {
         }
         let mut skipped = 0;
         for name in crate::datasets::PUBLIC {
-            let Ok(puzzles) = crate::datasets::load_public(name) else {
+            let Some(puzzles) = crate::datasets::load_public_or_skip(name) else {
                 continue;
             };
             for p in puzzles.iter().take(100) {
