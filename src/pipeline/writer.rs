@@ -99,6 +99,7 @@ const INLINE_BATCH: usize = 64;
 /// Handing records between threads costs more CPU than the reading does
 /// (wake-ups, spinning on the channels, the scheduler), so with no parallel
 /// work to gain the pipeline does without.
+// The threaded path's context, passed apart rather than bundled for one caller.
 #[allow(clippy::too_many_arguments)]
 fn run_inline<S, T, MS, W, E>(
     opts: &PipelineOptions,
