@@ -10,7 +10,7 @@
 use crate::cli;
 use crate::counting::solutions::{count_record, CountOptions, CountResult};
 use crate::output::CsvSink;
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::solver::Solver;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -226,7 +226,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     sink.write_record(COUNT_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
+    let summary = pipeline::run_flushing(
         &opts,
         || Solver::new(solve_opts),
         |solver: &mut Solver, record: &Record| {
@@ -236,10 +236,13 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             }
             row
         },
-        |row: CountRow| {
-            let slot = STATUSES.iter().position(|&s| s == row.status());
-            counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())
+        |e: Emit<CountRow>| match e {
+            Emit::Row(row) => {
+                let slot = STATUSES.iter().position(|&s| s == row.status());
+                counts[slot.expect("every status is listed")] += 1;
+                sink.write_record(row.fields())
+            }
+            Emit::Flush => sink.flush(),
         },
     )?;
     sink.flush()?;

@@ -8,7 +8,7 @@
 
 use crate::cli;
 use crate::output::CsvSink;
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
 use std::num::NonZeroUsize;
@@ -305,7 +305,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     sink.write_record(RATE_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
+    let summary = pipeline::run_flushing(
         &opts,
         || RateState::new(budget),
         |state: &mut RateState, record: &Record| {
@@ -315,10 +315,13 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
             }
             row
         },
-        |row: RateRow| {
-            let slot = STATUSES.iter().position(|&s| s == row.status());
-            counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())
+        |e: Emit<RateRow>| match e {
+            Emit::Row(row) => {
+                let slot = STATUSES.iter().position(|&s| s == row.status());
+                counts[slot.expect("every status is listed")] += 1;
+                sink.write_record(row.fields())
+            }
+            Emit::Flush => sink.flush(),
         },
     )?;
     sink.flush()?;

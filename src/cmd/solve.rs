@@ -6,7 +6,7 @@
 
 use crate::cli;
 use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{Prune, SolveOptions, Solver};
 use std::num::NonZeroUsize;
@@ -278,7 +278,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let summary = if args.se {
         sink.write_record(SOLVE_HEADER.iter().chain(&["er", "ep", "ed"]))?;
         let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
-        pipeline::run(
+        pipeline::run_flushing(
             &opts,
             || (Solver::new(solve_opts), Rater::new()),
             |(solver, rater): &mut (Solver, Rater), record: &Record| {
@@ -286,20 +286,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 let se = se_columns(rater, &mut row, budget);
                 (row, se)
             },
-            |(row, se): (SolveRow, [String; 3])| {
-                count(&row);
-                sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+            |e: Emit<(SolveRow, [String; 3])>| match e {
+                Emit::Row((row, se)) => {
+                    count(&row);
+                    sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+                }
+                Emit::Flush => sink.flush(),
             },
         )?
     } else {
         sink.write_record(SOLVE_HEADER)?;
-        pipeline::run(
+        pipeline::run_flushing(
             &opts,
             || Solver::new(solve_opts),
             solve_record,
-            |row: SolveRow| {
-                count(&row);
-                sink.write_solve_row(&row)
+            |e: Emit<SolveRow>| match e {
+                Emit::Row(row) => {
+                    count(&row);
+                    sink.write_solve_row(&row)
+                }
+                Emit::Flush => sink.flush(),
             },
         )?
     };

@@ -2,7 +2,7 @@
 //! them in parallel, emit results in input order, in bounded memory.
 //!
 //! ```text
-//!  reader thread ──Batch{seq, 16..1k records}─▶ bounded(2×threads) ──▶ worker 1..N
+//!  reader thread ──Batch{seq, 1..1k records}──▶ bounded(2×threads) ──▶ worker 1..N
 //!   (parse)           ▲                                              (one state each,
 //!                     │ window tokens                                 work(&mut S, &Record))
 //!                     │                                                   │
@@ -13,6 +13,16 @@
 //! With one worker thread (`-j 1`) there is nothing to overlap: the calling
 //! thread reads, works and emits each record in turn, which saves the CPU
 //! time that handing records between threads costs.
+//!
+//! Batches are sized by work: one record each until the workers have
+//! measured what a record costs, then about 4 ms of one worker's work (at
+//! most `batch_size` records), so a few slow records (`count`, `rate`) go to
+//! different workers while fast ones travel in big batches. When an input
+//! that is not a regular file (a pipe, a terminal) has no whole line ready,
+//! the reader passes on what it holds and, once those rows are emitted, the
+//! caller is told to flush ([`Emit::Flush`], [`run_flushing`]): a producer
+//! that writes one line and waits gets its row back (a co-process).
+//! Regular files never wait, so their batching is untouched.
 //!
 //! The shape follows fd's `walk.rs`: one reader, a pool of workers, one
 //! receiver that owns the output. Memory is bounded by a window of batches in
@@ -63,8 +73,9 @@ pub struct PipelineOptions {
     pub inputs: Vec<PathBuf>,
     /// Worker threads (values below 1 are treated as 1).
     pub threads: usize,
-    /// Records per batch (values below 1 are treated as 1); about 1,000
-    /// amortises channel traffic without holding much memory.
+    /// Most records per batch (values below 1 are treated as 1); about
+    /// 1,000 amortises channel traffic without holding much memory. Batches
+    /// are smaller when records are slow (see the module documentation).
     pub batch_size: usize,
     /// Draw a progress bar (records, records/s) on stderr. The caller decides:
     /// normally stderr is a terminal and `--quiet` is off.
@@ -164,6 +175,17 @@ pub fn check_inputs(inputs: &[PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What [`run_flushing`]'s `emit` receives.
+#[derive(Debug)]
+pub enum Emit<T> {
+    /// The next result, in input order.
+    Row(T),
+    /// Every record read so far has been emitted and the reader is waiting
+    /// for input (a pipe or terminal that has nothing more yet): write out
+    /// what is buffered, so that a line-by-line producer sees its rows.
+    Flush,
+}
+
 /// Runs the pipeline over `opts.inputs`.
 ///
 /// - `make_state` is called once per worker thread (e.g. to build a
@@ -187,6 +209,32 @@ where
     W: Fn(&mut S, &Record) -> T + Sync,
     T: Send,
     E: FnMut(T) -> anyhow::Result<()>,
+{
+    let mut emit = emit;
+    run_flushing(opts, make_state, work, |e| match e {
+        Emit::Row(t) => emit(t),
+        Emit::Flush => Ok(()),
+    })
+}
+
+/// [`run`], with `emit` also told when to flush ([`Emit::Flush`]): when the
+/// reader waits on an input that is not a regular file (a pipe, a terminal),
+/// the records it holds are passed on as a batch at once, and once every
+/// record read so far has been emitted `emit` gets [`Emit::Flush`]. Regular
+/// files never wait, so their batching is untouched.
+///
+/// Errors: as [`run`].
+pub fn run_flushing<S, T, MS, W, E>(
+    opts: &PipelineOptions,
+    make_state: MS,
+    work: W,
+    emit: E,
+) -> anyhow::Result<Summary>
+where
+    MS: Fn() -> S + Sync,
+    W: Fn(&mut S, &Record) -> T + Sync,
+    T: Send,
+    E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     writer::run(opts, make_state, work, emit)
 }

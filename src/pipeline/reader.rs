@@ -63,6 +63,34 @@ pub fn for_each_record(
     inputs: &[PathBuf],
     mut f: impl FnMut(Record) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
+    for_each_item(inputs, |item| match item {
+        Item::Record(record) => f(record),
+        Item::Waiting => ControlFlow::Continue(()),
+    })
+}
+
+/// What [`for_each_item`] hands over.
+#[derive(Debug)]
+pub enum Item {
+    /// The next record.
+    Record(Record),
+    /// The reader is about to wait for input: the input is a pipe, a
+    /// terminal or a socket (not a regular file), no whole line is buffered
+    /// and none is ready to read. A caller that batches records passes on
+    /// the ones it holds now, so that a line-by-line producer gets its rows
+    /// as it goes (see [`crate::pipeline`]).
+    Waiting,
+}
+
+/// [`for_each_record`], also telling `f` when the reader is about to wait
+/// for input ([`Item::Waiting`]; never for regular files, and not inside a
+/// gzip member).
+///
+/// Errors: as [`for_each_record`].
+pub fn for_each_item(
+    inputs: &[PathBuf],
+    mut f: impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
     let stdin_only = [PathBuf::from("-")];
     let inputs = if inputs.is_empty() {
         &stdin_only[..]
@@ -72,25 +100,35 @@ pub fn for_each_record(
     let mut index = 0u64;
     let mut buf = Vec::with_capacity(256);
     for path in inputs {
+        let mut watch = None;
         let (name, input): (Arc<str>, Box<dyn BufRead>) = if path.as_os_str() == "-" {
-            (
-                Arc::from(STDIN_NAME),
-                Box::new(BufReader::with_capacity(BUFFER, io::stdin())),
-            )
+            let stdin = io::stdin();
+            let input: Box<dyn BufRead> = match streaming::watch(&stdin) {
+                Some(w) => Box::new(streaming::Watched::new(stdin, &mut watch, w)),
+                None => Box::new(BufReader::with_capacity(BUFFER, stdin)),
+            };
+            (Arc::from(STDIN_NAME), input)
         } else {
-            let mut input = BufReader::with_capacity(BUFFER, open_file(path)?);
-            if path.extension().is_some_and(|e| e == "gz") {
-                let head = input
-                    .fill_buf()
-                    .with_context(|| format!("cannot read input {}", path.display()))?;
-                if !head.is_empty() && !head.starts_with(&GZIP_MAGIC) {
-                    bail!(
-                        "input {} is named .gz but is not gzip data (no gzip magic bytes)",
-                        path.display()
-                    );
+            let file = open_file(path)?;
+            if let Some(w) = streaming::watch(&file) {
+                // A named pipe or a device: no gzip check (it would wait).
+                let input = streaming::Watched::new(file, &mut watch, w);
+                (Arc::from(path.display().to_string()), Box::new(input))
+            } else {
+                let mut input = BufReader::with_capacity(BUFFER, file);
+                if path.extension().is_some_and(|e| e == "gz") {
+                    let head = input
+                        .fill_buf()
+                        .with_context(|| format!("cannot read input {}", path.display()))?;
+                    if !head.is_empty() && !head.starts_with(&GZIP_MAGIC) {
+                        bail!(
+                            "input {} is named .gz but is not gzip data (no gzip magic bytes)",
+                            path.display()
+                        );
+                    }
                 }
+                (Arc::from(path.display().to_string()), Box::new(input))
             }
-            (Arc::from(path.display().to_string()), Box::new(input))
         };
         let mut lines = Lines::new(input);
         let mut line_no = 0u64;
@@ -99,6 +137,11 @@ pub fn for_each_record(
         // second column.
         let mut second_column = false;
         loop {
+            if let Some(w) = &watch {
+                if lines.will_wait(w) && f(Item::Waiting).is_break() {
+                    return Ok(());
+                }
+            }
             let whole = lines
                 .next_line(&mut buf)
                 .with_context(|| format!("cannot read input {} after line {line_no}", name))?;
@@ -121,7 +164,7 @@ pub fn for_each_record(
                     raw: String::new(),
                     grid: Ok(grid),
                 };
-                if f(record).is_break() {
+                if f(Item::Record(record)).is_break() {
                     return Ok(());
                 }
                 continue;
@@ -139,7 +182,7 @@ pub fn for_each_record(
                 }
             }
             index += 1;
-            if f(make_record(index, &name, line_no, field)).is_break() {
+            if f(Item::Record(make_record(index, &name, line_no, field))).is_break() {
                 return Ok(());
             }
         }
@@ -369,6 +412,15 @@ impl Lines {
         }
     }
 
+    /// Whether reading the next line would wait for input watched by `w`:
+    /// plain bytes (not a gzip member), no whole line buffered, and nothing
+    /// ready on the descriptor.
+    fn will_wait(&mut self, w: &streaming::Watch) -> bool {
+        let pending = std::mem::take(&mut self.pending);
+        self.input().consume(pending);
+        matches!(self.layer, Layer::Plain(_)) && w.will_wait()
+    }
+
     /// The layer's buffered reader.
     fn input(&mut self) -> &mut dyn BufRead {
         match &mut self.layer {
@@ -461,6 +513,122 @@ impl Lines {
         } else {
             Layer::Plain(Box::new(head.chain(rest)))
         };
+    }
+}
+
+/// Inputs that are not regular files (pipes, terminals, sockets): a buffer
+/// that tells whether a whole line is buffered, and a zero-timeout poll of
+/// the descriptor, so the record loop knows when the next read would wait.
+mod streaming {
+    use std::cell::Cell;
+    use std::io::{self, BufRead, BufReader, Read};
+    use std::rc::Rc;
+
+    /// What the record loop keeps of a watched input.
+    pub(super) struct Watch {
+        /// Whether the buffer holds a whole line (updated by [`Watched`]).
+        line_buffered: Rc<Cell<bool>>,
+        /// The descriptor to poll.
+        #[cfg(unix)]
+        fd: std::os::fd::RawFd,
+    }
+
+    /// A descriptor's [`Watch`] (without its flag yet), or `None` for a
+    /// regular file, which never waits.
+    #[cfg(unix)]
+    pub(super) fn watch(input: &impl std::os::fd::AsFd) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        let fd = input.as_fd();
+        let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        let regular = file.metadata().map(|m| m.is_file()).unwrap_or(true);
+        (!regular).then(|| fd.as_raw_fd())
+    }
+
+    /// Elsewhere: never watched.
+    #[cfg(not(unix))]
+    pub(super) fn watch<T>(_: &T) -> Option<()> {
+        None
+    }
+
+    impl Watch {
+        /// No whole line buffered and nothing ready to read.
+        pub(super) fn will_wait(&self) -> bool {
+            if self.line_buffered.get() {
+                return false;
+            }
+            #[cfg(unix)]
+            {
+                let mut poll = libc::pollfd {
+                    fd: self.fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd, zero timeout; the descriptor is
+                // owned by the input being read, open for the whole loop.
+                let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+                ready == 0
+            }
+            #[cfg(not(unix))]
+            false
+        }
+    }
+
+    /// A buffered reader that keeps its [`Watch`]'s flag up to date.
+    pub(super) struct Watched<R> {
+        inner: BufReader<R>,
+        line_buffered: Rc<Cell<bool>>,
+    }
+
+    impl<R: Read> Watched<R> {
+        /// Wraps `input` (descriptor `fd`) and stores its [`Watch`] in `watch`.
+        #[cfg(unix)]
+        pub(super) fn new(input: R, watch: &mut Option<Watch>, fd: std::os::fd::RawFd) -> Self {
+            let line_buffered = Rc::new(Cell::new(false));
+            *watch = Some(Watch {
+                line_buffered: Rc::clone(&line_buffered),
+                fd,
+            });
+            Watched {
+                inner: BufReader::with_capacity(super::BUFFER, input),
+                line_buffered,
+            }
+        }
+
+        /// Elsewhere: never built ([`watch`] is always `None`).
+        #[cfg(not(unix))]
+        pub(super) fn new(input: R, _: &mut Option<Watch>, _: ()) -> Self {
+            Watched {
+                inner: BufReader::with_capacity(super::BUFFER, input),
+                line_buffered: Rc::new(Cell::new(false)),
+            }
+        }
+
+        fn update(&self) {
+            let buffered = self.inner.buffer();
+            self.line_buffered
+                .set(memchr::memchr(b'\n', buffered).is_some());
+        }
+    }
+
+    impl<R: Read> Read for Watched<R> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.inner.read(out)?;
+            self.update();
+            Ok(n)
+        }
+    }
+
+    impl<R: Read> BufRead for Watched<R> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.inner.fill_buf()?;
+            self.update();
+            Ok(self.inner.buffer())
+        }
+
+        fn consume(&mut self, n: usize) {
+            self.inner.consume(n);
+            self.update();
+        }
     }
 }
 
