@@ -46,8 +46,10 @@ pub struct SolveArgs {
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin.\n\
             One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks. Blank \
             lines and lines starting with '#' are skipped; text after the 81 cells is ignored \
-            when separated by whitespace, ',', ';' or ':'; a CSV header whose first column is \
-            'quizzes' or 'puzzle' is skipped; CRLF line ends and gzip (.gz) are read as is.\n\
+            when separated by whitespace, ',', ';' or ':'; a CSV header with a column named \
+            'puzzle', 'quizzes' or 'quiz' is skipped and that column read (Kaggle's sets, \
+            sudoflow's own CSV), quoted fields too; CRLF line ends and gzip (.gz) are read as \
+            is; a directory or a UTF-16 file is an error naming it.\n\
             Example: sudoflow solve a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,

@@ -34,6 +34,7 @@
 //! What a record is, and how each line of input becomes one, is described in
 //! [`reader`].
 
+mod formats;
 pub mod reader;
 mod workers;
 mod writer;
@@ -165,11 +166,12 @@ impl Summary {
 /// Checks that every input can be opened, so that a missing file is reported
 /// (exit 2, naming it) before any output is created.
 ///
-/// Errors: the first input that cannot be opened, with its path.
+/// Errors: the first input that cannot be opened, is a directory, or is
+/// UTF-16 text, with its path.
 pub fn check_inputs(inputs: &[PathBuf]) -> anyhow::Result<()> {
     for path in inputs {
         if path.as_os_str() != "-" {
-            reader::open_file(path)?;
+            reader::check_file(path)?;
         }
     }
     Ok(())

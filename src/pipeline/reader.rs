@@ -5,13 +5,15 @@
 //!
 //! - **skipped, no record**: blank (only spaces or tabs), or its first
 //!   non-blank character is `#` (tdoku-style headers), or it is the first
-//!   non-skipped line of an input and its first CSV field is `quizzes` or
-//!   `puzzle` (Kaggle's header; a UTF-8 byte-order mark before it is ignored),
-//!   or `index` followed by `puzzle`: sudoflow's own CSV, whose later lines
-//!   then have their puzzle field read from the second column, so that
-//!   `solve` re-reads a `generate` corpus or its own output;
+//!   non-skipped line of an input and a CSV header with a column named
+//!   `puzzle`, `quizzes` or `quiz` (any case, quoted or not) anywhere in it
+//!   (Kaggle's `quizzes,solutions` and `id,puzzle,solution,...`, sudoflow's
+//!   own `index,puzzle,...`; a UTF-8 byte-order mark before it is ignored):
+//!   the later lines then have their puzzle field read from that column, so
+//!   that `solve` re-reads a `generate` corpus or its own output;
 //! - **a record**: everything else. Its puzzle field is the text up to the
-//!   first separator (space, tab, `,`, `;` or `:`); what follows the separator
+//!   first separator (space, tab, `,`, `;` or `:`), or a quoted CSV field's
+//!   text (`"0043..."`); what follows the separator
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
 //!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
 //!   blanks), otherwise the record's grid is an error naming `source:line`
@@ -21,12 +23,16 @@
 //!   ([`Grid::check_givens`]), so that it runs in parallel, and in `solve`
 //!   only for the records the solver finds no solution to.
 //!
+//! An input that is a directory, or text with a UTF-16 byte-order mark, is
+//! an error naming it (and the encoding), not a stream of invalid records.
+//!
 //! Gzip: a gzip member starting at the beginning of a line (gzip's magic bytes
 //! `1f 8b`) is decompressed in place, so `.gz` files, gzip on stdin and
 //! `cat a.txt b.txt.gz | sudoflow solve` all work; members follow one another
 //! as in `cat` (a line may run across a member boundary, as bgzip writes
 //! them). A file named `*.gz` must start with gzip's magic bytes.
 
+use super::formats;
 use super::Record;
 use crate::grid::Grid;
 use anyhow::{bail, Context};
@@ -48,9 +54,44 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// Opens one input file.
 ///
-/// Errors: the file cannot be opened; the message names it.
+/// Errors: the file cannot be opened, or it is a directory; the message
+/// names it.
 pub fn open_file(path: &Path) -> anyhow::Result<File> {
-    File::open(path).with_context(|| format!("cannot open input {}", path.display()))
+    let file = File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "input {} is a directory: give the files in it instead (e.g. {}/*.txt)",
+            path.display(),
+            path.display()
+        );
+    }
+    Ok(file)
+}
+
+/// Checks that the input file `path` can be read as records before any
+/// output is created: it opens, is not a directory, and (a regular file)
+/// does not start with a UTF-16 byte-order mark.
+///
+/// Errors: the first of those that fails; the message names the file.
+pub fn check_file(path: &Path) -> anyhow::Result<()> {
+    let mut file = open_file(path)?;
+    if file.metadata().is_ok_and(|m| m.is_file()) {
+        let mut head = [0u8; 2];
+        let n = file.read(&mut head).unwrap_or(0);
+        if let Some(encoding) = formats::utf16_bom(&head[..n]) {
+            bail!("{}", utf16_message(&path.display().to_string(), encoding));
+        }
+    }
+    Ok(())
+}
+
+/// The error for a UTF-16 input.
+fn utf16_message(name: &str, encoding: &str) -> String {
+    format!(
+        "input {name} is {encoding} text (it starts with a UTF-16 byte-order mark, as \
+         PowerShell's `>` writes files); sudoflow reads UTF-8: convert it first, e.g. \
+         `iconv -f UTF-16 -t UTF-8 IN > OUT`, or in PowerShell `Out-File -Encoding utf8`"
+    )
 }
 
 /// Calls `f` with every record of `inputs` in order (`-`, or no input at all,
@@ -133,9 +174,9 @@ pub fn for_each_item(
         let mut lines = Lines::new(input);
         let mut line_no = 0u64;
         let mut first = true;
-        // sudoflow's own CSV (`solve`/`generate` output): the puzzle is the
-        // second column.
-        let mut second_column = false;
+        // The puzzle's CSV column, from a header naming it (sudoflow's own
+        // CSV, Kaggle's sets); 0: the first field.
+        let mut column = 0usize;
         loop {
             if let Some(w) = &watch {
                 if lines.will_wait(w) && f(Item::Waiting).is_break() {
@@ -149,11 +190,12 @@ pub fn for_each_item(
                 break;
             };
             line_no += 1;
-            let line = if second_column {
-                after_first_comma(whole)
-            } else {
-                whole
-            };
+            if line_no == 1 {
+                if let Some(encoding) = formats::utf16_bom(whole) {
+                    bail!("{}", utf16_message(&name, encoding));
+                }
+            }
+            let line = formats::from_field(whole, column);
             // The common case first: 81 cells then a separator or the end.
             if let Some(grid) = line_of_valid_puzzle(line).filter(|_| !first) {
                 index += 1;
@@ -173,11 +215,8 @@ pub fn for_each_item(
                 continue;
             };
             if std::mem::take(&mut first) {
-                if is_csv_header(field) {
-                    continue;
-                }
-                if is_sudoflow_header(whole, field) {
-                    second_column = true;
+                if let Some(k) = formats::header_column(whole) {
+                    column = k;
                     continue;
                 }
             }
@@ -204,6 +243,9 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
     if line[0] == b'#' {
         return None;
     }
+    if let Some(quoted) = formats::quoted_field(line) {
+        return Some(quoted);
+    }
     let end = line
         .iter()
         .position(|&b| is_separator(b))
@@ -228,30 +270,6 @@ fn line_of_valid_puzzle(line: &[u8]) -> Option<Grid> {
 #[inline]
 fn is_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r')
-}
-
-/// sudoflow's own header (`index,puzzle,...`, as `solve` and `generate`
-/// write it): `field` is the line's first field, `index`, and `puzzle` follows.
-fn is_sudoflow_header(line: &[u8], field: &[u8]) -> bool {
-    let end = field.as_ptr() as usize - line.as_ptr() as usize + field.len();
-    field == b"index" && line[end..].starts_with(b",puzzle")
-}
-
-/// What follows the first `,` of `line` (all of it when there is none).
-fn after_first_comma(line: &[u8]) -> &[u8] {
-    line.iter()
-        .position(|&b| b == b',')
-        .map_or(line, |i| &line[i + 1..])
-}
-
-/// Kaggle-style header: the first column is `quizzes` or `puzzle` (any case,
-/// optionally quoted).
-fn is_csv_header(field: &[u8]) -> bool {
-    let name = field
-        .strip_prefix(b"\"")
-        .and_then(|f| f.strip_suffix(b"\""))
-        .unwrap_or(field);
-    name.eq_ignore_ascii_case(b"quizzes") || name.eq_ignore_ascii_case(b"puzzle")
 }
 
 /// [`CELL_VALUE`]'s mark for a byte that is not a cell character.
@@ -688,9 +706,7 @@ mod tests {
         assert_eq!(puzzle_field(b"abc;x", false), Some(&b"abc"[..]));
         assert_eq!(puzzle_field(b"abc,x\n", false), Some(&b"abc"[..]));
         assert_eq!(puzzle_field(b"\xef\xbb\xbfabc\n", true), Some(&b"abc"[..]));
-        assert!(is_csv_header(b"quizzes"));
-        assert!(is_csv_header(b"\"Puzzle\""));
-        assert!(!is_csv_header(b"puzzles"));
+        assert_eq!(puzzle_field(b"\"0043\",x\n", false), Some(&b"0043"[..]));
     }
 
     #[test]
