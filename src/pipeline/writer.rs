@@ -51,6 +51,9 @@ where
     // Each worker times its records, so the reader can size batches by work.
     let make_state = || (make_state(), Timer::default());
     let work = |(state, timer): &mut (S, Timer), record: &Record| {
+        if !timer.samples() {
+            return work(state, record);
+        }
         let start = Instant::now();
         let result = work(state, record);
         timer.add(start.elapsed(), &cost);
@@ -184,27 +187,43 @@ where
 /// The work a batch should hold, in nanoseconds of one worker's time: long
 /// enough that handing it over costs next to nothing (a few microseconds a
 /// batch), short enough that slow records spread over the workers.
-const BATCH_WORK_NS: u64 = 4_000_000;
+const BATCH_WORK_NS: u64 = 20_000_000;
 
-/// A worker's running total of work time, published to the reader as the
-/// mean nanoseconds per record (an exponential average) about every
-/// millisecond of work, or at every record slower than that.
+/// A worker's running total of work time over a sample of its records
+/// (every [`Timer::EVERY`]-th, the first included, so that reading the
+/// clock costs nothing next to fast records), published to the reader as the
+/// mean nanoseconds per record (an exponential average): first after four
+/// samples, then about every millisecond of sampled work, or at every
+/// sampled record slower than that.
 #[derive(Default)]
 struct Timer {
     ns: u64,
     records: u64,
+    seen: u64,
 }
 
 impl Timer {
+    /// One record in this many is timed.
+    const EVERY: u64 = 8;
+
+    /// Whether the next record is one of the sample.
+    fn samples(&mut self) -> bool {
+        self.seen += 1;
+        self.seen % Self::EVERY == 1
+    }
+
     fn add(&mut self, took: Duration, cost: &AtomicU64) {
         self.ns += u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
         self.records += 1;
-        if self.ns >= 1_000_000 {
+        // The first figure soon (until then the reader sends one record a
+        // batch), later ones about every millisecond.
+        let first = cost.load(Ordering::Relaxed) == 0 && self.records >= 4;
+        if self.ns >= 1_000_000 || first {
             let mean = (self.ns / self.records).max(1);
             let old = cost.load(Ordering::Relaxed);
             let new = if old == 0 { mean } else { (3 * old + mean) / 4 };
             cost.store(new.max(1), Ordering::Relaxed);
-            *self = Timer::default();
+            (self.ns, self.records) = (0, 0);
         }
     }
 }
