@@ -15,7 +15,7 @@
 //! time that handing records between threads costs.
 //!
 //! Batches are sized by work: one record each until the workers have
-//! measured what a record costs, then about 4 ms of one worker's work (at
+//! measured what a record costs, then about 20 ms of one worker's work (at
 //! most `batch_size` records), so a few slow records (`count`, `rate`) go to
 //! different workers while fast ones travel in big batches. When an input
 //! that is not a regular file (a pipe, a terminal) has no whole line ready,
