@@ -6,7 +6,9 @@ use clap::{Parser, Subcommand};
 /// Sudoku at scale: solve, rate, generate and count puzzles, and benchmark solvers.
 ///
 /// Exit codes: 0 the run completed; 1 `--strict` found invalid records or
-/// `bench` found a disagreement; 2 usage or I/O error.
+/// `bench` found a disagreement; 2 usage or I/O error; 3 an internal error
+/// (a bug) on some record, which got a row with status `error`; 130/143
+/// stopped by SIGINT/SIGTERM (see `--resume`).
 #[derive(Debug, Parser)]
 #[command(name = "sudoflow", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
@@ -30,6 +32,8 @@ pub enum Command {
     Generate(cmd::generate::GenerateArgs),
     /// Exact number of solutions of each record.
     Count(cmd::count::CountArgs),
+    /// Minlex canonical form, automorphisms and class of each record (deduplicate corpora).
+    Canon(cmd::canon::CanonArgs),
     /// Number of complete grids for a box shape (default 3x3: all Sudoku grids).
     CountGrids(cmd::count_grids::CountGridsArgs),
 }

@@ -19,6 +19,8 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod canon;
+pub mod checks;
 pub mod cli;
 pub mod cmd;
 pub mod counting;
@@ -26,6 +28,8 @@ pub mod datasets;
 pub mod exit;
 pub mod generator;
 pub mod grid;
+pub mod interrupt;
+pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;

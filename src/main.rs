@@ -29,6 +29,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => cmd::generate::run(a),
         Command::Count(a) => cmd::count::run(a),
         Command::CountGrids(a) => cmd::count_grids::run(a),
+        Command::Canon(a) => cmd::canon::run(a),
     };
     match result {
         Ok(code) => code,

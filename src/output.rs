@@ -44,6 +44,9 @@ pub enum Status {
     Stuck,
     /// The per-record time budget ran out.
     Timeout,
+    /// The work on this record panicked (a bug in sudoflow): the `error`
+    /// column has the message; the run went on (exit code 3).
+    Error,
 }
 
 impl Status {
@@ -57,6 +60,7 @@ impl Status {
             Status::Invalid => "invalid",
             Status::Stuck => "stuck",
             Status::Timeout => "timeout",
+            Status::Error => "error",
         }
     }
 
@@ -76,6 +80,12 @@ impl Status {
                 _ => Status::Multiple,
             }
         }
+    }
+}
+
+impl crate::pipeline::FromPanic for SolveRow {
+    fn from_panic(record: &crate::pipeline::Record, message: &str) -> SolveRow {
+        SolveRow::error(record, message)
     }
 }
 
@@ -148,6 +158,22 @@ impl SolveRow {
             guesses: 0,
             backtracks: 0,
             error,
+        }
+    }
+
+    /// The row for a record whose work panicked with `message`: status
+    /// `error`, the puzzle (or the raw text) kept, no solution.
+    pub fn error(record: &crate::pipeline::Record, message: &str) -> SolveRow {
+        SolveRow {
+            puzzle: record.grid.as_ref().ok().copied(),
+            raw: record.raw.clone(),
+            status: Status::Error,
+            clues: record.grid.as_ref().map_or(0, Grid::clues),
+            ..SolveRow::invalid(
+                record.index,
+                "",
+                crate::pipeline::panic_message(record, message),
+            )
         }
     }
 
@@ -356,6 +382,26 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// Refuses an output `path` that is one of `inputs` (the same file, by
+/// device and inode, so also through a hard or symbolic link; `-` is
+/// stdin/stdout and names no file), before anything is opened for writing.
+///
+/// Errors: `path` is one of `inputs`; the message names both.
+pub fn refuse_input_as_output(
+    path: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+) -> anyhow::Result<()> {
+    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
+        anyhow::bail!(
+            "refusing to write output {}: it is the input {} (the same file); \
+             nothing was written",
+            path.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}
+
 impl CsvSink {
     /// Opens `path` (created or truncated), or stdout for `None` or `-`.
     /// `inputs` are the run's input files (`-` for stdin): a `path` that is
@@ -373,14 +419,7 @@ impl CsvSink {
         let (out, name): (Box<dyn std::io::Write>, String) = match path {
             Some(path) if path.as_os_str() != "-" => (
                 Box::new({
-                    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
-                        anyhow::bail!(
-                            "refusing to write output {}: it is the input {} (the same file); \
-                             nothing was written",
-                            path.display(),
-                            input.display()
-                        );
-                    }
+                    refuse_input_as_output(path, inputs)?;
                     std::fs::File::create(path)
                         .with_context(|| format!("cannot create output {}", path.display()))?
                 }),
@@ -388,18 +427,23 @@ impl CsvSink {
             ),
             _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
         };
+        Ok(CsvSink::to_writer(out, name))
+    }
+
+    /// A sink writing to `out`, which write errors call `name`.
+    pub fn to_writer(out: Box<dyn std::io::Write>, name: String) -> CsvSink {
         let wtr = csv::WriterBuilder::new()
             .buffer_capacity(64 * 1024)
             .quote_style(csv::QuoteStyle::Never)
             .from_writer(out);
-        Ok(CsvSink {
+        CsvSink {
             wtr,
             name,
             quoter: csv_core::Writer::new(),
             record: csv::ByteRecord::new(),
             quoted: csv::ByteRecord::new(),
             blank: b'.',
-        })
+        }
     }
 
     /// Sets the character `solve` rows' `puzzle` column writes for a blank

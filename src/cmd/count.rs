@@ -9,9 +9,11 @@
 
 use crate::cli;
 use crate::counting::solutions::{count_record, CountOptions, CountResult};
-use crate::output::CsvSink;
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::solver::Solver;
+use anyhow::Context;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,13 +23,14 @@ use std::time::Duration;
 pub const COUNT_HEADER: [&str; 5] = ["index", "puzzle", "status", "solutions", "error"];
 
 /// Statuses in the order the summary line lists them.
-const STATUSES: [&str; 6] = [
+const STATUSES: [&str; 7] = [
     "unique",
     "multiple",
     "unsolvable",
     "capped",
     "timeout",
     "invalid",
+    "error",
 ];
 
 /// Options of `sudoflow count`.
@@ -40,7 +43,11 @@ timeout (--time-budget ran out; solutions = those found so far, a lower bound), 
 length or character, or clashing givens; solutions empty, error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow count puzzles.txt --max 1000000 --time-budget 10 -o counts.csv
@@ -63,8 +70,10 @@ pub struct CountArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow count puzzles.txt -o counts.csv"
     )]
     pub output: Option<PathBuf>,
@@ -138,6 +147,20 @@ pub struct CountArgs {
     )]
     pub quiet: bool,
 
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not worked on again; the final FILE is the one an uninterrupted run \
+            writes. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow count big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
+
     /// Exit 1 if any record is invalid (after writing everything).
     #[arg(
         long,
@@ -156,8 +179,24 @@ pub struct CountRow {
     /// The puzzle with `.` for blanks, or the raw text of an invalid record.
     pub puzzle: String,
     /// The count, or the error message (naming `source:line`) of an invalid
-    /// record.
+    /// record or, when [`CountRow::internal_error`], of a panic.
     pub result: Result<CountResult, String>,
+    /// The work on the record panicked (a bug): status `error`.
+    pub internal_error: bool,
+}
+
+impl pipeline::FromPanic for CountRow {
+    fn from_panic(record: &Record, message: &str) -> CountRow {
+        CountRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            result: Err(pipeline::panic_message(record, message)),
+            internal_error: true,
+        }
+    }
 }
 
 impl CountRow {
@@ -165,6 +204,7 @@ impl CountRow {
     pub fn status(&self) -> &'static str {
         match &self.result {
             Ok(r) => r.status(),
+            Err(_) if self.internal_error => "error",
             Err(_) => "invalid",
         }
     }
@@ -194,11 +234,13 @@ pub fn count_one(solver: &mut Solver, opts: &CountOptions, record: &Record) -> C
             puzzle: grid.to_line(),
             result: count_record(solver, opts, grid)
                 .map_err(|e| format!("{}:{}: {e}", record.source, record.line)),
+            internal_error: false,
         },
         Err(message) => CountRow {
             index: record.index,
             puzzle: record.raw.clone(),
             result: Err(message.clone()),
+            internal_error: false,
         },
     }
 }
@@ -221,13 +263,26 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let spec = RunSpec {
+        command: "count",
+        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        options: vec![
+            ("max", format!("{:?}", args.max)),
+            ("time-budget", format!("{:?}", args.time_budget)),
+            ("blank", char::from(args.blank).to_string()),
+        ],
+        header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
     cli::note_terminal_stdin(&opts.inputs, args.quiet);
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
-    sink.write_record(COUNT_HEADER)?;
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run_flushing(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
         &opts,
+        Some(&mut check),
         || Solver::new(solve_opts),
         |solver: &mut Solver, record: &Record| {
             let mut row = count_one(solver, &count_opts, record);
@@ -240,12 +295,19 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Emit::Row(row) => {
                 let slot = STATUSES.iter().position(|&s| s == row.status());
                 counts[slot.expect("every status is listed")] += 1;
-                sink.write_record(row.fields())
+                sink.write_record(row.fields())?;
+                out.row_written(&mut sink)
             }
             Emit::Flush => sink.flush(),
         },
-    )?;
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    );
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &STATUSES,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
 }

@@ -7,15 +7,24 @@
 //! are processed in chunks of [`CHUNK`] on a rayon pool and written in index
 //! order after each chunk: memory stays bounded whatever `--count` is.
 //!
+//! `--distinct`: workers also compute each puzzle's canonical form
+//! ([`crate::canon`]); the writing thread, in index order, keeps a puzzle
+//! whose class is new and replaces one whose class an earlier row has by the
+//! next candidate of the same index's seed stream that passes the filters
+//! and is new. The classes written are kept as 128-bit digests.
+//!
 //! [`sudoflow::generator`]: crate::generator
 
+use crate::canon::{Canonicalizer, Classes};
 use crate::exit;
 use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
+use crate::outfile::{RunOutput, RunSpec};
 use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
 use crate::rating::se::Rating;
 use crate::solver::SolveOptions;
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use rayon::prelude::*;
@@ -112,7 +121,18 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_se)]
     pub se: Option<RangeInclusive<i64>>,
 
-    /// Output CSV file (`-` for stdout).
+    /// No two puzzles of the run equivalent (no two share a minlex form).
+    ///
+    /// A puzzle whose canonical form (`sudoflow canon`) an earlier row of
+    /// the run already has is replaced by the next candidate of its own seed
+    /// stream that passes the filters and is new, so the same seed still
+    /// gives the same output whatever -j is. Memory: up to 86 bytes per
+    /// puzzle written (`canon --help`). Example: `sudoflow generate -n 10000 --clues 17..19
+    /// --distinct`.
+    #[arg(long)]
+    pub distinct: bool,
+
+    /// Output CSV file (`-` for stdout), written as FILE.partial and renamed FILE once complete.
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
 
@@ -128,6 +148,17 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tries: u64,
 
+    /// Continue an interrupted run from FILE.partial (same seed and options).
+    ///
+    /// The rows FILE.partial kept stay; generation goes on at the next index
+    /// with the same per-index seed streams, so the final FILE is the one an
+    /// uninterrupted run writes. Without --seed the interrupted run's seed is
+    /// used (its sidecar FILE.partial.json has it). Other options must be
+    /// the same (-j and -q may differ), else the resume is refused, saying
+    /// what differs. Example: `sudoflow generate -n 1000000 --seed 7 -o big.csv --resume`.
+    #[arg(long, conflicts_with = "puzzle_seed")]
+    pub resume: bool,
+
     /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
     #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_duration)]
     pub time_budget: Option<Duration>,
@@ -141,7 +172,8 @@ gives the same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --time-budget ran out (the puzzles before it are written, in order);
-2 usage or I/O error (e.g. --clues 10..12).
+2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is
+kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
 
@@ -270,6 +302,8 @@ enum GiveUp {
     Time,
     /// A lower index already gave up, so this one would not be written.
     Skipped,
+    /// SIGINT or SIGTERM asked the run to stop.
+    Interrupted,
 }
 
 /// Counters shared by the workers, read by the progress bar and the summary.
@@ -282,6 +316,8 @@ struct Tally {
     first_failure: AtomicU64,
     /// Rejections by [`Reject`], in the order of `REJECTS`.
     rejected: [AtomicU64; 5],
+    /// `--distinct`: candidates dropped for a class already written.
+    duplicates: AtomicU64,
 }
 
 const REJECTS: [Reject; 5] = [
@@ -299,6 +335,7 @@ impl Tally {
             tries: AtomicU64::new(0),
             first_failure: AtomicU64::new(u64::MAX),
             rejected: Default::default(),
+            duplicates: AtomicU64::new(0),
         }
     }
 
@@ -324,6 +361,11 @@ impl Tally {
                 );
             }
         }
+        let duplicates = self.duplicates.load(Relaxed);
+        if duplicates > 0 {
+            let sep = if s.is_empty() { "" } else { ", " };
+            let _ = write!(s, "{sep}duplicate class {duplicates}");
+        }
         s
     }
 }
@@ -339,6 +381,20 @@ fn make(
     tally: &Tally,
 ) -> Result<Generated, GiveUp> {
     let mut seeds = seed_stream(run_seed, index);
+    make_from(gen, &mut seeds, index, max_tries, deadline, tally, |_| true)
+}
+
+/// [`make`] from where `seeds` stands, keeping only candidates `accept`
+/// takes too (`--distinct`: a class not written yet).
+fn make_from(
+    gen: &mut Generator,
+    seeds: &mut impl RngCore,
+    index: u64,
+    max_tries: u64,
+    deadline: Option<Instant>,
+    tally: &Tally,
+    mut accept: impl FnMut(&Generated) -> bool,
+) -> Result<Generated, GiveUp> {
     for _ in 0..max_tries {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(GiveUp::Time);
@@ -346,11 +402,17 @@ fn make(
         if tally.first_failure.load(Relaxed) < index {
             return Err(GiveUp::Skipped);
         }
+        if crate::interrupt::requested().is_some() {
+            return Err(GiveUp::Interrupted);
+        }
         tally.tries.fetch_add(1, Relaxed);
         match gen.candidate(seeds.next_u64()) {
-            Ok(p) => {
+            Ok(p) if accept(&p) => {
                 tally.made.fetch_add(1, Relaxed);
                 return Ok(p);
+            }
+            Ok(_) => {
+                tally.duplicates.fetch_add(1, Relaxed);
             }
             Err(r) => {
                 let k = REJECTS.iter().position(|&x| x == r).unwrap_or(0);
@@ -360,6 +422,41 @@ fn make(
     }
     tally.first_failure.fetch_min(index, Relaxed);
     Err(GiveUp::MaxTries)
+}
+
+/// `--distinct`: puzzle `index` of the run seeded `run_seed` (`at`), `p`,
+/// whose form has `digest`, if no earlier row has its class; else the next
+/// candidate of index's own seed stream after `p` that passes the filters
+/// and whose class is new (within `limits`: max tries, deadline). The class
+/// written is recorded in `classes`. Called in index order on one thread,
+/// so the result depends on the seed and options only.
+fn distinct(
+    p: Generated,
+    digest: u128,
+    (run_seed, index): (u64, u64),
+    classes: &mut Classes,
+    (gen, canon): &mut (Generator, Canonicalizer),
+    (max_tries, deadline): (u64, Option<Instant>),
+    tally: &Tally,
+) -> Result<Generated, GiveUp> {
+    if classes.first_of(digest, index) == index {
+        return Ok(p);
+    }
+    tally.duplicates.fetch_add(1, Relaxed);
+    // Index's stream just after the candidate it gave.
+    let mut seeds = seed_stream(run_seed, index);
+    for _ in 0..=max_tries {
+        if seeds.next_u64() == p.seed {
+            break;
+        }
+    }
+    let mut fresh = 0;
+    let q = make_from(gen, &mut seeds, index, max_tries, deadline, tally, |q| {
+        fresh = canon.canonicalize(&q.puzzle).digest();
+        !classes.contains(fresh)
+    })?;
+    classes.first_of(fresh, index);
+    Ok(q)
 }
 
 fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
@@ -378,30 +475,66 @@ fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
-    let mut w = CsvSink::create(Some(&args.output), &[])?;
+    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let se_columns: &[&str] = if args.se.is_some() {
         &["er", "ep", "ed"]
     } else {
         &[]
     };
-    w.write_record(
-        SOLVE_HEADER
-            .iter()
-            .chain(se_columns)
-            .copied()
-            .chain(["seed"]),
-    )?;
+    let header: Vec<String> = SOLVE_HEADER
+        .iter()
+        .chain(se_columns)
+        .copied()
+        .chain(["seed"])
+        .map(String::from)
+        .collect();
+    // Without --seed a resumed run goes on with the interrupted run's.
+    let stored_seed = || {
+        args.resume
+            .then(|| crate::outfile::stored_option(&args.output, "seed"))
+            .flatten()
+            .and_then(|s| s.parse().ok())
+    };
+    let seed = args.seed.or_else(stored_seed).unwrap_or_else(rand::random);
+    let spec = RunSpec {
+        command: "generate",
+        inputs: Vec::new(),
+        options: vec![
+            (
+                "seed",
+                match args.puzzle_seed {
+                    Some(_) => String::new(),
+                    None => seed.to_string(),
+                },
+            ),
+            ("puzzle-seed", format!("{:?}", args.puzzle_seed)),
+            ("count", args.count.to_string()),
+            ("symmetry", format!("{:?}", opts.symmetry)),
+            ("minimal", opts.minimal.to_string()),
+            ("clues", format!("{:?}", opts.clues)),
+            ("wnf-level", format!("{:?}", opts.wnf_level)),
+            ("guesses", format!("{:?}", opts.guesses)),
+            ("se", format!("{:?}", opts.se)),
+            ("max-tries", args.max_tries.to_string()),
+        ],
+        header,
+    };
+    let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
+    let resumed = match kept.as_mut().map(|k| k.drain()).transpose() {
+        Ok(n) => n.unwrap_or(0),
+        Err(e) => return Err(out.fail(w, e)),
+    };
 
     if let Some(seed) = args.puzzle_seed {
         let result = Generator::new(opts).candidate(seed);
         return match result {
             Ok(p) => {
                 write_row(&mut w, 1, &p)?;
-                w.flush()?;
+                out.commit(w)?;
                 Ok(ExitCode::from(exit::OK))
             }
             Err(r) => {
-                w.flush()?;
+                out.commit(w)?;
                 eprintln!(
                     "sudoflow: error: puzzle seed {seed} makes a candidate the filters reject \
                      ({}); use the --symmetry, --minimal and filter options of the run that \
@@ -413,7 +546,6 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         };
     }
 
-    let seed = args.seed.unwrap_or_else(rand::random);
     let pool = crate::cli::worker_pool(args.threads)?;
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
@@ -423,27 +555,50 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 
     let mut written = 0u64;
     let mut failure = None;
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    // --distinct: the classes written, and the generator and canonicalizer
+    // that replace a duplicate on this thread (in index order).
+    let mut classes = args.distinct.then(Classes::new);
+    let mut local: Option<(Generator, Canonicalizer)> = None;
+    let run = std::thread::scope(|scope| -> anyhow::Result<()> {
         if show {
             scope.spawn(|| progress(args.count, &tally, &done));
         }
         let result = (|| -> anyhow::Result<()> {
-            let mut first = 1u64;
+            let mut first = resumed + 1;
             while first <= args.count && failure.is_none() {
                 let last = (first + CHUNK - 1).min(args.count);
-                let chunk: Vec<Result<Generated, GiveUp>> = pool.install(|| {
+                let chunk: Vec<Result<(Generated, u128), GiveUp>> = pool.install(|| {
                     (first..=last)
                         .into_par_iter()
                         .map_init(
-                            || Generator::new(opts.clone()),
-                            |gen, i| make(gen, seed, i, args.max_tries, deadline, &tally),
+                            || (Generator::new(opts.clone()), Canonicalizer::new()),
+                            |(gen, canon), i| {
+                                let p = make(gen, seed, i, args.max_tries, deadline, &tally)?;
+                                let digest = if args.distinct {
+                                    canon.canonicalize(&p.puzzle).digest()
+                                } else {
+                                    0
+                                };
+                                Ok((p, digest))
+                            },
                         )
                         .collect()
                 });
                 for (i, r) in (first..).zip(chunk) {
+                    let r = match (r, classes.as_mut()) {
+                        (Ok((p, digest)), Some(classes)) => {
+                            let local = local.get_or_insert_with(|| {
+                                (Generator::new(opts.clone()), Canonicalizer::new())
+                            });
+                            let limits = (args.max_tries, deadline);
+                            distinct(p, digest, (seed, i), classes, local, limits, &tally)
+                        }
+                        (r, _) => r.map(|(p, _)| p),
+                    };
                     match r {
                         Ok(p) => {
                             write_row(&mut w, i, &p)?;
+                            out.row_written(&mut w)?;
                             written += 1;
                         }
                         Err(e) => {
@@ -452,21 +607,35 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                         }
                     }
                 }
-                w.flush()?;
                 first = last + 1;
+                if first <= args.count && crate::interrupt::requested().is_some() {
+                    failure = Some((first, GiveUp::Interrupted));
+                }
             }
             Ok(())
         })();
         done.store(true, Relaxed);
         result
-    })?;
+    });
+    if let Err(e) = run {
+        return Err(out.fail(w, e));
+    }
 
     let secs = start.elapsed().as_secs_f64();
-    if !args.quiet {
+    let line = {
         let rejected = tally.rejections();
-        eprintln!(
-            "sudoflow: generated {written} puzzles in {secs:.2} s ({:.0} puzzles/s, {} \
-             threads), {} candidates ({:.1}% accepted{}{}), seed {seed}",
+        format!(
+            "generated {written} puzzles{} in {secs:.2} s ({:.0} puzzles/s, {} threads), {} \
+             candidates ({:.1}% accepted{}{}), seed {seed}",
+            if resumed > 0 {
+                format!(
+                    " (rows {}..{}; rows 1..{resumed} resumed from the interrupted run)",
+                    resumed + 1,
+                    resumed + written
+                )
+            } else {
+                String::new()
+            },
             written as f64 / secs.max(1e-9),
             pool.current_num_threads(),
             tally.tries.load(Relaxed),
@@ -477,10 +646,21 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 "; rejected: "
             },
             rejected,
-        );
+        )
+    };
+    if let Some((_, GiveUp::Interrupted)) = failure {
+        let signal = crate::interrupt::requested().unwrap_or(2);
+        return out.interrupted(w, signal, &line);
+    }
+    // Complete: every puzzle, or the run's own limits stopped it (exit 1,
+    // the rows before the puzzle that gave up are the output).
+    out.commit(w)?;
+    if !args.quiet {
+        eprintln!("sudoflow: {line}");
     }
     match failure {
         None => Ok(ExitCode::from(exit::OK)),
+        Some((_, GiveUp::Interrupted)) => unreachable!("handled above"),
         // Skipped is never first in index order: the lower index that gave up is.
         Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
             // Minimal puzzles keep the clues their pattern needs: a clue range
@@ -496,19 +676,21 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             };
             eprintln!(
                 "sudoflow: error: puzzle {i}: none of its {} candidates (--max-tries) passed \
-                 the filters; {written} puzzles written. Loosen --clues, --wnf-level or \
+                 the filters; {} puzzles written. Loosen --clues, --wnf-level or \
                  --guesses, or raise --max-tries.{hint} (The summary above counts the \
                  candidates of every puzzle, {:.3}% of them accepted.)",
                 args.max_tries,
-                tally.acceptance()
+                resumed + written,
+                tally.acceptance(),
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
         Some((i, GiveUp::Time)) => {
             eprintln!(
                 "sudoflow: error: --time-budget ran out at puzzle {i} (acceptance {:.3}%); \
-                 {written} puzzles written",
-                tally.acceptance()
+                 {} puzzles written",
+                tally.acceptance(),
+                resumed + written
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
@@ -542,6 +724,40 @@ fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A puzzle whose class was written already is replaced by the next
+    /// candidate of its own seed stream with a new class; a new class is
+    /// kept and recorded.
+    #[test]
+    fn distinct_replaces_a_repeated_class_from_the_same_stream() {
+        let opts = GenerateOptions::default();
+        let tally = Tally::new();
+        let mut local = (Generator::new(opts.clone()), Canonicalizer::new());
+        let limits = (1000, None);
+        let p = make(&mut local.0, 9, 3, 1000, None, &tally).unwrap();
+        let digest = local.1.canonicalize(&p.puzzle).digest();
+
+        // New: kept as it is, and recorded under index 3.
+        let mut classes = Classes::new();
+        let kept = distinct(p, digest, (9, 3), &mut classes, &mut local, limits, &tally);
+        assert_eq!(kept.unwrap().seed, p.seed);
+        assert_eq!(classes.first_of(digest, 99), 3);
+
+        // Seen before (as index 1): the stream's next candidate instead.
+        let mut classes = Classes::new();
+        classes.first_of(digest, 1);
+        let q = distinct(p, digest, (9, 3), &mut classes, &mut local, limits, &tally).unwrap();
+        let mut seeds = seed_stream(9, 3);
+        while seeds.next_u64() != p.seed {}
+        let next = make_from(&mut local.0, &mut seeds, 3, 1000, None, &tally, |_| true).unwrap();
+        assert_eq!(q.seed, next.seed);
+        assert_eq!(q.puzzle, next.puzzle);
+        let fresh = local.1.canonicalize(&q.puzzle).digest();
+        assert_ne!(fresh, digest);
+        assert_eq!(classes.len(), 2);
+        assert_eq!(classes.first_of(fresh, 99), 3);
+        assert_eq!(tally.duplicates.load(Relaxed), 1);
+    }
 
     #[test]
     fn spans_parse_and_explain_errors() {

@@ -1,6 +1,7 @@
 //! One module per subcommand: its clap options and its `run`.
 
 pub mod bench;
+pub mod canon;
 pub mod count;
 pub mod count_grids;
 pub mod explain;

@@ -5,10 +5,13 @@
 //! [`SolveRow::fill_record`] (no allocation per row).
 
 use crate::cli;
-use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
+use crate::output::{SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{Prune, SolveOptions, Solver};
+use anyhow::Context;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,7 +37,11 @@ Columns: index,puzzle,status,solutions,solution,clues,wnf,wnf_level,guesses,back
 Fields that do not apply are empty: an invalid row has only index, puzzle, status, error.
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow solve datasets/sample.txt -o out.csv
@@ -59,8 +66,10 @@ pub struct SolveArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow solve puzzles.txt -o solved.csv"
     )]
     pub output: Option<PathBuf>,
@@ -166,6 +175,20 @@ pub struct SolveArgs {
     )]
     pub se_budget: Option<std::time::Duration>,
 
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not solved; the final FILE is the same, byte for byte, as an \
+            uninterrupted run's. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow solve big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
+
     /// Propagate only, never guess: unfinished puzzles get status 'stuck'.
     #[arg(
         long,
@@ -177,7 +200,7 @@ pub struct SolveArgs {
 }
 
 /// Per-status counts, in the order the summary line lists them.
-const STATUSES: [Status; 7] = [
+const STATUSES: [Status; 8] = [
     Status::Unique,
     Status::Multiple,
     Status::Solved,
@@ -185,6 +208,7 @@ const STATUSES: [Status; 7] = [
     Status::Stuck,
     Status::Timeout,
     Status::Invalid,
+    Status::Error,
 ];
 
 /// The row for one record: solved and rated if it parsed and its givens do
@@ -241,6 +265,15 @@ pub fn se_columns(
     }
 }
 
+/// A row of `solve --se`: the solve row and the er, ep, ed columns.
+struct WithSe(SolveRow, [String; 3]);
+
+impl pipeline::FromPanic for WithSe {
+    fn from_panic(record: &Record, message: &str) -> WithSe {
+        WithSe(SolveRow::error(record, message), Default::default())
+    }
+}
+
 /// Runs `sudoflow solve`.
 ///
 /// Errors: an input cannot be opened or read, or the output cannot be
@@ -260,8 +293,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    let mut header: Vec<String> = SOLVE_HEADER.iter().map(|h| h.to_string()).collect();
+    if args.se {
+        header.extend(["er", "ep", "ed"].map(String::from));
+    }
+    let spec = RunSpec {
+        command: "solve",
+        inputs: outfile_inputs(&opts.inputs),
+        options: vec![
+            ("limit", args.limit.to_string()),
+            ("prune", format!("{:?}", args.prune)),
+            ("no-guess", args.no_guess.to_string()),
+            ("se", args.se.to_string()),
+            ("se-budget", format!("{:?}", budget.filter(|_| args.se))),
+            ("blank", char::from(args.blank).to_string()),
+        ],
+        header,
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
     cli::note_terminal_stdin(&opts.inputs, args.quiet);
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
     sink.set_blank(args.blank);
     let blank = args.blank;
     // A clash row's puzzle column is the parsed puzzle: it takes --blank too.
@@ -277,41 +330,59 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         let slot = STATUSES.iter().position(|&s| s == row.status);
         counts[slot.expect("every status is listed")] += 1;
     };
-    let summary = if args.se {
-        sink.write_record(SOLVE_HEADER.iter().chain(&["er", "ep", "ed"]))?;
-        let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
-        pipeline::run_flushing(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = if args.se {
+        pipeline::run_resumed(
             &opts,
+            Some(&mut check),
             || (Solver::new(solve_opts), Rater::new()),
             |(solver, rater): &mut (Solver, Rater), record: &Record| {
                 let mut row = solve_record(solver, record);
                 let se = se_columns(rater, &mut row, budget);
-                (row, se)
+                WithSe(row, se)
             },
-            |e: Emit<(SolveRow, [String; 3])>| match e {
-                Emit::Row((row, se)) => {
+            |e: Emit<WithSe>| match e {
+                Emit::Row(WithSe(row, se)) => {
                     count(&row);
-                    sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+                    sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
+                    out.row_written(&mut sink)
                 }
                 Emit::Flush => sink.flush(),
             },
-        )?
+        )
     } else {
-        sink.write_record(SOLVE_HEADER)?;
-        pipeline::run_flushing(
+        pipeline::run_resumed(
             &opts,
+            Some(&mut check),
             || Solver::new(solve_opts),
             solve_record,
             |e: Emit<SolveRow>| match e {
                 Emit::Row(row) => {
                     count(&row);
-                    sink.write_solve_row(&row)
+                    sink.write_solve_row(&row)?;
+                    out.row_written(&mut sink)
                 }
                 Emit::Flush => sink.flush(),
             },
-        )?
+        )
     };
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().map(|s| s.as_str()).zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    let names = STATUSES.map(Status::as_str);
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &names,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
+}
+
+/// The inputs as the run's fingerprint lists them: none means stdin, `-`.
+pub fn outfile_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    if inputs.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        inputs.to_vec()
+    }
 }

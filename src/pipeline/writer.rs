@@ -2,7 +2,11 @@
 //! input order and hand each result to `emit`.
 
 use super::reader::Item;
-use super::{reader, workers, Batch, Done, Emit, PipelineOptions, Record, Summary};
+use super::{
+    reader, test_panic_at, work_caught, workers, Batch, Done, Emit, FromPanic, PipelineOptions,
+    Record, Skip, Summary,
+};
+use crate::interrupt;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
@@ -12,6 +16,7 @@ use std::time::{Duration, Instant};
 
 pub(super) fn run<S, T, MS, W, E>(
     opts: &PipelineOptions,
+    skip: Skip<'_>,
     make_state: MS,
     work: W,
     mut emit: E,
@@ -19,20 +24,23 @@ pub(super) fn run<S, T, MS, W, E>(
 where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
-    T: Send,
+    T: Send + FromPanic,
     E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     let started = Instant::now();
+    let panic_at = test_panic_at();
     let threads = opts.threads.max(1);
     let batch_size = opts.batch_size.max(1);
     if threads == 1 {
         return run_inline(
             opts,
+            skip,
             batch_size.min(INLINE_BATCH),
             make_state,
             work,
             emit,
             started,
+            &panic_at,
         );
     }
     // Batches in flight (read but not yet emitted): bounds memory whatever
@@ -48,7 +56,8 @@ where
     let progress = opts.progress.then(progress_bar);
     let cost = AtomicU64::new(0);
     let idle_mark = AtomicU64::new(0);
-    // Each worker times its records, so the reader can size batches by work.
+    // Each worker times a sample of its records, so the reader can size
+    // batches by work.
     let make_state = || (make_state(), Timer::default());
     let work = |(state, timer): &mut (S, Timer), record: &Record| {
         if !timer.samples() {
@@ -68,12 +77,13 @@ where
             idle_mark: &idle_mark,
         };
         let reader =
-            scope.spawn(move || read_batches(opts, batch_size, batch_tx, token_rx, shared));
+            scope.spawn(move || read_batches(opts, skip, batch_size, batch_tx, token_rx, shared));
         for _ in 0..threads {
             let batches = batch_rx.clone();
             let done = done_tx.clone();
-            let (make_state, work) = (&make_state, &work);
-            scope.spawn(move || workers::work_loop(make_state(), work, batches, done, stop));
+            let (make_state, work, panic_at) = (&make_state, &work, &panic_at[..]);
+            scope
+                .spawn(move || workers::work_loop(make_state, work, batches, done, stop, panic_at));
         }
         drop(batch_rx);
         drop(done_tx);
@@ -89,9 +99,10 @@ where
             bar.finish_and_clear();
         }
         let records = emitted?;
-        read?;
+        let skipped = read?;
         Ok(Summary {
-            records,
+            records: skipped + records,
+            resumed: skipped,
             elapsed: started.elapsed(),
         })
     })
@@ -108,17 +119,21 @@ const INLINE_BATCH: usize = 64;
 /// Handing records between threads costs more CPU than the reading does
 /// (wake-ups, spinning on the channels, the scheduler), so with no parallel
 /// work to gain the pipeline does without.
+#[allow(clippy::too_many_arguments)]
 fn run_inline<S, T, MS, W, E>(
     opts: &PipelineOptions,
+    skip: Skip<'_>,
     batch_size: usize,
     make_state: MS,
     work: W,
     mut emit: E,
     started: Instant,
+    panic_at: &[u64],
 ) -> anyhow::Result<Summary>
 where
     MS: Fn() -> S,
     W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
     E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     let progress = opts.progress.then(progress_bar);
@@ -134,7 +149,11 @@ where
     // Works and emits a batch; `waiting`: the reader waits for input, so
     // the output is flushed too.
     let mut flush = |batch: &mut Vec<Record>, waiting: bool| -> anyhow::Result<()> {
-        results.extend(batch.iter().map(|record| work(&mut state, record)));
+        results.extend(
+            batch
+                .iter()
+                .map(|record| work_caught(&mut state, &make_state, &work, record, panic_at)),
+        );
         records += batch.len() as u64;
         unflushed |= !batch.is_empty();
         batch.clear();
@@ -149,9 +168,22 @@ where
         }
         Ok(())
     };
+    let mut skipper = Skipper::new(skip);
     let read = reader::for_each_item(&opts.inputs, |item| {
+        if interrupt::requested().is_some() {
+            // Stop reading; the records already read get their rows below.
+            return ControlFlow::Break(());
+        }
         let waiting = match item {
             Item::Record(record) => {
+                match skipper.skips(&record) {
+                    Ok(true) => return ControlFlow::Continue(()),
+                    Ok(false) => {}
+                    Err(e) => {
+                        emitted = Err(e);
+                        return ControlFlow::Break(());
+                    }
+                }
                 batch.push(record);
                 if batch.len() < batch_size {
                     return ControlFlow::Continue(());
@@ -179,9 +211,36 @@ where
     emitted?;
     read?;
     Ok(Summary {
-        records,
+        records: skipper.skipped + records,
+        resumed: skipper.skipped,
         elapsed: started.elapsed(),
     })
+}
+
+/// Applies a [`Skip`] to the records in input order: asks it about each
+/// record until it first answers "work on it", then never again.
+struct Skipper<'a> {
+    skip: Skip<'a>,
+    skipped: u64,
+}
+
+impl<'a> Skipper<'a> {
+    fn new(skip: Skip<'a>) -> Self {
+        Skipper { skip, skipped: 0 }
+    }
+
+    /// Whether `record` is skipped (its row was already written).
+    fn skips(&mut self, record: &Record) -> anyhow::Result<bool> {
+        let Some(check) = self.skip.as_mut() else {
+            return Ok(false);
+        };
+        if check(record)? {
+            self.skipped += 1;
+            return Ok(true);
+        }
+        self.skip = None;
+        Ok(false)
+    }
 }
 
 /// The work a batch should hold, in nanoseconds of one worker's time: long
@@ -254,21 +313,24 @@ fn batch_target(cost: &AtomicU64, batch_size: usize) -> usize {
 
 /// The reader thread: fills batches and sends them, one window token each.
 /// Batches are sized by work ([`batch_target`]); when the reader is about to
-/// wait for input (a pipe), it sends what it holds at once.
+/// wait for input (a pipe), it sends what it holds at once. Returns the
+/// number of records skipped.
 fn read_batches(
     opts: &PipelineOptions,
+    skip: Skip<'_>,
     batch_size: usize,
     batches: Sender<Batch>,
     tokens: Receiver<()>,
     shared: Shared<'_>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<u64> {
+    let stop = shared.stop;
     let mut seq = 0u64;
     let mut records = Vec::new();
     let mut send = |records: Vec<Record>, waiting: bool| -> ControlFlow<()> {
         if waiting {
             shared.idle_mark.store(seq + 1, Ordering::Release);
         }
-        if shared.stop.load(Ordering::Relaxed)
+        if stop.load(Ordering::Relaxed)
             || tokens.recv().is_err()
             || batches.send(Batch { seq, records }).is_err()
         {
@@ -281,9 +343,27 @@ fn read_batches(
     let mut target = batch_target(shared.cost, batch_size);
     // Batches sent since the reader last waited.
     let mut sent_since_wait = false;
+    let mut skipper = Skipper::new(skip);
+    let mut skip_error = None;
     let read = reader::for_each_item(&opts.inputs, |item| {
+        if interrupt::requested().is_some() {
+            // Stop reading, and make the workers drop the batches they have
+            // not started: the rows emitted stay a prefix of the input.
+            stop.store(true, Ordering::Relaxed);
+            stopped = true;
+            return ControlFlow::Break(());
+        }
         let waiting = match item {
             Item::Record(record) => {
+                match skipper.skips(&record) {
+                    Ok(true) => return ControlFlow::Continue(()),
+                    Ok(false) => {}
+                    Err(e) => {
+                        skip_error = Some(e);
+                        stopped = true;
+                        return ControlFlow::Break(());
+                    }
+                }
                 records.push(record);
                 if records.len() < target {
                     return ControlFlow::Continue(());
@@ -309,11 +389,15 @@ fn read_batches(
     if !stopped && !records.is_empty() {
         let _ = send(records, false);
     }
-    read
+    if let Some(e) = skip_error {
+        return Err(e);
+    }
+    read.map(|()| skipper.skipped)
 }
 
 /// Receives finished batches, emits them in batch order, returns a token per
 /// emitted batch. Returns the number of records emitted.
+///
 /// Flushes (`Emit::Flush`) once every batch sent before the reader last
 /// waited for input has been emitted.
 fn reorder<T, E>(
@@ -350,8 +434,8 @@ where
         }
     }
     debug_assert!(
-        pending.is_empty(),
-        "every batch before the last was emitted"
+        pending.is_empty() || interrupt::requested().is_some(),
+        "every batch before the last was emitted (unless a signal stopped the workers)"
     );
     Ok(records)
 }

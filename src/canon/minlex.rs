@@ -1,0 +1,353 @@
+//! The minlex search: row by row, keeping every partial transformation that
+//! ties for the smallest prefix (the method is described in [`super`]).
+
+use super::group::factorial;
+use crate::grid::Grid;
+
+/// A position not yet tied to one source column (see [`Node::pos_col`]).
+const FREE: u8 = u8::MAX;
+
+/// One partial transformation whose first rows give the smallest prefix
+/// found so far, with everything still undecided kept open.
+///
+/// Columns: result column `p` (0..9) lies in slot `p / 3` (the result's
+/// stack). Slots `0..free_slots` are *free*: their source stacks are any
+/// order of the stacks in `free_stacks`, each with its columns in any order;
+/// every cell of those stacks in the rows chosen so far is blank, so every
+/// such arrangement gives the same prefix. In a placed slot `i`
+/// (`slot_stack[i]` its source stack), the first `free_pos[i]` positions are
+/// free in the same way (the stack's columns not in `pos_col`, all blank so
+/// far, in any order) and the others hold the source column `pos_col[p]`.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// 0: rows are the puzzle's rows; 1: rows are its columns (transposed).
+    view: u8,
+    /// Bit `b`: source band `b` (0..3) is not used yet.
+    bands_left: u8,
+    /// Bit `r`: source row `r` (0..9) of the current band is not used yet.
+    rows_left: u16,
+    /// Slots `0..free_slots` are free.
+    free_slots: u8,
+    /// Bit `s`: source stack `s` (0..3) is not placed in a slot.
+    free_stacks: u8,
+    /// Source stack of each placed slot.
+    slot_stack: [u8; 3],
+    /// Number of free positions at the start of each placed slot.
+    free_pos: [u8; 3],
+    /// Source column of each result column, [`FREE`] while free.
+    pos_col: [u8; 9],
+    /// Label (1..=9) given to each source digit (index 1..=9), 0 if none yet.
+    label: [u8; 10],
+    /// The next label to give (labels go in order of first appearance).
+    next: u8,
+}
+
+impl Node {
+    /// The start: nothing chosen, in the given view.
+    fn root(view: u8) -> Node {
+        Node {
+            view,
+            bands_left: 0b111,
+            rows_left: 0,
+            free_slots: 3,
+            free_stacks: 0b111,
+            slot_stack: [0; 3],
+            free_pos: [0; 3],
+            pos_col: [FREE; 9],
+            label: [0; 10],
+            next: 1,
+        }
+    }
+
+    /// What source digit `d` (0 blank) would be written as next: 0, its
+    /// label, or the next label if it has none yet.
+    #[inline]
+    fn peek(&self, d: u8) -> u8 {
+        if d == 0 {
+            0
+        } else if self.label[usize::from(d)] != 0 {
+            self.label[usize::from(d)]
+        } else {
+            self.next
+        }
+    }
+
+    /// [`Node::peek`], giving `d` its label if it had none.
+    #[inline]
+    fn write(&mut self, d: u8) -> u8 {
+        let v = self.peek(d);
+        if d != 0 && self.label[usize::from(d)] == 0 {
+            self.label[usize::from(d)] = v;
+            self.next += 1;
+        }
+        v
+    }
+
+    /// Number of column arrangements this node stands for: the free slots'
+    /// stacks in any order, each with its columns in any order, and the free
+    /// positions of each placed slot in any order.
+    fn arrangements(&self) -> u64 {
+        let free = u32::from(self.free_slots);
+        let mut n = factorial(free) * 6u64.pow(free);
+        for i in usize::from(self.free_slots)..3 {
+            n *= factorial(u32::from(self.free_pos[i]));
+        }
+        n
+    }
+}
+
+/// The canonical (minlex) form of a puzzle and its automorphism count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Canonical {
+    /// The canonical puzzle: 81 cells row-major, 0 blank, 1..=9 given.
+    pub cells: [u8; 81],
+    /// Number of group elements (position map and relabelling) mapping the
+    /// puzzle to itself, 1 to 1,218,998,108,160 (the empty grid); divides
+    /// [`super::group::GROUP_ORDER`]. Relabellings of digits the puzzle does
+    /// not use count: a puzzle using 8 digits and no other symmetry has 2.
+    pub automorphisms: u64,
+}
+
+impl Canonical {
+    /// The canonical puzzle as a grid.
+    pub fn grid(&self) -> Grid {
+        Grid::from_cells(self.cells).expect("labels are 1..=9")
+    }
+
+    /// The canonical form's 81 characters, `0` for blanks (so that blanks
+    /// sort first, the form's own order).
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&v| char::from(b'0' + v)).collect()
+    }
+
+    /// A 128-bit digest of the canonical cells (XXH3-128): equal forms have
+    /// equal digests, and two different forms share one with probability
+    /// about 2^-128, so a set of digests stands for a set of classes
+    /// (`canon --distinct`, `generate --distinct`).
+    pub fn digest(&self) -> u128 {
+        xxhash_rust::xxh3::xxh3_128(&self.cells)
+    }
+}
+
+/// Computes minlex forms, reusing its buffers across puzzles (one per
+/// thread). [`super::canonical`] is the one-off shortcut.
+#[derive(Debug, Default)]
+pub struct Canonicalizer {
+    /// The puzzle's rows in each view: `views[0][r][c]` is cell `(r, c)`,
+    /// `views[1][r][c]` cell `(c, r)`.
+    views: [[[u8; 9]; 9]; 2],
+    /// Nonblank columns of each row of each view (bit `c`).
+    nonblank: [[u16; 9]; 2],
+    /// Nodes tying for the best prefix of the rows done so far.
+    nodes: Vec<Node>,
+    /// Nodes tying for the best prefix one row further.
+    children: Vec<Node>,
+    /// The smallest row found so far at this level; after a position where
+    /// a candidate went below it, `u8::MAX` (anything goes).
+    best: [u8; 9],
+}
+
+impl Canonicalizer {
+    /// A canonicalizer with empty buffers.
+    pub fn new() -> Canonicalizer {
+        Canonicalizer::default()
+    }
+
+    /// The minlex form of `puzzle` and its automorphism count. Any grid is
+    /// accepted: clashing givens, several or no solutions, a complete grid
+    /// (whose form is its minlex grid); the form is that of the cells as
+    /// given, no solving involved.
+    pub fn canonicalize(&mut self, puzzle: &Grid) -> Canonical {
+        let cells = puzzle.cells();
+        for r in 0..9 {
+            for c in 0..9 {
+                self.views[0][r][c] = cells[9 * r + c];
+                self.views[1][r][c] = cells[9 * c + r];
+            }
+        }
+        for v in 0..2 {
+            for r in 0..9 {
+                self.nonblank[v][r] = (0..9)
+                    .filter(|&c| self.views[v][r][c] != 0)
+                    .fold(0, |m, c| m | 1 << c);
+            }
+        }
+        self.nodes.clear();
+        self.nodes.push(Node::root(0));
+        self.nodes.push(Node::root(1));
+        let mut out = [0u8; 81];
+        for k in 0..9 {
+            self.level(k);
+            out[9 * k..9 * k + 9].copy_from_slice(&self.best);
+        }
+        let distinct = self.nodes.first().map_or(0, |n| u32::from(n.next) - 1);
+        let maps: u64 = self.nodes.iter().map(Node::arrangements).sum();
+        Canonical {
+            cells: out,
+            automorphisms: maps * factorial(9 - distinct),
+        }
+    }
+
+    /// Extends every node by one row (result row `k`), keeping the children
+    /// that give the smallest row.
+    fn level(&mut self, k: usize) {
+        self.best = [u8::MAX; 9];
+        self.children.clear();
+        let nodes = std::mem::take(&mut self.nodes);
+        for node in &nodes {
+            if k % 3 == 0 {
+                for b in 0..3 {
+                    if node.bands_left & 1 << b == 0 {
+                        continue;
+                    }
+                    for r in 3 * b..3 * b + 3 {
+                        let mut st = *node;
+                        st.bands_left &= !(1 << b);
+                        st.rows_left = (0b111 << (3 * b)) & !(1 << r);
+                        self.row(st, r);
+                    }
+                }
+            } else {
+                let mut left = node.rows_left;
+                while left != 0 {
+                    let r = left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    let mut st = *node;
+                    st.rows_left &= !(1 << r);
+                    self.row(st, r);
+                }
+            }
+        }
+        self.nodes = nodes;
+        std::mem::swap(&mut self.nodes, &mut self.children);
+    }
+
+    /// Compares value `v` at position `p` of the row with the best: false
+    /// when above (prune); when below, it becomes the best and the children
+    /// found so far are dropped.
+    #[inline]
+    fn at(&mut self, p: usize, v: u8) -> bool {
+        let b = self.best[p];
+        if v > b {
+            return false;
+        }
+        if v < b {
+            self.best[p] = v;
+            self.best[p + 1..].fill(u8::MAX);
+            self.children.clear();
+        }
+        true
+    }
+
+    /// Source row `r` (in `st`'s view) as the next result row.
+    fn row(&mut self, mut st: Node, r: usize) {
+        let view = usize::from(st.view);
+        let nb = self.nonblank[view][r];
+        let old_free = usize::from(st.free_slots);
+        // Free stacks blank in this row stay free and come first.
+        let z = (0..3)
+            .filter(|&s| st.free_stacks & 1 << s != 0 && (nb >> (3 * s)) & 0b111 == 0)
+            .count();
+        for p in 0..3 * z {
+            if !self.at(p, 0) {
+                return;
+            }
+        }
+        st.free_slots = z as u8;
+        self.slot(st, z, old_free, r);
+    }
+
+    /// Fills slot `i` onwards; slots `i..old_free` were free before this row
+    /// and take the free stacks that are not blank in it.
+    fn slot(&mut self, st: Node, i: usize, old_free: usize, r: usize) {
+        if i == 3 {
+            self.children.push(st);
+            return;
+        }
+        let nb = self.nonblank[usize::from(st.view)][r];
+        if i < old_free {
+            for s in 0..3u8 {
+                let cols = 0b111u16 << (3 * s);
+                if st.free_stacks & 1 << s == 0 || nb & cols == 0 {
+                    continue;
+                }
+                let mut c = st;
+                c.free_stacks &= !(1 << s);
+                c.slot_stack[i] = s;
+                self.arrange(c, i, cols, 3, old_free, r);
+            }
+        } else {
+            let f = usize::from(st.free_pos[i]);
+            let mut free = 0b111u16 << (3 * st.slot_stack[i]);
+            for q in f..3 {
+                free &= !(1 << st.pos_col[3 * i + q]);
+            }
+            self.arrange(st, i, free, f, old_free, r);
+        }
+    }
+
+    /// Slot `i`'s first `f` positions take the columns `free` (all blank so
+    /// far): those blank in this row first (staying free), then the others
+    /// in each order that gives the smallest values.
+    fn arrange(&mut self, mut st: Node, i: usize, free: u16, f: usize, old_free: usize, r: usize) {
+        let nb = self.nonblank[usize::from(st.view)][r];
+        let zb = (free & !nb).count_ones() as usize;
+        for q in 0..zb {
+            if !self.at(3 * i + q, 0) {
+                return;
+            }
+        }
+        st.free_pos[i] = zb as u8;
+        self.order(st, i, 3 * i + zb, free & nb, f, old_free, r);
+    }
+
+    /// Places the columns `left` (not blank in this row) from position `p`,
+    /// smallest value first, branching on ties; then the slot's columns
+    /// placed by earlier rows (from position `3i + f`), then the next slot.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &mut self,
+        mut st: Node,
+        i: usize,
+        p: usize,
+        left: u16,
+        f: usize,
+        old_free: usize,
+        r: usize,
+    ) {
+        let row = self.views[usize::from(st.view)][r];
+        if left == 0 {
+            for q in f..3 {
+                let p = 3 * i + q;
+                let v = st.write(row[usize::from(st.pos_col[p])]);
+                if !self.at(p, v) {
+                    return;
+                }
+            }
+            self.slot(st, i + 1, old_free, r);
+            return;
+        }
+        let mut min = u8::MAX;
+        let mut m = left;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            min = min.min(st.peek(row[c]));
+        }
+        if !self.at(p, min) {
+            return;
+        }
+        let mut m = left;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if st.peek(row[c]) != min {
+                continue;
+            }
+            let mut child = st;
+            child.write(row[c]);
+            child.pos_col[p] = c as u8;
+            self.order(child, i, p + 1, left & !(1 << c), f, old_free, r);
+        }
+    }
+}
