@@ -101,6 +101,8 @@ pub fn reference_count(grid: &Grid, limit: u64, nodes: u64) -> Option<u64> {
         found: u64,
         nodes_left: u64,
     }
+    // Cell numbers index three tables (cells, row/column/box masks).
+    #[allow(clippy::needless_range_loop)]
     fn search(cells: &mut [u8; 81], s: &mut State, limit: u64) -> Option<()> {
         s.nodes_left = s.nodes_left.checked_sub(1)?;
         let mut best: Option<(usize, u16)> = None;

@@ -11,7 +11,7 @@ use crate::cli;
 use crate::counting::solutions::{count_record, CountOptions, CountResult};
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::solver::Solver;
 use anyhow::Context;
 use std::num::NonZeroUsize;
@@ -292,11 +292,14 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             }
             row
         },
-        |row: CountRow| {
-            let slot = STATUSES.iter().position(|&s| s == row.status());
-            counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())?;
-            out.row_written(&mut sink)
+        |e: Emit<CountRow>| match e {
+            Emit::Row(row) => {
+                let slot = STATUSES.iter().position(|&s| s == row.status());
+                counts[slot.expect("every status is listed")] += 1;
+                sink.write_record(row.fields())?;
+                out.row_written(&mut sink)
+            }
+            Emit::Flush => sink.flush(),
         },
     );
     out.finish(

@@ -9,7 +9,7 @@
 use crate::cli;
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
 use anyhow::Context;
@@ -374,11 +374,14 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
             }
             row
         },
-        |row: RateRow| {
-            let slot = STATUSES.iter().position(|&s| s == row.status());
-            counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())?;
-            out.row_written(&mut sink)
+        |e: Emit<RateRow>| match e {
+            Emit::Row(row) => {
+                let slot = STATUSES.iter().position(|&s| s == row.status());
+                counts[slot.expect("every status is listed")] += 1;
+                sink.write_record(row.fields())?;
+                out.row_written(&mut sink)
+            }
+            Emit::Flush => sink.flush(),
         },
     );
     out.finish(

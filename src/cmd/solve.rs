@@ -8,7 +8,7 @@ use crate::cli;
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::output::{SolveRow, Status, SOLVE_HEADER};
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{Prune, SolveOptions, Solver};
 use anyhow::Context;
@@ -53,8 +53,10 @@ pub struct SolveArgs {
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin.\n\
             One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks. Blank \
             lines and lines starting with '#' are skipped; text after the 81 cells is ignored \
-            when separated by whitespace, ',', ';' or ':'; a CSV header whose first column is \
-            'quizzes' or 'puzzle' is skipped; CRLF line ends and gzip (.gz) are read as is.\n\
+            when separated by whitespace, ',', ';' or ':'; a CSV header with a column named \
+            'puzzle', 'quizzes' or 'quiz' is skipped and that column read (Kaggle's sets, \
+            sudoflow's own CSV), quoted fields too; CRLF line ends and gzip (.gz) are read as \
+            is; a directory or a UTF-16 file is an error naming it.\n\
             Example: sudoflow solve a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
@@ -340,10 +342,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
                 let se = se_columns(rater, &mut row, budget);
                 WithSe(row, se)
             },
-            |WithSe(row, se)| {
-                count(&row);
-                sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
-                out.row_written(&mut sink)
+            |e: Emit<WithSe>| match e {
+                Emit::Row(WithSe(row, se)) => {
+                    count(&row);
+                    sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
+                    out.row_written(&mut sink)
+                }
+                Emit::Flush => sink.flush(),
             },
         )
     } else {
@@ -352,10 +357,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             Some(&mut check),
             || Solver::new(solve_opts),
             solve_record,
-            |row: SolveRow| {
-                count(&row);
-                sink.write_solve_row(&row)?;
-                out.row_written(&mut sink)
+            |e: Emit<SolveRow>| match e {
+                Emit::Row(row) => {
+                    count(&row);
+                    sink.write_solve_row(&row)?;
+                    out.row_written(&mut sink)
+                }
+                Emit::Flush => sink.flush(),
             },
         )
     };

@@ -2,7 +2,7 @@
 //! them in parallel, emit results in input order, in bounded memory.
 //!
 //! ```text
-//!  reader thread ──Batch{seq, 16..1k records}─▶ bounded(2×threads) ──▶ worker 1..N
+//!  reader thread ──Batch{seq, 1..1k records}──▶ bounded(2×threads) ──▶ worker 1..N
 //!   (parse)           ▲                                              (one state each,
 //!                     │ window tokens                                 work(&mut S, &Record))
 //!                     │                                                   │
@@ -13,6 +13,16 @@
 //! With one worker thread (`-j 1`) there is nothing to overlap: the calling
 //! thread reads, works and emits each record in turn, which saves the CPU
 //! time that handing records between threads costs.
+//!
+//! Batches are sized by work: one record each until the workers have
+//! measured what a record costs, then about 20 ms of one worker's work (at
+//! most `batch_size` records), so a few slow records (`count`, `rate`) go to
+//! different workers while fast ones travel in big batches. When an input
+//! that is not a regular file (a pipe, a terminal) has no whole line ready,
+//! the reader passes on what it holds and, once those rows are emitted, the
+//! caller is told to flush ([`Emit::Flush`], [`run_resumed`]): a producer
+//! that writes one line and waits gets its row back (a co-process).
+//! Regular files never wait, so their batching is untouched.
 //!
 //! The shape follows fd's `walk.rs`: one reader, a pool of workers, one
 //! receiver that owns the output. Memory is bounded by a window of batches in
@@ -37,6 +47,7 @@
 //! holds record indexes (comma-separated, 1-based), the work on those records
 //! panics, so that tests can watch the above happen. It is read once per run.
 
+mod formats;
 pub mod reader;
 mod workers;
 mod writer;
@@ -76,8 +87,9 @@ pub struct PipelineOptions {
     pub inputs: Vec<PathBuf>,
     /// Worker threads (values below 1 are treated as 1).
     pub threads: usize,
-    /// Records per batch (values below 1 are treated as 1); about 1,000
-    /// amortises channel traffic without holding much memory.
+    /// Most records per batch (values below 1 are treated as 1); about
+    /// 1,000 amortises channel traffic without holding much memory. Batches
+    /// are smaller when records are slow (see the module documentation).
     pub batch_size: usize,
     /// Draw a progress bar (records, records/s) on stderr. The caller decides:
     /// normally stderr is a terminal and `--quiet` is off.
@@ -192,14 +204,26 @@ impl Summary {
 /// Checks that every input can be opened, so that a missing file is reported
 /// (exit 2, naming it) before any output is created.
 ///
-/// Errors: the first input that cannot be opened, with its path.
+/// Errors: the first input that cannot be opened, is a directory, or is
+/// UTF-16 text, with its path.
 pub fn check_inputs(inputs: &[PathBuf]) -> anyhow::Result<()> {
     for path in inputs {
         if path.as_os_str() != "-" {
-            reader::open_file(path)?;
+            reader::check_file(path)?;
         }
     }
     Ok(())
+}
+
+/// What [`run_resumed`]'s `emit` receives.
+#[derive(Debug)]
+pub enum Emit<T> {
+    /// The next result, in input order.
+    Row(T),
+    /// Every record read so far has been emitted and the reader is waiting
+    /// for input (a pipe or terminal that has nothing more yet): write out
+    /// what is buffered, so that a line-by-line producer sees its rows.
+    Flush,
 }
 
 /// Runs the pipeline over `opts.inputs`.
@@ -226,7 +250,11 @@ where
     T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
-    writer::run(opts, None, make_state, work, emit)
+    let mut emit = emit;
+    writer::run(opts, None, make_state, work, |e| match e {
+        Emit::Row(t) => emit(t),
+        Emit::Flush => Ok(()),
+    })
 }
 
 /// Decides, for each record in input order from the first, whether an
@@ -249,6 +277,12 @@ pub type Skip<'a> = Option<&'a mut (dyn FnMut(&Record) -> anyhow::Result<bool> +
 /// asks [`crate::interrupt::requested`] afterwards to tell a stop from the
 /// end of the input.
 ///
+/// `emit` is also told when to flush ([`Emit::Flush`]): when the reader
+/// waits on an input that is not a regular file (a pipe, a terminal), the
+/// records it holds are passed on as a batch at once, and once every record
+/// read so far has been emitted `emit` gets [`Emit::Flush`]. Regular files
+/// never wait, so their batching is untouched.
+///
 /// Errors: those of [`run`], and `skip`'s.
 pub fn run_resumed<S, T, MS, W, E>(
     opts: &PipelineOptions,
@@ -261,7 +295,7 @@ where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
     T: Send + FromPanic,
-    E: FnMut(T) -> anyhow::Result<()>,
+    E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     writer::run(opts, skip, make_state, work, emit)
 }

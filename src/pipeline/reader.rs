@@ -5,13 +5,15 @@
 //!
 //! - **skipped, no record**: blank (only spaces or tabs), or its first
 //!   non-blank character is `#` (tdoku-style headers), or it is the first
-//!   non-skipped line of an input and its first CSV field is `quizzes` or
-//!   `puzzle` (Kaggle's header; a UTF-8 byte-order mark before it is ignored),
-//!   or `index` followed by `puzzle`: sudoflow's own CSV, whose later lines
-//!   then have their puzzle field read from the second column, so that
-//!   `solve` re-reads a `generate` corpus or its own output;
+//!   non-skipped line of an input and a CSV header with a column named
+//!   `puzzle`, `quizzes` or `quiz` (any case, quoted or not) anywhere in it
+//!   (Kaggle's `quizzes,solutions` and `id,puzzle,solution,...`, sudoflow's
+//!   own `index,puzzle,...`; a UTF-8 byte-order mark before it is ignored):
+//!   the later lines then have their puzzle field read from that column, so
+//!   that `solve` re-reads a `generate` corpus or its own output;
 //! - **a record**: everything else. Its puzzle field is the text up to the
-//!   first separator (space, tab, `,`, `;` or `:`); what follows the separator
+//!   first separator (space, tab, `,`, `;` or `:`), or a quoted CSV field's
+//!   text (`"0043..."`); what follows the separator
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
 //!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
 //!   blanks), otherwise the record's grid is an error naming `source:line`
@@ -27,12 +29,16 @@
 //! its length, e.g. `a.txt:3: line too long: 1073741824 bytes, the limit is
 //! 65536`; its `raw` text is the line's first 200 characters.
 //!
+//! An input that is a directory, or text with a UTF-16 byte-order mark, is
+//! an error naming it (and the encoding), not a stream of invalid records.
+//!
 //! Gzip: a gzip member starting at the beginning of a line (gzip's magic bytes
 //! `1f 8b`) is decompressed in place, so `.gz` files, gzip on stdin and
 //! `cat a.txt b.txt.gz | sudoflow solve` all work; members follow one another
 //! as in `cat` (a line may run across a member boundary, as bgzip writes
 //! them). A file named `*.gz` must start with gzip's magic bytes.
 
+use super::formats;
 use super::Record;
 use crate::grid::Grid;
 use anyhow::{bail, Context};
@@ -61,9 +67,44 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// Opens one input file.
 ///
-/// Errors: the file cannot be opened; the message names it.
+/// Errors: the file cannot be opened, or it is a directory; the message
+/// names it.
 pub fn open_file(path: &Path) -> anyhow::Result<File> {
-    File::open(path).with_context(|| format!("cannot open input {}", path.display()))
+    let file = File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "input {} is a directory: give the files in it instead (e.g. {}/*.txt)",
+            path.display(),
+            path.display()
+        );
+    }
+    Ok(file)
+}
+
+/// Checks that the input file `path` can be read as records before any
+/// output is created: it opens, is not a directory, and (a regular file)
+/// does not start with a UTF-16 byte-order mark.
+///
+/// Errors: the first of those that fails; the message names the file.
+pub fn check_file(path: &Path) -> anyhow::Result<()> {
+    let mut file = open_file(path)?;
+    if file.metadata().is_ok_and(|m| m.is_file()) {
+        let mut head = [0u8; 2];
+        let n = file.read(&mut head).unwrap_or(0);
+        if let Some(encoding) = formats::utf16_bom(&head[..n]) {
+            bail!("{}", utf16_message(&path.display().to_string(), encoding));
+        }
+    }
+    Ok(())
+}
+
+/// The error for a UTF-16 input.
+fn utf16_message(name: &str, encoding: &str) -> String {
+    format!(
+        "input {name} is {encoding} text (it starts with a UTF-16 byte-order mark, as \
+         PowerShell's `>` writes files); sudoflow reads UTF-8: convert it first, e.g. \
+         `iconv -f UTF-16 -t UTF-8 IN > OUT`, or in PowerShell `Out-File -Encoding utf8`"
+    )
 }
 
 /// Calls `f` with every record of `inputs` in order (`-`, or no input at all,
@@ -76,6 +117,34 @@ pub fn for_each_record(
     inputs: &[PathBuf],
     mut f: impl FnMut(Record) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
+    for_each_item(inputs, |item| match item {
+        Item::Record(record) => f(record),
+        Item::Waiting => ControlFlow::Continue(()),
+    })
+}
+
+/// What [`for_each_item`] hands over.
+#[derive(Debug)]
+pub enum Item {
+    /// The next record.
+    Record(Record),
+    /// The reader is about to wait for input: the input is a pipe, a
+    /// terminal or a socket (not a regular file), no whole line is buffered
+    /// and none is ready to read. A caller that batches records passes on
+    /// the ones it holds now, so that a line-by-line producer gets its rows
+    /// as it goes (see [`crate::pipeline`]).
+    Waiting,
+}
+
+/// [`for_each_record`], also telling `f` when the reader is about to wait
+/// for input ([`Item::Waiting`]; never for regular files, and not inside a
+/// gzip member).
+///
+/// Errors: as [`for_each_record`].
+pub fn for_each_item(
+    inputs: &[PathBuf],
+    mut f: impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
     let stdin_only = [PathBuf::from("-")];
     let inputs = if inputs.is_empty() {
         &stdin_only[..]
@@ -85,27 +154,45 @@ pub fn for_each_record(
     let mut index = 0u64;
     let mut buf = Vec::with_capacity(256);
     for path in inputs {
+        let mut watch = None;
         let (name, input): (Arc<str>, Box<dyn BufRead>) = if path.as_os_str() == "-" {
-            (
-                Arc::from(STDIN_NAME),
-                Box::new(BufReader::with_capacity(BUFFER, io::stdin())),
-            )
+            let stdin = io::stdin();
+            let input: Box<dyn BufRead> = match streaming::watch(&stdin) {
+                Some(w) => Box::new(streaming::Watched::new(stdin, &mut watch, w)),
+                None => Box::new(BufReader::with_capacity(BUFFER, stdin)),
+            };
+            (Arc::from(STDIN_NAME), input)
         } else {
-            let mut input = BufReader::with_capacity(BUFFER, open_file(path)?);
-            if path.extension().is_some_and(|e| e == "gz") {
-                let head = input
-                    .fill_buf()
-                    .with_context(|| format!("cannot read input {}", path.display()))?;
-                if !head.is_empty() && !head.starts_with(&GZIP_MAGIC) {
-                    bail!(
-                        "input {} is named .gz but is not gzip data (no gzip magic bytes)",
-                        path.display()
-                    );
+            let file = open_file(path)?;
+            if let Some(w) = streaming::watch(&file) {
+                // A named pipe or a device: no gzip check (it would wait).
+                let input = streaming::Watched::new(file, &mut watch, w);
+                (Arc::from(path.display().to_string()), Box::new(input))
+            } else {
+                let mut input = BufReader::with_capacity(BUFFER, file);
+                if path.extension().is_some_and(|e| e == "gz") {
+                    let head = input
+                        .fill_buf()
+                        .with_context(|| format!("cannot read input {}", path.display()))?;
+                    if !head.is_empty() && !head.starts_with(&GZIP_MAGIC) {
+                        bail!(
+                            "input {} is named .gz but is not gzip data (no gzip magic bytes)",
+                            path.display()
+                        );
+                    }
                 }
+                (Arc::from(path.display().to_string()), Box::new(input))
             }
-            (Arc::from(path.display().to_string()), Box::new(input))
         };
-        let flow = records_of(&name, input, LINE_CAP, &mut index, &mut buf, &mut f)?;
+        let flow = records_of(
+            &name,
+            input,
+            LINE_CAP,
+            watch.as_ref(),
+            &mut index,
+            &mut buf,
+            &mut f,
+        )?;
         if flow.is_break() {
             return Ok(());
         }
@@ -127,10 +214,15 @@ pub fn for_each_record_in(
     mut f: impl FnMut(Record) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
     let mut index = 0;
+    let mut f = |item| match item {
+        Item::Record(record) => f(record),
+        Item::Waiting => ControlFlow::Continue(()),
+    };
     records_of(
         &Arc::from(name),
         input,
         line_cap,
+        None,
         &mut index,
         &mut Vec::new(),
         &mut f,
@@ -143,17 +235,23 @@ fn records_of(
     name: &Arc<str>,
     input: Box<dyn BufRead>,
     line_cap: usize,
+    watch: Option<&streaming::Watch>,
     index: &mut u64,
     buf: &mut Vec<u8>,
-    f: &mut impl FnMut(Record) -> ControlFlow<()>,
+    f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
     let mut lines = Lines::new(input, line_cap);
     let mut line_no = 0u64;
     let mut first = true;
-    // sudoflow's own CSV (`solve`/`generate` output): the puzzle is the
-    // second column.
-    let mut second_column = false;
+    // The puzzle's CSV column, from a header naming it (sudoflow's own
+    // CSV, Kaggle's sets); 0: the first field.
+    let mut column = 0usize;
     loop {
+        if let Some(w) = watch {
+            if lines.will_wait(w) && f(Item::Waiting).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
         let line = lines
             .next_line(buf)
             .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
@@ -161,6 +259,11 @@ fn records_of(
             return Ok(ControlFlow::Continue(()));
         };
         line_no += 1;
+        if line_no == 1 {
+            if let Some(encoding) = formats::utf16_bom(whole) {
+                bail!("{}", utf16_message(name, encoding));
+            }
+        }
         if len > line_cap as u64 {
             // Consumed as a stream: only its first `line_cap` bytes were kept.
             let head = &whole[..line_cap.min(whole.len())];
@@ -180,16 +283,12 @@ fn records_of(
                     "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
                 )),
             };
-            if f(record).is_break() {
+            if f(Item::Record(record)).is_break() {
                 return Ok(ControlFlow::Break(()));
             }
             continue;
         }
-        let line = if second_column {
-            after_first_comma(whole)
-        } else {
-            whole
-        };
+        let line = formats::from_field(whole, column);
         // The common case first: 81 cells then a separator or the end.
         if let Some(grid) = line_of_valid_puzzle(line).filter(|_| !first) {
             *index += 1;
@@ -200,7 +299,7 @@ fn records_of(
                 raw: String::new(),
                 grid: Ok(grid),
             };
-            if f(record).is_break() {
+            if f(Item::Record(record)).is_break() {
                 return Ok(ControlFlow::Break(()));
             }
             continue;
@@ -209,16 +308,13 @@ fn records_of(
             continue;
         };
         if std::mem::take(&mut first) {
-            if is_csv_header(field) {
-                continue;
-            }
-            if is_sudoflow_header(whole, field) {
-                second_column = true;
+            if let Some(k) = formats::header_column(whole) {
+                column = k;
                 continue;
             }
         }
         *index += 1;
-        if f(make_record(*index, name, line_no, field)).is_break() {
+        if f(Item::Record(make_record(*index, name, line_no, field))).is_break() {
             return Ok(ControlFlow::Break(()));
         }
     }
@@ -237,6 +333,9 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
     let line = &line[start..];
     if line[0] == b'#' {
         return None;
+    }
+    if let Some(quoted) = formats::quoted_field(line) {
+        return Some(quoted);
     }
     let end = line
         .iter()
@@ -262,30 +361,6 @@ fn line_of_valid_puzzle(line: &[u8]) -> Option<Grid> {
 #[inline]
 fn is_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r')
-}
-
-/// sudoflow's own header (`index,puzzle,...`, as `solve` and `generate`
-/// write it): `field` is the line's first field, `index`, and `puzzle` follows.
-fn is_sudoflow_header(line: &[u8], field: &[u8]) -> bool {
-    let end = field.as_ptr() as usize - line.as_ptr() as usize + field.len();
-    field == b"index" && line[end..].starts_with(b",puzzle")
-}
-
-/// What follows the first `,` of `line` (all of it when there is none).
-fn after_first_comma(line: &[u8]) -> &[u8] {
-    line.iter()
-        .position(|&b| b == b',')
-        .map_or(line, |i| &line[i + 1..])
-}
-
-/// Kaggle-style header: the first column is `quizzes` or `puzzle` (any case,
-/// optionally quoted).
-fn is_csv_header(field: &[u8]) -> bool {
-    let name = field
-        .strip_prefix(b"\"")
-        .and_then(|f| f.strip_suffix(b"\""))
-        .unwrap_or(field);
-    name.eq_ignore_ascii_case(b"quizzes") || name.eq_ignore_ascii_case(b"puzzle")
 }
 
 /// [`CELL_VALUE`]'s mark for a byte that is not a cell character.
@@ -498,6 +573,15 @@ impl Lines {
         }
     }
 
+    /// Whether reading the next line would wait for input watched by `w`:
+    /// plain bytes (not a gzip member), no whole line buffered, and nothing
+    /// ready on the descriptor.
+    fn will_wait(&mut self, w: &streaming::Watch) -> bool {
+        let pending = std::mem::take(&mut self.pending);
+        self.input().consume(pending);
+        matches!(self.layer, Layer::Plain(_)) && w.will_wait()
+    }
+
     /// The layer's buffered reader.
     fn input(&mut self) -> &mut dyn BufRead {
         match &mut self.layer {
@@ -623,6 +707,122 @@ impl Lines {
     }
 }
 
+/// Inputs that are not regular files (pipes, terminals, sockets): a buffer
+/// that tells whether a whole line is buffered, and a zero-timeout poll of
+/// the descriptor, so the record loop knows when the next read would wait.
+mod streaming {
+    use std::cell::Cell;
+    use std::io::{self, BufRead, BufReader, Read};
+    use std::rc::Rc;
+
+    /// What the record loop keeps of a watched input.
+    pub(super) struct Watch {
+        /// Whether the buffer holds a whole line (updated by [`Watched`]).
+        line_buffered: Rc<Cell<bool>>,
+        /// The descriptor to poll.
+        #[cfg(unix)]
+        fd: std::os::fd::RawFd,
+    }
+
+    /// A descriptor's [`Watch`] (without its flag yet), or `None` for a
+    /// regular file, which never waits.
+    #[cfg(unix)]
+    pub(super) fn watch(input: &impl std::os::fd::AsFd) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        let fd = input.as_fd();
+        let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        let regular = file.metadata().map(|m| m.is_file()).unwrap_or(true);
+        (!regular).then(|| fd.as_raw_fd())
+    }
+
+    /// Elsewhere: never watched.
+    #[cfg(not(unix))]
+    pub(super) fn watch<T>(_: &T) -> Option<()> {
+        None
+    }
+
+    impl Watch {
+        /// No whole line buffered and nothing ready to read.
+        pub(super) fn will_wait(&self) -> bool {
+            if self.line_buffered.get() {
+                return false;
+            }
+            #[cfg(unix)]
+            {
+                let mut poll = libc::pollfd {
+                    fd: self.fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd, zero timeout; the descriptor is
+                // owned by the input being read, open for the whole loop.
+                let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+                ready == 0
+            }
+            #[cfg(not(unix))]
+            false
+        }
+    }
+
+    /// A buffered reader that keeps its [`Watch`]'s flag up to date.
+    pub(super) struct Watched<R> {
+        inner: BufReader<R>,
+        line_buffered: Rc<Cell<bool>>,
+    }
+
+    impl<R: Read> Watched<R> {
+        /// Wraps `input` (descriptor `fd`) and stores its [`Watch`] in `watch`.
+        #[cfg(unix)]
+        pub(super) fn new(input: R, watch: &mut Option<Watch>, fd: std::os::fd::RawFd) -> Self {
+            let line_buffered = Rc::new(Cell::new(false));
+            *watch = Some(Watch {
+                line_buffered: Rc::clone(&line_buffered),
+                fd,
+            });
+            Watched {
+                inner: BufReader::with_capacity(super::BUFFER, input),
+                line_buffered,
+            }
+        }
+
+        /// Elsewhere: never built ([`watch`] is always `None`).
+        #[cfg(not(unix))]
+        pub(super) fn new(input: R, _: &mut Option<Watch>, _: ()) -> Self {
+            Watched {
+                inner: BufReader::with_capacity(super::BUFFER, input),
+                line_buffered: Rc::new(Cell::new(false)),
+            }
+        }
+
+        fn update(&self) {
+            let buffered = self.inner.buffer();
+            self.line_buffered
+                .set(memchr::memchr(b'\n', buffered).is_some());
+        }
+    }
+
+    impl<R: Read> Read for Watched<R> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.inner.read(out)?;
+            self.update();
+            Ok(n)
+        }
+    }
+
+    impl<R: Read> BufRead for Watched<R> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.inner.fill_buf()?;
+            self.update();
+            Ok(self.inner.buffer())
+        }
+
+        fn consume(&mut self, n: usize) {
+            self.inner.consume(n);
+            self.update();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -707,9 +907,7 @@ mod tests {
         assert_eq!(puzzle_field(b"abc;x", false), Some(&b"abc"[..]));
         assert_eq!(puzzle_field(b"abc,x\n", false), Some(&b"abc"[..]));
         assert_eq!(puzzle_field(b"\xef\xbb\xbfabc\n", true), Some(&b"abc"[..]));
-        assert!(is_csv_header(b"quizzes"));
-        assert!(is_csv_header(b"\"Puzzle\""));
-        assert!(!is_csv_header(b"puzzles"));
+        assert_eq!(puzzle_field(b"\"0043\",x\n", false), Some(&b"0043"[..]));
     }
 
     #[test]

@@ -1,16 +1,17 @@
 //! The calling thread's side: start the reader and the workers, then restore
 //! input order and hand each result to `emit`.
 
+use super::reader::Item;
 use super::{
-    reader, test_panic_at, work_caught, workers, Batch, Done, FromPanic, PipelineOptions, Record,
-    Skip, Summary,
+    reader, test_panic_at, work_caught, workers, Batch, Done, Emit, FromPanic, PipelineOptions,
+    Record, Skip, Summary,
 };
 use crate::interrupt;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub(super) fn run<S, T, MS, W, E>(
@@ -24,7 +25,7 @@ where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
     T: Send + FromPanic,
-    E: FnMut(T) -> anyhow::Result<()>,
+    E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     let started = Instant::now();
     let panic_at = test_panic_at();
@@ -53,11 +54,30 @@ where
     }
     let stop = AtomicBool::new(false);
     let progress = opts.progress.then(progress_bar);
+    let cost = AtomicU64::new(0);
+    let idle_mark = AtomicU64::new(0);
+    // Each worker times a sample of its records, so the reader can size
+    // batches by work.
+    let make_state = || (make_state(), Timer::default());
+    let work = |(state, timer): &mut (S, Timer), record: &Record| {
+        if !timer.samples() {
+            return work(state, record);
+        }
+        let start = Instant::now();
+        let result = work(state, record);
+        timer.add(start.elapsed(), &cost);
+        result
+    };
 
     std::thread::scope(|scope| {
         let stop = &stop;
+        let shared = Shared {
+            stop,
+            cost: &cost,
+            idle_mark: &idle_mark,
+        };
         let reader =
-            scope.spawn(move || read_batches(opts, skip, batch_size, batch_tx, token_rx, stop));
+            scope.spawn(move || read_batches(opts, skip, batch_size, batch_tx, token_rx, shared));
         for _ in 0..threads {
             let batches = batch_rx.clone();
             let done = done_tx.clone();
@@ -68,7 +88,7 @@ where
         drop(batch_rx);
         drop(done_tx);
 
-        let emitted = reorder(done_rx, token_tx, &mut emit, progress.as_ref());
+        let emitted = reorder(done_rx, token_tx, &mut emit, progress.as_ref(), &idle_mark);
         if emitted.is_err() {
             // Make the reader and workers give up; dropping our channel ends
             // (done in `reorder`) unblocks them.
@@ -115,7 +135,7 @@ where
     MS: Fn() -> S,
     W: Fn(&mut S, &Record) -> T,
     T: FromPanic,
-    E: FnMut(T) -> anyhow::Result<()>,
+    E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     let progress = opts.progress.then(progress_bar);
     let mut state = make_state();
@@ -125,16 +145,24 @@ where
     // in cache while it works, and so do the writer's.
     let mut batch: Vec<Record> = Vec::with_capacity(batch_size);
     let mut results: Vec<T> = Vec::with_capacity(batch_size);
-    let mut flush = |batch: &mut Vec<Record>| -> anyhow::Result<()> {
+    // Rows emitted since the last Emit::Flush.
+    let mut unflushed = false;
+    // Works and emits a batch; `waiting`: the reader waits for input, so
+    // the output is flushed too.
+    let mut flush = |batch: &mut Vec<Record>, waiting: bool| -> anyhow::Result<()> {
         results.extend(
             batch
                 .iter()
                 .map(|record| work_caught(&mut state, &make_state, &work, record, panic_at)),
         );
         records += batch.len() as u64;
+        unflushed |= !batch.is_empty();
         batch.clear();
         for result in results.drain(..) {
-            emit(result)?;
+            emit(Emit::Row(result))?;
+        }
+        if waiting && std::mem::take(&mut unflushed) {
+            emit(Emit::Flush)?;
         }
         if let Some(bar) = &progress {
             bar.set_position(records);
@@ -142,24 +170,30 @@ where
         Ok(())
     };
     let mut skipper = Skipper::new(skip);
-    let read = reader::for_each_record(&opts.inputs, |record| {
+    let read = reader::for_each_item(&opts.inputs, |item| {
         if interrupt::requested().is_some() {
             // Stop reading; the records already read get their rows below.
             return ControlFlow::Break(());
         }
-        match skipper.skips(&record) {
-            Ok(true) => return ControlFlow::Continue(()),
-            Ok(false) => {}
-            Err(e) => {
-                emitted = Err(e);
-                return ControlFlow::Break(());
+        let waiting = match item {
+            Item::Record(record) => {
+                match skipper.skips(&record) {
+                    Ok(true) => return ControlFlow::Continue(()),
+                    Ok(false) => {}
+                    Err(e) => {
+                        emitted = Err(e);
+                        return ControlFlow::Break(());
+                    }
+                }
+                batch.push(record);
+                if batch.len() < batch_size {
+                    return ControlFlow::Continue(());
+                }
+                false
             }
-        }
-        batch.push(record);
-        if batch.len() < batch_size {
-            return ControlFlow::Continue(());
-        }
-        match flush(&mut batch) {
+            Item::Waiting => true,
+        };
+        match flush(&mut batch, waiting) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 emitted = Err(e);
@@ -170,7 +204,7 @@ where
     // The records read before a failing read get their rows too; the error
     // is reported after them.
     if emitted.is_ok() && !batch.is_empty() {
-        emitted = flush(&mut batch);
+        emitted = flush(&mut batch, false);
     }
     if let Some(bar) = &progress {
         bar.finish_and_clear();
@@ -210,25 +244,93 @@ impl<'a> Skipper<'a> {
     }
 }
 
-/// Records in the reader's first batch; each later batch doubles it, up to
-/// the batch size. A short input (hardest_1106 is 375 records) then still
-/// reaches every worker instead of filling one batch, while a long one soon
-/// travels in full batches.
-const FIRST_BATCH: usize = 16;
+/// The work a batch should hold, in nanoseconds of one worker's time: long
+/// enough that handing it over costs next to nothing (a few microseconds a
+/// batch), short enough that slow records spread over the workers.
+const BATCH_WORK_NS: u64 = 20_000_000;
+
+/// A worker's running total of work time over a sample of its records
+/// (every [`Timer::EVERY`]-th, the first included, so that reading the
+/// clock costs nothing next to fast records), published to the reader as the
+/// mean nanoseconds per record (an exponential average): first after four
+/// samples, then about every millisecond of sampled work, or at every
+/// sampled record slower than that.
+#[derive(Default)]
+struct Timer {
+    ns: u64,
+    records: u64,
+    seen: u64,
+}
+
+impl Timer {
+    /// One record in this many is timed.
+    const EVERY: u64 = 8;
+
+    /// Whether the next record is one of the sample.
+    fn samples(&mut self) -> bool {
+        self.seen += 1;
+        self.seen % Self::EVERY == 1
+    }
+
+    fn add(&mut self, took: Duration, cost: &AtomicU64) {
+        self.ns += u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.records += 1;
+        // The first figure soon (until then the reader sends one record a
+        // batch), later ones about every millisecond.
+        let first = cost.load(Ordering::Relaxed) == 0 && self.records >= 4;
+        if self.ns >= 1_000_000 || first {
+            let mean = (self.ns / self.records).max(1);
+            let old = cost.load(Ordering::Relaxed);
+            let new = if old == 0 { mean } else { (3 * old + mean) / 4 };
+            cost.store(new.max(1), Ordering::Relaxed);
+            (self.ns, self.records) = (0, 0);
+        }
+    }
+}
+
+/// What the reader thread shares with the others.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    /// Set when emitting failed: give up.
+    stop: &'a AtomicBool,
+    /// Mean work per record in nanoseconds, 0 until first measured.
+    cost: &'a AtomicU64,
+    /// The number of batches sent when the reader last waited for input:
+    /// once that many have been emitted, the output is flushed.
+    idle_mark: &'a AtomicU64,
+}
+
+/// Records in the next batch: one until the workers have measured a
+/// record's cost (so a few slow records go to different workers), then
+/// [`BATCH_WORK_NS`] worth of them, at most `batch_size`.
+fn batch_target(cost: &AtomicU64, batch_size: usize) -> usize {
+    match cost.load(Ordering::Relaxed) {
+        0 => 1,
+        ns => usize::try_from(BATCH_WORK_NS / ns)
+            .unwrap_or(usize::MAX)
+            .clamp(1, batch_size),
+    }
+}
 
 /// The reader thread: fills batches and sends them, one window token each.
-/// Returns the number of records skipped.
+/// Batches are sized by work ([`batch_target`]); when the reader is about to
+/// wait for input (a pipe), it sends what it holds at once. Returns the
+/// number of records skipped.
 fn read_batches(
     opts: &PipelineOptions,
     skip: Skip<'_>,
     batch_size: usize,
     batches: Sender<Batch>,
     tokens: Receiver<()>,
-    stop: &AtomicBool,
+    shared: Shared<'_>,
 ) -> anyhow::Result<u64> {
+    let stop = shared.stop;
     let mut seq = 0u64;
-    let mut records = Vec::with_capacity(batch_size);
-    let mut send = |records: Vec<Record>| -> ControlFlow<()> {
+    let mut records = Vec::new();
+    let mut send = |records: Vec<Record>, waiting: bool| -> ControlFlow<()> {
+        if waiting {
+            shared.idle_mark.store(seq + 1, Ordering::Release);
+        }
         if stop.load(Ordering::Relaxed)
             || tokens.recv().is_err()
             || batches.send(Batch { seq, records }).is_err()
@@ -239,10 +341,12 @@ fn read_batches(
         ControlFlow::Continue(())
     };
     let mut stopped = false;
-    let mut target = FIRST_BATCH.min(batch_size);
+    let mut target = batch_target(shared.cost, batch_size);
+    // Batches sent since the reader last waited.
+    let mut sent_since_wait = false;
     let mut skipper = Skipper::new(skip);
     let mut skip_error = None;
-    let read = reader::for_each_record(&opts.inputs, |record| {
+    let read = reader::for_each_item(&opts.inputs, |item| {
         if interrupt::requested().is_some() {
             // Stop reading, and make the workers drop the batches they have
             // not started: the rows emitted stay a prefix of the input.
@@ -250,29 +354,41 @@ fn read_batches(
             stopped = true;
             return ControlFlow::Break(());
         }
-        match skipper.skips(&record) {
-            Ok(true) => return ControlFlow::Continue(()),
-            Ok(false) => {}
-            Err(e) => {
-                skip_error = Some(e);
-                stopped = true;
-                return ControlFlow::Break(());
+        let waiting = match item {
+            Item::Record(record) => {
+                match skipper.skips(&record) {
+                    Ok(true) => return ControlFlow::Continue(()),
+                    Ok(false) => {}
+                    Err(e) => {
+                        skip_error = Some(e);
+                        stopped = true;
+                        return ControlFlow::Break(());
+                    }
+                }
+                records.push(record);
+                if records.len() < target {
+                    return ControlFlow::Continue(());
+                }
+                false
             }
-        }
-        records.push(record);
-        if records.len() < target {
-            return ControlFlow::Continue(());
-        }
-        target = (2 * target).min(batch_size);
+            // A batch, even an empty one, travels to the reorderer, which
+            // flushes once it has emitted it.
+            Item::Waiting if records.is_empty() && !sent_since_wait => {
+                return ControlFlow::Continue(())
+            }
+            Item::Waiting => true,
+        };
+        target = batch_target(shared.cost, batch_size);
         let full = std::mem::replace(&mut records, Vec::with_capacity(target));
-        let flow = send(full);
+        sent_since_wait = !waiting;
+        let flow = send(full, waiting);
         stopped = flow.is_break();
         flow
     });
     // The records read before a failing read get their rows too; the error
     // is reported after them.
     if !stopped && !records.is_empty() {
-        let _ = send(records);
+        let _ = send(records, false);
     }
     if let Some(e) = skip_error {
         return Err(e);
@@ -282,23 +398,27 @@ fn read_batches(
 
 /// Receives finished batches, emits them in batch order, returns a token per
 /// emitted batch. Returns the number of records emitted.
+///
+/// Flushes (`Emit::Flush`) once every batch sent before the reader last
+/// waited for input has been emitted.
 fn reorder<T, E>(
     done: Receiver<Done<T>>,
     tokens: crossbeam_channel::Sender<()>,
     emit: &mut E,
     progress: Option<&ProgressBar>,
+    idle_mark: &AtomicU64,
 ) -> anyhow::Result<u64>
 where
-    E: FnMut(T) -> anyhow::Result<()>,
+    E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     let mut pending: BTreeMap<u64, Done<T>> = BTreeMap::new();
-    let (mut next, mut records) = (0u64, 0u64);
+    let (mut next, mut records, mut flushed) = (0u64, 0u64, 0u64);
     for batch in done {
         pending.insert(batch.seq, batch);
         while let Some(batch) = pending.remove(&next) {
             let n = batch.results.len() as u64;
             for result in batch.results {
-                emit(result)?;
+                emit(Emit::Row(result))?;
             }
             records += n;
             next += 1;
@@ -307,6 +427,11 @@ where
             if let Some(bar) = progress {
                 bar.inc(n);
             }
+        }
+        let mark = idle_mark.load(Ordering::Acquire);
+        if mark > flushed && next >= mark {
+            emit(Emit::Flush)?;
+            flushed = mark;
         }
     }
     debug_assert!(
