@@ -31,7 +31,10 @@ pub struct SolveArgs {
             One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks. Blank \
             lines and lines starting with '#' are skipped; text after the 81 cells is ignored \
             when separated by whitespace, ',', ';' or ':'; a CSV header whose first column is \
-            'quizzes' or 'puzzle' is skipped; CRLF line ends and gzip (.gz) are read as is.\n\
+            'quizzes' or 'puzzle' is skipped; CRLF line ends and gzip (.gz) are read as is. \
+            A field of 729 characters is a puzzle given by its candidates (tdoku's -p \
+            pencilmarks: per cell 9 characters, the digit if still possible, '.' if \
+            eliminated), solved from them.\n\
             Example: sudoflow solve a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
@@ -157,13 +160,25 @@ const STATUSES: [Status; 7] = [
 ];
 
 /// The row for one record: solved and rated if it parsed and its givens do
-/// not clash, invalid otherwise.
+/// not clash, invalid otherwise. A pencilmark puzzle is solved from its
+/// candidates ([`Solver::solve_pencilmarks`]); its WNF is that of its
+/// candidates, and `--se` leaves its rating columns empty.
 ///
 /// Clashing givens leave the solver no solution (see [`Solver`]), so the
 /// givens are checked only when it finds none: the check costs nothing on
 /// the records that have a solution. A clash row's `puzzle` column is the
 /// parsed puzzle (`.` for blanks).
 pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
+    if let Some(pencilmarks) = &record.pencilmarks {
+        // The puzzle column is the 729-character line; `clues` counts the
+        // cells with one candidate.
+        let (outcome, wnf) = solver.solve_pencilmarks(pencilmarks);
+        let limit = solver.options().limit;
+        let mut row = SolveRow::rated(record.index, &pencilmarks.singles(), wnf, &outcome, limit);
+        row.puzzle = None;
+        row.raw = record.raw.clone();
+        return row;
+    }
     match &record.grid {
         Ok(grid) => {
             let (outcome, wnf) = solver.solve_rated(grid);
