@@ -183,6 +183,20 @@ mod tests {
             prop_assert_eq!(a, b);
         }
 
+        /// Complete grids (their own first step, `grid_rows_0_1`): a random
+        /// transformation keeps form and count, and the form is a fixed
+        /// point starting 123456789.
+        #[test]
+        fn transformed_grids_have_the_same_form(which in 0usize..3, seed in any::<u64>()) {
+            let g = grid([GRID, SYMMETRIC, SHIFTED][which]);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let t = group::random(&mut rng);
+            let a = canonical(&g);
+            prop_assert_eq!(canonical(&t.apply(&g)), a);
+            prop_assert_eq!(canonical(&a.grid()), a);
+            prop_assert_eq!(&a.cells[..9], &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        }
+
         /// The form is a fixed point, is equivalent to the puzzle (same
         /// givens, same digit counts up to relabelling), is no greater than
         /// the puzzle relabelled, and its count divides the group's order.
