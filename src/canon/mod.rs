@@ -43,6 +43,12 @@
 //!    compared with the best row of the level as soon as it is written, and
 //!    a branch stops at the first value above it.
 //!
+//! 4. *Complete grids.* Every column order ties on a complete first row
+//!    (it always reads 123456789), so a valid complete grid starts with one
+//!    loop over the 18 starts x 1,296 column orders x 2 possible second
+//!    rows, and only the orders giving the smallest second row become
+//!    nodes. A row whose columns are all placed is written in a plain loop.
+//!
 //! After the ninth row every node gives the form. The automorphism count is
 //! the number of position maps the nodes stand for (each free group of `n`
 //! columns or stacks counts `n!` arrangements, a free stack's columns 3!
