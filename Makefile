@@ -3,11 +3,11 @@ CARGO ?= cargo
 SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
 SUDOFLOW := target/release/sudoflow
 
-.PHONY: all build datasets run test bench lint
+.PHONY: all build datasets run test test-release-cli bench lint fuzz
 
 all: build
 
-# Release binary (fat LTO, codegen-units = 1, panic = abort).
+# Release binary (fat LTO, codegen-units = 1, panic = unwind: a panic costs one row).
 build:
 	$(CARGO) build --release
 
@@ -28,9 +28,22 @@ run: build datasets
 	done
 	@echo "CSV output in target/run/"
 
-# Unit, property and integration tests (the integration tests need the sets).
+# Unit, property and integration tests (the integration tests need the sets),
+# then the CLI tests once more against the release binary.
 test: datasets
 	$(CARGO) test --profile ci
+	@$(MAKE) --no-print-directory test-release-cli
+
+# The CLI tests (tests/cli_*.rs, built under the ci profile) run against the
+# release binary that users get and the benchmarks time (fat LTO, its own
+# panic strategy): assert_cmd takes the binary from CARGO_BIN_EXE_sudoflow,
+# which cargo would set to the ci build, so the test executables run directly.
+test-release-cli: build
+	@for t in $$($(CARGO) test --profile ci --no-run --message-format=json --test 'cli_*' 2>/dev/null \
+			| python3 -c 'import json, sys; [print(a["executable"]) for a in map(json.loads, sys.stdin) if a.get("profile", {}).get("test") and a.get("executable")]'); do \
+		echo "release binary: $$(basename $$t)"; \
+		CARGO_BIN_EXE_sudoflow=$(CURDIR)/$(SUDOFLOW) $$t -q || exit 1; \
+	done
 
 # Criterion benchmarks, then whole-process CPU time against the sudoku crate.
 bench: datasets
@@ -41,3 +54,19 @@ lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+
+# Fuzz each target for FUZZ_SECONDS (default 900) in turn, then minimise its
+# corpus (fuzz/corpus/TARGET; commit it). Needs cargo-fuzz (`cargo install
+# cargo-fuzz`); the stable toolchain takes its sanitizer flags with
+# RUSTC_BOOTSTRAP=1. -a: the solver's debug assertions on. A crash input lands
+# in fuzz/artifacts/TARGET: fix the bug, then keep the input in
+# fuzz/regressions/TARGET. CI (`make test`) replays both directories through
+# the same checks (tests/fuzz_corpus.rs) without cargo-fuzz.
+FUZZ_TARGETS ?= reader grid_parse solver count
+FUZZ_SECONDS ?= 900
+fuzz:
+	cd fuzz && for t in $(FUZZ_TARGETS); do \
+		RUSTC_BOOTSTRAP=1 nice -n 15 $(CARGO) fuzz run -O -a $$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 || exit 1; \
+		RUSTC_BOOTSTRAP=1 nice -n 15 $(CARGO) fuzz cmin -O -a $$t || exit 1; \
+	done

@@ -2,7 +2,8 @@
 # `make datasets`: puts the four public sets in datasets/ as <tdoku name>.txt.
 #
 # Source, first that works:
-#   1. ../shared/datasets beside the project (copied as is);
+#   1. ../shared/datasets beside the project: linked, not copied (a symbolic
+#      link to the shared file, so the data are never duplicated into the tree);
 #   2. tdoku's data.zip from GitHub (https://github.com/t-dillon/tdoku), whose
 #      members are data/<name> without an extension; downloaded with curl, or
 #      python3 when curl is missing, unpacked with python3 or unzip.
@@ -22,8 +23,8 @@ done
 if ((${#missing[@]})) && [[ -d "$shared" ]]; then
     for s in "${missing[@]}"; do
         if [[ -s "$shared/$s.txt" ]]; then
-            cp "$shared/$s.txt" "$s.txt.part" && mv "$s.txt.part" "$s.txt"
-            echo "datasets: copied $s.txt from $shared"
+            ln -sfn "$(cd "$shared" && pwd)/$s.txt" "$s.txt"
+            echo "datasets: linked $s.txt to $shared"
         fi
     done
     missing=()

@@ -6,7 +6,9 @@ use clap::{Parser, Subcommand};
 /// Sudoku at scale: solve, rate, generate and count puzzles, and benchmark solvers.
 ///
 /// Exit codes: 0 the run completed; 1 `--strict` found invalid records or
-/// `bench` found a disagreement; 2 usage or I/O error.
+/// `bench` found a disagreement; 2 usage or I/O error; 3 an internal error
+/// (a bug) on some record, which got a row with status `error`; 130/143
+/// stopped by SIGINT/SIGTERM (see `--resume`).
 #[derive(Debug, Parser)]
 #[command(name = "sudoflow", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
@@ -54,4 +56,128 @@ pub fn worker_pool(threads: Option<std::num::NonZeroUsize>) -> anyhow::Result<ra
         .num_threads(thread_count(threads))
         .build()
         .context("cannot start the worker threads")
+}
+
+/// Parses every duration option (`--time-budget`, `--se-budget`, `bench`'s
+/// `--time`, `--warmup`, `--budget`, `--validate-time`): a plain number is
+/// seconds (fractions allowed: `2.5`), anything else is read by the
+/// humantime crate (`500ms`, `3s`, `2m`, `1h`, `1m30s`, `2min`).
+///
+/// Errors: neither form, or a negative or non-finite number; the message
+/// gives the accepted forms.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    if let Ok(secs) = t.parse::<f64>() {
+        return std::time::Duration::try_from_secs_f64(secs)
+            .map_err(|_| format!("{text:?} is not a duration: seconds must be 0 or more"));
+    }
+    humantime::parse_duration(t).or_else(|e| {
+        // humantime takes whole numbers only; `1.5s` and `0.5m` read too.
+        let (num, scale) = [("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
+            .iter()
+            .find_map(|&(unit, scale)| Some((t.strip_suffix(unit)?.trim(), scale)))
+            .ok_or(e.to_string())
+            .map_err(|e| bad(text, &e))?;
+        let secs: f64 = num.parse().map_err(|_| bad(text, &e.to_string()))?;
+        std::time::Duration::try_from_secs_f64(secs * scale).map_err(|_| bad(text, "negative"))
+    })
+}
+
+fn bad(text: &str, why: &str) -> String {
+    format!(
+        "{text:?} is not a duration ({why}); write seconds (2.5) or a number with a unit: \
+         500ms, 3s, 1.5s, 2m, 1h, 1m30s"
+    )
+}
+
+/// [`parse_duration`] for budgets, which must be above zero.
+///
+/// Errors: as [`parse_duration`], or a zero duration.
+pub fn parse_budget(text: &str) -> Result<std::time::Duration, String> {
+    match parse_duration(text)? {
+        d if d.is_zero() => Err(format!("{text:?}: a time budget must be above zero")),
+        d => Ok(d),
+    }
+}
+
+/// Parses `-j/--threads`: a whole number, at least 1.
+///
+/// Errors: not a whole number, or 0 (the message says at least 1 thread).
+pub fn parse_threads(text: &str) -> Result<std::num::NonZeroUsize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    std::num::NonZeroUsize::new(n).ok_or_else(|| "at least 1 thread is needed".to_string())
+}
+
+/// Whether `solve`, `count` and `rate` draw their progress bar: not with
+/// `--quiet`, only on a terminal stderr, and not when the CSV goes to a
+/// terminal stdout too (the bar would be drawn between the rows).
+pub fn show_progress(quiet: bool, output: Option<&std::path::Path>) -> bool {
+    use std::io::IsTerminal;
+    let to_stdout = match output {
+        None => true,
+        Some(p) => p.as_os_str() == "-",
+    };
+    let csv_on_terminal = to_stdout && std::io::stdout().is_terminal();
+    !quiet && std::io::stderr().is_terminal() && !csv_on_terminal
+}
+
+/// Says on stderr that the puzzles are read from stdin when stdin is a
+/// terminal and no input file was given (otherwise the tool seems to hang).
+pub fn note_terminal_stdin(inputs: &[std::path::PathBuf], quiet: bool) {
+    use std::io::IsTerminal;
+    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
+    if reads_stdin && !quiet && std::io::stdin().is_terminal() {
+        eprintln!(
+            "sudoflow: reading puzzles from stdin (one per line; Ctrl-D ends, Ctrl-C stops); \
+             give a file to read it instead"
+        );
+    }
+}
+
+/// Parses `--blank`: the character the output's `puzzle` column writes for
+/// a blank cell, one of the blanks every command reads (`.`, `0`, `_`).
+///
+/// Errors: anything else.
+pub fn parse_blank(text: &str) -> Result<u8, String> {
+    match text {
+        "." | "0" | "_" => Ok(text.as_bytes()[0]),
+        _ => Err(format!(
+            "{text:?}: the blank must be '.', '0' or '_' (what the reader takes for a blank)"
+        )),
+    }
+}
+
+/// `--blank`'s long help, shared by `solve`, `count` and `rate`.
+pub const BLANK_HELP: &str = "The character the output's puzzle column writes for a blank \
+    cell: '.' (the default), '0' or '_'. With the input's own blank (Kaggle's sets use '0') the \
+    column equals the input's puzzle field, so the output joins back on it (pandas: \
+    df.merge(out, left_on='quizzes', right_on='puzzle')). Invalid records' text is written as \
+    read whatever the option.\nExample: sudoflow solve --blank 0 sudoku.csv -o out.csv";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_are_plain_seconds_or_numbers_with_a_unit() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("0.5m"), Ok(Duration::from_secs(30)));
+        assert!(parse_duration("soon").unwrap_err().contains("500ms"));
+        assert!(parse_duration("-1").is_err());
+        assert!(parse_duration("inf").is_err());
+        assert!(parse_budget("0").is_err());
+        assert_eq!(parse_budget("0.5"), Ok(Duration::from_millis(500)));
+    }
 }

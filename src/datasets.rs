@@ -73,3 +73,43 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<Grid>> {
 pub fn load_public(name: &str) -> anyhow::Result<Vec<Grid>> {
     load(&public_path(name)?)
 }
+
+/// The environment variable that lets test suites skip the tests that need
+/// the public sets (or Sudoku Explainer's rated sets) when those are missing:
+/// `SUDOFLOW_ALLOW_MISSING_DATASETS=1`. Without it a missing set fails the
+/// test, so a suite that passes has run on the real data.
+pub const ALLOW_MISSING: &str = "SUDOFLOW_ALLOW_MISSING_DATASETS";
+
+/// For test suites: whether a test may skip because its data are missing.
+///
+/// Returns `true` (after printing `SKIPPED: <what>` on stderr) when
+/// [`ALLOW_MISSING`] is set to anything but `0` or the empty string.
+///
+/// Panics: otherwise, with `what` and how to get the data.
+pub fn skip_missing(what: &str) -> bool {
+    match std::env::var(ALLOW_MISSING) {
+        Ok(v) if !v.is_empty() && v != "0" => {
+            eprintln!("SKIPPED ({ALLOW_MISSING} is set): {what}");
+            true
+        }
+        _ => panic!(
+            "{what}: run `make datasets` (or set SUDOFLOW_DATASETS), \
+             or set {ALLOW_MISSING}=1 to skip the tests that need it"
+        ),
+    }
+}
+
+/// For test suites: a public set by file name, or `None` when it is missing
+/// and [`ALLOW_MISSING`] allows skipping (see [`skip_missing`]).
+///
+/// Panics: the set is missing and skipping is not allowed, or it does not
+/// load (a line that is not a puzzle).
+pub fn load_public_or_skip(name: &str) -> Option<Vec<Grid>> {
+    match public_path(name) {
+        Ok(path) => Some(load(&path).unwrap_or_else(|e| panic!("{e:#}"))),
+        Err(e) => {
+            skip_missing(&e.to_string());
+            None
+        }
+    }
+}

@@ -20,6 +20,7 @@
 
 pub mod bench;
 pub mod canon;
+pub mod checks;
 pub mod cli;
 pub mod cmd;
 pub mod counting;
@@ -27,6 +28,8 @@ pub mod datasets;
 pub mod exit;
 pub mod generator;
 pub mod grid;
+pub mod interrupt;
+pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;

@@ -3,6 +3,9 @@
 //! Columns, in order: `index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
 //! guesses,backtracks,error`. `wnf` is printed with 10 decimals, which is at
 //! least 7 significant digits for every possible WNF (its minimum is 1/512).
+//! Fields that do not apply are empty, never a made-up 0: an `invalid` row
+//! has no `solutions`, `solution`, `clues`, `wnf`, `wnf_level`, `guesses` or
+//! `backtracks`.
 
 use crate::grid::Grid;
 use crate::rating::Wnf;
@@ -41,6 +44,9 @@ pub enum Status {
     Stuck,
     /// The per-record time budget ran out.
     Timeout,
+    /// The work on this record panicked (a bug in sudoflow): the `error`
+    /// column has the message; the run went on (exit code 3).
+    Error,
 }
 
 impl Status {
@@ -54,6 +60,7 @@ impl Status {
             Status::Invalid => "invalid",
             Status::Stuck => "stuck",
             Status::Timeout => "timeout",
+            Status::Error => "error",
         }
     }
 
@@ -76,6 +83,12 @@ impl Status {
     }
 }
 
+impl crate::pipeline::FromPanic for SolveRow {
+    fn from_panic(record: &crate::pipeline::Record, message: &str) -> SolveRow {
+        SolveRow::error(record, message)
+    }
+}
+
 /// One row of `solve`'s output.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SolveRow {
@@ -94,7 +107,7 @@ pub struct SolveRow {
     pub solutions: u64,
     /// The first solution found, if any.
     pub solution: Option<Grid>,
-    /// Number of givens (0 for a record that did not parse).
+    /// Number of givens (not written for an invalid record).
     pub clues: usize,
     /// WNF, for every record that is not invalid.
     pub wnf: Option<Wnf>,
@@ -149,6 +162,22 @@ impl SolveRow {
         }
     }
 
+    /// The row for a record whose work panicked with `message`: status
+    /// `error`, the puzzle (or the raw text) kept, no solution.
+    pub fn error(record: &crate::pipeline::Record, message: &str) -> SolveRow {
+        SolveRow {
+            puzzle: record.grid.as_ref().ok().copied(),
+            raw: record.raw.clone(),
+            status: Status::Error,
+            clues: record.grid.as_ref().map_or(0, Grid::clues),
+            ..SolveRow::invalid(
+                record.index,
+                "",
+                crate::pipeline::panic_message(record, message),
+            )
+        }
+    }
+
     /// The fields as CSV strings, in [`SOLVE_HEADER`] order.
     pub fn fields(&self) -> [String; 11] {
         [
@@ -156,15 +185,25 @@ impl SolveRow {
             self.puzzle
                 .map_or_else(|| self.raw.clone(), |p| p.to_line()),
             self.status.as_str().to_string(),
-            self.solutions.to_string(),
+            self.applies(self.solutions),
             self.solution.map(|s| s.to_line()).unwrap_or_default(),
-            self.clues.to_string(),
+            self.applies(self.clues as u64),
             self.wnf.map(|w| wnf_text(&w)).unwrap_or_default(),
             self.wnf.map(|w| w.level.to_string()).unwrap_or_default(),
-            self.guesses.to_string(),
-            self.backtracks.to_string(),
+            self.applies(self.guesses),
+            self.applies(self.backtracks),
             self.error.clone(),
         ]
+    }
+
+    /// `n` as text, or empty for an invalid row, to which the solver's
+    /// figures do not apply.
+    fn applies(&self, n: u64) -> String {
+        if self.status == Status::Invalid {
+            String::new()
+        } else {
+            n.to_string()
+        }
     }
 
     /// Puts the row's fields into `record` (cleared first), in
@@ -174,21 +213,32 @@ impl SolveRow {
     /// [`csv::Writer::write_byte_record`] can take its fast path (the
     /// whole record at once rather than field by field).
     pub fn fill_record(&self, record: &mut csv::ByteRecord) {
+        self.fill_record_with_blank(record, b'.');
+    }
+
+    /// [`SolveRow::fill_record`] with `blank` (`.`, `0` or `_`) for the
+    /// blanks of the `puzzle` column (`--blank`; an invalid record's text is
+    /// kept as read).
+    pub fn fill_record_with_blank(&self, record: &mut csv::ByteRecord, blank: u8) {
         record.clear();
         let mut num = itoa::Buffer::new();
         let mut line = [0u8; 81];
         record.push_field(num.format(self.index).as_bytes());
         match &self.puzzle {
-            Some(p) => record.push_field(grid_line(p, &mut line)),
+            Some(p) => record.push_field(grid_line(p, &mut line, blank)),
             None => record.push_field(self.raw.as_bytes()),
         }
         record.push_field(self.status.as_str().as_bytes());
-        record.push_field(num.format(self.solutions).as_bytes());
+        let valid = self.status != Status::Invalid;
+        let mut count = |record: &mut csv::ByteRecord, n: u64| {
+            record.push_field(if valid { num.format(n).as_bytes() } else { b"" })
+        };
+        count(record, self.solutions);
         match &self.solution {
-            Some(s) => record.push_field(grid_line(s, &mut line)),
+            Some(s) => record.push_field(grid_line(s, &mut line, b'.')),
             None => record.push_field(b""),
         }
-        record.push_field(num.format(self.clues).as_bytes());
+        count(record, self.clues as u64);
         match &self.wnf {
             Some(w) => {
                 let mut text = [0u8; WNF_TEXT_LEN];
@@ -196,15 +246,15 @@ impl SolveRow {
                     Some(fixed) => record.push_field(fixed),
                     None => record.push_field(wnf_text(w).as_bytes()),
                 }
-                record.push_field(num.format(w.level).as_bytes());
+                record.push_field(itoa::Buffer::new().format(w.level).as_bytes());
             }
             None => {
                 record.push_field(b"");
                 record.push_field(b"");
             }
         }
-        record.push_field(num.format(self.guesses).as_bytes());
-        record.push_field(num.format(self.backtracks).as_bytes());
+        count(record, self.guesses);
+        count(record, self.backtracks);
         record.push_field(self.error.as_bytes());
     }
 }
@@ -265,12 +315,23 @@ fn wnf_decimals<'a>(w: &Wnf, buf: &'a mut [u8; WNF_TEXT_LEN]) -> Option<&'a [u8]
     Some(&buf[..])
 }
 
-/// The 81-character line form of `grid` (`.` for blanks) in `buf`.
-fn grid_line<'a>(grid: &Grid, buf: &'a mut [u8; 81]) -> &'a [u8] {
+/// The 81-character line form of `grid` (`blank` for blanks) in `buf`.
+fn grid_line<'a>(grid: &Grid, buf: &'a mut [u8; 81], blank: u8) -> &'a [u8] {
     for (out, &v) in buf.iter_mut().zip(grid.cells()) {
-        *out = if v == 0 { b'.' } else { b'0' + v };
+        *out = if v == 0 { blank } else { b'0' + v };
     }
     buf
+}
+
+/// A grid's line form (`.` blanks, as [`Grid::to_line`] writes it) with
+/// `blank` for the blanks instead (`--blank`).
+pub fn with_blank(line: &str, blank: u8) -> String {
+    if blank == b'.' {
+        return line.to_string();
+    }
+    line.bytes()
+        .map(|b| char::from(if b == b'.' { blank } else { b }))
+        .collect()
 }
 
 /// A buffered CSV destination: a file, or stdout for `None` or `-`.
@@ -293,6 +354,8 @@ pub struct CsvSink {
     quoter: csv_core::Writer,
     /// Reused for each row.
     record: csv::ByteRecord,
+    /// The blank of `solve` rows' `puzzle` column (`--blank`).
+    blank: u8,
     /// The same row with its fields quoted where needed.
     quoted: csv::ByteRecord,
 }
@@ -320,6 +383,26 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// Refuses an output `path` that is one of `inputs` (the same file, by
+/// device and inode, so also through a hard or symbolic link; `-` is
+/// stdin/stdout and names no file), before anything is opened for writing.
+///
+/// Errors: `path` is one of `inputs`; the message names both.
+pub fn refuse_input_as_output(
+    path: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+) -> anyhow::Result<()> {
+    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
+        anyhow::bail!(
+            "refusing to write output {}: it is the input {} (the same file); \
+             nothing was written",
+            path.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}
+
 impl CsvSink {
     /// Opens `path` (created or truncated), or stdout for `None` or `-`.
     /// `inputs` are the run's input files (`-` for stdin): a `path` that is
@@ -337,14 +420,7 @@ impl CsvSink {
         let (out, name): (Box<dyn std::io::Write>, String) = match path {
             Some(path) if path.as_os_str() != "-" => (
                 Box::new({
-                    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
-                        anyhow::bail!(
-                            "refusing to write output {}: it is the input {} (the same file); \
-                             nothing was written",
-                            path.display(),
-                            input.display()
-                        );
-                    }
+                    refuse_input_as_output(path, inputs)?;
                     std::fs::File::create(path)
                         .with_context(|| format!("cannot create output {}", path.display()))?
                 }),
@@ -352,17 +428,29 @@ impl CsvSink {
             ),
             _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
         };
+        Ok(CsvSink::to_writer(out, name))
+    }
+
+    /// A sink writing to `out`, which write errors call `name`.
+    pub fn to_writer(out: Box<dyn std::io::Write>, name: String) -> CsvSink {
         let wtr = csv::WriterBuilder::new()
             .buffer_capacity(64 * 1024)
             .quote_style(csv::QuoteStyle::Never)
             .from_writer(out);
-        Ok(CsvSink {
+        CsvSink {
             wtr,
             name,
             quoter: csv_core::Writer::new(),
             record: csv::ByteRecord::new(),
             quoted: csv::ByteRecord::new(),
-        })
+            blank: b'.',
+        }
+    }
+
+    /// Sets the character `solve` rows' `puzzle` column writes for a blank
+    /// (`--blank`: `.`, the default, `0` or `_`).
+    pub fn set_blank(&mut self, blank: u8) {
+        self.blank = blank;
     }
 
     /// Writes one record (a header, or a row's fields).
@@ -384,7 +472,7 @@ impl CsvSink {
     ///
     /// Errors: the destination's, see [`CsvSink`].
     pub fn write_solve_row(&mut self, row: &SolveRow) -> anyhow::Result<()> {
-        row.fill_record(&mut self.record);
+        row.fill_record_with_blank(&mut self.record, self.blank);
         if row.puzzle.is_none() || !row.error.is_empty() {
             // Raw text and error messages may hold commas and quotes.
             return self.write_quoted();
@@ -403,7 +491,7 @@ impl CsvSink {
     ///
     /// Errors: the destination's, see [`CsvSink`].
     pub fn write_solve_row_with(&mut self, row: &SolveRow, extra: &[&str]) -> anyhow::Result<()> {
-        row.fill_record(&mut self.record);
+        row.fill_record_with_blank(&mut self.record, self.blank);
         for field in extra {
             self.record.push_field(field.as_bytes());
         }
@@ -578,7 +666,7 @@ mod tests {
         assert_eq!(csv_of(&row), csv_via_fields(&row));
         assert_eq!(
             csv_of(&row),
-            "0,\"1,2\"\"\",invalid,0,,0,,,0,0,\"x:1: duplicate 5 in row 3: r3c2, r3c8\"\n"
+            "0,\"1,2\"\"\",invalid,,,,,,,,\"x:1: duplicate 5 in row 3: r3c2, r3c8\"\n"
         );
     }
 }

@@ -36,7 +36,7 @@ fn bench() -> Command {
     cmd
 }
 
-const COLUMNS: [&str; 15] = [
+const COLUMNS: [&str; 18] = [
     "dataset",
     "solver",
     "puzzles",
@@ -44,11 +44,14 @@ const COLUMNS: [&str; 15] = [
     "runs",
     "puzzles_per_sec",
     "us_per_puzzle",
+    "startup_ms",
     "no_guess_pct",
     "guesses_per_puzzle",
     "answered_pct",
     "timeouts",
     "disagreements",
+    "reference",
+    "failure",
     "rustc",
     "profile",
     "target_features",
@@ -79,13 +82,18 @@ fn csv_has_the_columns_and_one_row_per_solver() {
         assert!(r[4].parse::<u64>().unwrap() >= 2, "every puzzle timed");
         assert!(r[5].parse::<f64>().unwrap() > 0.0);
         assert!(r[6].parse::<f64>().unwrap() > 0.0);
-        assert_eq!(&r[11], "0", "disagreements");
+        assert_eq!(&r[7], "", "no start-up for a built-in solver");
+        assert_eq!(&r[12], "0", "disagreements");
+        assert_eq!(&r[14], "", "no failure");
     }
+    // Checked against an independent reference: dlx, and mrv for dlx itself.
+    let references: Vec<&str> = rows.iter().map(|r| &r[13]).collect();
+    assert_eq!(references, ["dlx", "mrv", "dlx", "dlx"]);
     // The complete solvers answer both puzzles; the diagonal-blanked one
     // needs no guess, Inkala's does.
-    assert_eq!(&rows[0][9], "100.00");
-    assert_eq!(&rows[1][9], "100.00");
-    assert_eq!(&rows[0][7], "50.00");
+    assert_eq!(&rows[0][10], "100.00");
+    assert_eq!(&rows[1][10], "100.00");
+    assert_eq!(&rows[0][8], "50.00");
 }
 
 #[test]
@@ -112,7 +120,7 @@ fn json_has_the_build_and_the_same_keys() {
     let results = doc["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     for r in results {
-        for key in &COLUMNS[..12] {
+        for key in &COLUMNS[..15] {
             assert!(r.get(*key).is_some(), "missing key {key}");
         }
         assert_eq!(r["disagreements"], 0);
@@ -138,7 +146,7 @@ fn every_solver_agrees_on_the_tiny_file() {
     // One row per solver `all` names, in that order, none disagreeing.
     let names: Vec<&str> = rows.iter().map(|r| &r[1]).collect();
     assert_eq!(names, sudoflow::bench::solvers::ALL);
-    assert!(rows.iter().all(|r| &r[11] == "0"));
+    assert!(rows.iter().all(|r| &r[12] == "0"));
 }
 
 #[test]
@@ -177,8 +185,12 @@ fn an_external_printing_the_solutions_passes() {
     let mut reader = csv::Reader::from_reader(out.as_slice());
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(&rows[1][1], "known");
-    assert_eq!(&rows[1][9], "100.00");
-    assert_eq!(&rows[1][8], "", "an external does not report guesses");
+    assert_eq!(&rows[1][10], "100.00");
+    assert_eq!(&rows[1][9], "", "an external does not report guesses");
+    assert!(
+        rows[1][7].parse::<f64>().unwrap() > 0.0,
+        "start-up measured"
+    );
 }
 
 #[test]
@@ -194,13 +206,156 @@ fn an_unknown_solver_is_a_usage_error() {
 }
 
 #[test]
-fn a_bad_line_names_the_file_and_line() {
+fn a_bad_line_is_skipped_with_a_warning_naming_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.txt");
     std::fs::write(&path, format!("{INKALA}\n12x\n")).unwrap();
-    bench()
+    let out = bench()
+        .args(["-s", "sudoflow", "--format", "csv"])
         .arg(&path)
         .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "skipping 1 record(s) that are not puzzles or whose givens clash: ",
+        ))
+        .stderr(predicates::str::contains("bad.txt:2: wrong length"))
+        .get_output()
+        .stdout
+        .clone();
+    let rows = csv_rows(&out);
+    assert_eq!(&rows[0][2], "1", "puzzles");
+}
+
+fn csv_rows(out: &[u8]) -> Vec<csv::StringRecord> {
+    csv::Reader::from_reader(out)
+        .records()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The column of `name` in `bench --format csv`'s output.
+fn col(name: &str) -> usize {
+    COLUMNS.iter().position(|c| *c == name).unwrap()
+}
+
+#[test]
+fn bench_reads_what_solve_reads_generate_and_kaggle_csvs() {
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("gen.csv");
+    Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["generate", "-n", "3", "--seed", "7", "-o"])
+        .arg(&generated)
+        .assert()
+        .success();
+    let kaggle = dir.path().join("kaggle.csv");
+    let zeros = INKALA.replace('.', "0");
+    std::fs::write(
+        &kaggle,
+        format!("quizzes,solutions\n{zeros},{INKALA_SOLUTION}\n"),
+    )
+    .unwrap();
+    let out = bench()
+        .args(["-s", "sudoflow", "--format", "csv"])
+        .arg(&generated)
+        .arg(&kaggle)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = csv_rows(&out);
+    assert_eq!(&rows[0][col("puzzles")], "3");
+    assert_eq!(&rows[1][col("puzzles")], "1");
+    assert!(rows.iter().all(|r| &r[col("disagreements")] == "0"));
+}
+
+#[test]
+fn solver_names_are_unique_and_the_default_set_times_each_solver_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    bench()
+        .args(["-s", "sudoflow", "--external", "sudoflow=cat"])
+        .arg(&file)
+        .assert()
         .code(2)
-        .stderr(predicates::str::contains("bad.txt:2: not a puzzle"));
+        .stderr(predicates::str::contains(
+            "solver name `sudoflow` is given twice",
+        ));
+    let out = bench()
+        .args(["--format", "csv"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let names: Vec<String> = csv_rows(&out).iter().map(|r| r[1].to_string()).collect();
+    assert_eq!(names, sudoflow::bench::solvers::DEFAULT);
+    assert!(!names.iter().any(|n| n == "sudoflow-basic"));
+}
+
+/// Externals that print nothing, print a wrong grid, echo their input, are
+/// missing, hang, or take 3 s a puzzle under a 1 s budget: each gets its
+/// row, honest figures, and the run ends promptly with exit 1.
+#[cfg(unix)]
+#[test]
+fn any_external_program_is_safe_to_bench() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    let ones = "1".repeat(81);
+    let started = std::time::Instant::now();
+    let out = bench()
+        .args(["--format", "csv", "-s", "sudoflow", "--budget", "1"])
+        .args(["--validate-time", "2"])
+        .args(["--external", "silent=cat >/dev/null"])
+        .arg("--external")
+        .arg(format!("ones=while read l; do echo {ones}; done"))
+        .args(["--external", "echo=cat"])
+        .args(["--external", "gone=/nonexistent/solver"])
+        .args(["--external", "hang=sleep 1000"])
+        .args(["--external", "slow=while read l; do sleep 3; echo $l; done"])
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "gone failed on tiny.txt: exit status: 127 (command not found)",
+        ))
+        .stderr(predicates::str::contains(
+            "hang failed on tiny.txt: did not exit",
+        ))
+        .stderr(predicates::str::contains(
+            "2 row(s) with disagreements and 2 external program(s) that could not be measured",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "took {:?}",
+        started.elapsed()
+    );
+    let rows = csv_rows(&out);
+    let by_name = |name: &str| rows.iter().find(|r| &r[1] == name).unwrap().clone();
+    let field = |name: &str, column: &str| by_name(name)[col(column)].to_string();
+    // Nothing written: unanswered, not a disagreement.
+    assert_eq!(field("silent", "answered_pct"), "0.00");
+    assert_eq!(field("silent", "disagreements"), "0");
+    // Wrong lines: disagreements, not answers.
+    for name in ["ones", "echo"] {
+        assert_eq!(field(name, "answered_pct"), "0.00", "{name}");
+        assert_eq!(field(name, "disagreements"), "2", "{name}");
+    }
+    // Missing and hanging: a row each, saying why, nothing timed.
+    assert!(field("gone", "failure").contains("127"));
+    assert!(field("hang", "failure").contains("did not exit"));
+    for name in ["gone", "hang"] {
+        assert_eq!(field(name, "puzzles_per_sec"), "", "{name}");
+    }
+    // 3 s a puzzle under a 1 s budget: a timeout, counted.
+    assert_eq!(field("slow", "timeouts"), "1");
+    assert_eq!(field("slow", "failure"), "");
+    // The built-in row is unaffected.
+    assert_eq!(field("sudoflow", "answered_pct"), "100.00");
 }

@@ -159,33 +159,56 @@ fn counts_agree_with_brute_force() {
     }
 }
 
+/// `solve`'s rows for `puzzles` with `args`.
+fn solve_rows(puzzles: &[String], args: &[&str]) -> Vec<Vec<String>> {
+    let out = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .arg("solve")
+        .args(args)
+        .write_stdin(puzzles.join("\n"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    csv::Reader::from_reader(out.stdout.as_slice())
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
 #[test]
-fn max_caps_the_count_but_keeps_exactly_max_exact() {
+fn max_stops_at_n_and_n_means_n_or_more_as_in_solve() {
     let (dozens, n) = blanked_until(20);
     let two = two_solution_rectangle();
     let puzzles = vec![dozens.clone(), two.clone()];
 
     let (_, stdout, _f) = run_count(&puzzles, &["--max", "5"]);
     let r = rows(&stdout);
-    assert_eq!((r[0][2].as_str(), r[0][3].as_str()), ("capped", "6"));
+    assert_eq!((r[0][2].as_str(), r[0][3].as_str()), ("capped", "5"));
     assert_eq!((r[1][2].as_str(), r[1][3].as_str()), ("multiple", "2"));
 
+    // Reaching the cap: "2 or more", as `solve --limit 2` writes `multiple,2`.
     let (_, stdout, _f) = run_count(&puzzles, &["--max", "2"]);
     let r = rows(&stdout);
-    assert_eq!(r[0][2], "capped");
-    assert_eq!((r[1][2].as_str(), r[1][3].as_str()), ("multiple", "2"));
+    assert_eq!((r[0][2].as_str(), r[0][3].as_str()), ("capped", "2"));
+    assert_eq!((r[1][2].as_str(), r[1][3].as_str()), ("capped", "2"));
+    let solved = solve_rows(&puzzles, &["--limit", "2"]);
+    assert_eq!(
+        (solved[0][3].as_str(), solved[1][3].as_str()),
+        ("2", "2"),
+        "solve --limit 2 writes the same numbers"
+    );
 
     let (_, stdout, _f) = run_count(&puzzles, &["--max", "1"]);
     let r = rows(&stdout);
-    assert_eq!((r[1][2].as_str(), r[1][3].as_str()), ("capped", "2"));
+    assert_eq!((r[1][2].as_str(), r[1][3].as_str()), ("capped", "1"));
 
-    // A cap at the exact count is no cap.
-    let cap = n.to_string();
+    // One above the exact count: exact.
+    let cap = (n + 1).to_string();
     let (_, stdout, _f) = run_count(&puzzles[..1], &["--max", &cap]);
     let r = rows(&stdout);
     assert_eq!(
         (r[0][2].as_str(), r[0][3].as_str()),
-        ("multiple", cap.as_str())
+        ("multiple", n.to_string().as_str())
     );
 
     let out = Command::cargo_bin("sudoflow")

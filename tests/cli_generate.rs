@@ -342,7 +342,7 @@ fn rare_targets_end_with_exit_1_and_keep_the_puzzles_made() {
         .code(1)
         .stdout(format!("{},seed\n", SOLVE_HEADER.join(",")))
         .stderr(predicate::str::contains(
-            "puzzle 1: none of 20 candidates passed the filters",
+            "puzzle 1: none of its 20 candidates (--max-tries) passed the filters",
         ));
     // A failure part-way: the rows before it are written, the same for any -j.
     let partial = |j: &str| {

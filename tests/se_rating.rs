@@ -203,14 +203,17 @@ fn nested_forcing_chains_rate_inkala_as_se() {
     );
 }
 
-/// SE's rated sets, when present (else the test says it skips).
+/// SE's rated sets; when missing, the test fails unless
+/// `SUDOFLOW_ALLOW_MISSING_DATASETS` lets it skip.
 fn se_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("SUDOFLOW_SE_DATASETS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets/se"));
     let found = dir.join("se_random_minimal_400.txt").is_file();
     if !found {
-        eprintln!("SKIPPED: ../shared/datasets/se not found (set SUDOFLOW_SE_DATASETS)");
+        sudoflow::datasets::skip_missing(
+            "../shared/datasets/se not found (set SUDOFLOW_SE_DATASETS)",
+        );
     }
     found.then_some(dir)
 }

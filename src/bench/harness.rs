@@ -2,11 +2,12 @@
 //!
 //! For each dataset and solver:
 //! 1. **Validation**: solve the puzzles in file order, once each, and check
-//!    every answer with [`check`] against the default solver
-//!    ([`crate::solver::Solver`] at default options, no time budget) and the
-//!    rules. It stops early, after at least one puzzle, once the solver has
+//!    every answer with [`check`] against an independent reference solver
+//!    ([`References`]: the dancing-links solver `dlx`, or `mrv` when `dlx`
+//!    itself is measured; no time budget) and the rules. It stops early, after at least one puzzle, once the solver has
 //!    spent [`Config::validate_time`] on it; the puzzles it reached are the
-//!    *validated* ones. The per-puzzle statistics (answered %, solved without
+//!    *validated* ones. The per-puzzle statistics (answered %: answers that
+//!    claim something and agree with the reference; solved without
 //!    a guess %, guesses/puzzle, timeouts) come from this pass: one solve per
 //!    distinct puzzle.
 //! 2. **Warm-up**: cycle through the validated puzzles for [`Config::warmup`]
@@ -20,7 +21,7 @@
 
 use super::{Answer, BenchSolver};
 use crate::grid::Grid;
-use crate::solver::{SolveOptions, Solver};
+
 use std::time::{Duration, Instant};
 
 /// How a run is measured.
@@ -35,47 +36,67 @@ pub struct Config {
     /// Solve time after which validation stops (`--validate-time`); it also
     /// bounds the timing loop, which times each validated puzzle at least once.
     pub validate_time: Duration,
+    /// Per-puzzle time budget (`--budget`): built-in solvers get it through
+    /// [`super::Settings`]; external programs are killed past it (see
+    /// [`super::external`]).
+    pub budget: Duration,
 }
 
-/// The default solver's answer for one puzzle: the yardstick of [`check`].
+/// The reference solver's answer for one puzzle: the yardstick of [`check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reference {
     /// Solutions, capped at the limit.
     pub solutions: u64,
     /// The first solution found, if any.
     pub solution: Option<Grid>,
+    /// The reference solver's name (`dlx` or `mrv`), for messages.
+    pub by: &'static str,
 }
 
-/// The default solver's answer for `puzzle`, counting up to `limit`.
-pub fn reference(puzzle: &Grid, limit: u64) -> Reference {
-    let outcome = Solver::new(SolveOptions {
-        limit: limit.max(1),
-        ..SolveOptions::default()
-    })
-    .solve(puzzle);
-    Reference {
-        solutions: outcome.solutions,
-        solution: outcome.solution,
+/// The reference solver for a measured solver: `dlx` (Knuth's Algorithm X,
+/// sharing no code with [`crate::solver`]), or `mrv` (a plain
+/// fewest-candidates backtracker) when the measured solver is `dlx` itself,
+/// so that no solver is checked against its own answers.
+pub fn reference_for(solver: &str) -> &'static str {
+    if solver == "dlx" {
+        "mrv"
+    } else {
+        "dlx"
     }
 }
 
-/// The default solver's answers for a dataset, computed on first use.
+/// The answer of the reference solver `by` (`dlx` or `mrv`) for `puzzle`,
+/// counting up to `limit`.
+///
+/// Panics: `by` is not `dlx` or `mrv`.
+pub fn reference(puzzle: &Grid, limit: u64, by: &'static str) -> Reference {
+    References::new(1, limit, by).get(0, puzzle)
+}
+
+/// A reference solver's answers for a dataset, computed on first use.
 pub struct References {
     limit: u64,
-    solver: Solver,
+    by: &'static str,
+    solver: Box<dyn BenchSolver>,
     cache: Vec<Option<Reference>>,
 }
 
 impl References {
-    /// An empty cache for `n` puzzles counted up to `limit`.
-    pub fn new(n: usize, limit: u64) -> References {
-        let limit = limit.max(1);
+    /// An empty cache for `n` puzzles counted up to `limit` by the reference
+    /// solver `by` (`dlx` or `mrv`, run without a time budget).
+    ///
+    /// Panics: `by` is not `dlx` or `mrv`.
+    pub fn new(n: usize, limit: u64, by: &'static str) -> References {
+        let settings = super::Settings { time_budget: None };
+        let solver: Box<dyn BenchSolver> = match by {
+            "dlx" => Box::new(super::solvers::dlx::Dlx::new(&settings)),
+            "mrv" => Box::new(super::solvers::mrv::Mrv::new(&settings)),
+            other => panic!("no reference solver `{other}`"),
+        };
         References {
-            limit,
-            solver: Solver::new(SolveOptions {
-                limit,
-                ..SolveOptions::default()
-            }),
+            limit: limit.max(1),
+            by,
+            solver,
             cache: vec![None; n],
         }
     }
@@ -85,10 +106,13 @@ impl References {
         if let Some(r) = self.cache[i] {
             return r;
         }
-        let outcome = self.solver.solve(puzzle);
+        let answer = self.solver.solve(puzzle, self.limit);
+        // Both reference solvers are complete and run without a budget, so
+        // they always count.
         let r = Reference {
-            solutions: outcome.solutions,
-            solution: outcome.solution,
+            solutions: answer.solutions.unwrap_or(0),
+            solution: answer.solution,
+            by: self.by,
         };
         self.cache[i] = Some(r);
         r
@@ -97,6 +121,11 @@ impl References {
     /// The limit counts are capped at.
     pub fn limit(&self) -> u64 {
         self.limit
+    }
+
+    /// The reference solver's name.
+    pub fn by(&self) -> &'static str {
+        self.by
     }
 }
 
@@ -126,8 +155,9 @@ pub fn check(
         }
         if expected == 0 {
             return Err(format!(
-                "it gives the solution {} but the default solver finds none",
-                s.to_line()
+                "it gives the solution {} but the reference ({}) finds none",
+                s.to_line(),
+                reference.by
             ));
         }
         if expected == 1 && reference.solution != Some(s) {
@@ -141,7 +171,8 @@ pub fn check(
         let n = n.min(limit);
         if n != expected {
             return Err(format!(
-                "it counts {n} solution(s), the default solver {expected} (limit {limit})"
+                "it counts {n} solution(s), the reference ({}) {expected} (limit {limit})",
+                reference.by
             ));
         }
         if n >= 1 && answer.solution.is_none() {
@@ -178,21 +209,34 @@ pub struct Row {
     pub validated: usize,
     /// Solves timed (for external solvers: puzzles over all timed batches).
     pub runs: u64,
-    /// Timed solves per second of summed solve time.
-    pub puzzles_per_sec: f64,
-    /// Mean solve time, microseconds.
-    pub us_per_puzzle: f64,
+    /// Timed solves per second of summed solve time (`None` when nothing
+    /// was timed: no puzzle validated, or an external program failed).
+    pub puzzles_per_sec: Option<f64>,
+    /// Mean solve time, microseconds (`None` as for `puzzles_per_sec`). For
+    /// an external program, its start-up ([`Row::startup_ms`]) is taken out:
+    /// (batch time - start-up) / puzzles per batch.
+    pub us_per_puzzle: Option<f64>,
+    /// An external program's start-up, milliseconds: the fastest of three
+    /// runs on an empty input (`None` for built-in solvers).
+    pub startup_ms: Option<f64>,
     /// % of validated puzzles answered with no guess (`None` when the solver
     /// does not count guesses).
     pub no_guess_pct: Option<f64>,
     /// Mean guesses per validated puzzle (`None` when not counted).
     pub guesses_per_puzzle: Option<f64>,
-    /// % of validated puzzles for which the solver gave a count or a solution.
+    /// % of validated puzzles for which the solver gave a count or a solution
+    /// that agrees with the reference and the rules (a wrong answer is a
+    /// disagreement, not an answer).
     pub answered_pct: f64,
     /// Validated puzzles on which the per-puzzle time budget ran out.
     pub timeouts: u64,
     /// Validated puzzles on which the solver disagreed with the reference.
     pub disagreements: usize,
+    /// The reference solver answers were checked against (`dlx` or `mrv`).
+    pub reference: String,
+    /// Why the solver could not be measured (an external program that is
+    /// missing, fails or does not exit); `None` when it ran.
+    pub failure: Option<String>,
     /// The disagreements themselves (not serialized; printed to stderr).
     #[serde(skip)]
     pub problems: Vec<Disagreement>,
@@ -219,7 +263,7 @@ impl Tally {
         verdict: Result<(), String>,
     ) {
         self.validated += 1;
-        if answer.answered() {
+        if answer.answered() && verdict.is_ok() {
             self.answered += 1;
             if answer.guesses == Some(0) {
                 self.no_guess += 1;
@@ -241,6 +285,8 @@ impl Tally {
         }
     }
 
+    /// The row of these statistics; `runs` solves were timed in `timed`
+    /// (in all), `reference` names the reference solver.
     pub(crate) fn into_row(
         self,
         dataset: &str,
@@ -248,6 +294,7 @@ impl Tally {
         puzzles: usize,
         runs: u64,
         timed: Duration,
+        reference: &str,
     ) -> Row {
         let n = self.validated.max(1) as f64;
         let secs = timed.as_secs_f64();
@@ -257,12 +304,9 @@ impl Tally {
             puzzles,
             validated: self.validated,
             runs,
-            puzzles_per_sec: if secs > 0.0 { runs as f64 / secs } else { 0.0 },
-            us_per_puzzle: if runs > 0 {
-                secs * 1e6 / runs as f64
-            } else {
-                0.0
-            },
+            puzzles_per_sec: (runs > 0 && secs > 0.0).then(|| runs as f64 / secs),
+            us_per_puzzle: (runs > 0).then(|| secs * 1e6 / runs as f64),
+            startup_ms: None,
             no_guess_pct: self
                 .counts_guesses
                 .then(|| 100.0 * self.no_guess as f64 / n),
@@ -270,6 +314,8 @@ impl Tally {
             answered_pct: 100.0 * self.answered as f64 / n,
             timeouts: self.timeouts,
             disagreements: self.problems.len(),
+            reference: reference.to_string(),
+            failure: None,
             problems: self.problems,
         }
     }
@@ -320,7 +366,8 @@ pub fn run(
             runs += 1;
         }
     }
-    tally.into_row(dataset, solver.name(), puzzles.len(), runs, timed)
+    let by = references.by();
+    tally.into_row(dataset, solver.name(), puzzles.len(), runs, timed, by)
 }
 
 #[cfg(test)]
@@ -338,7 +385,7 @@ mod tests {
     #[test]
     fn check_accepts_the_right_answer_and_names_each_wrong_one() {
         let (puzzle, solution) = inkala();
-        let r = reference(&puzzle, 2);
+        let r = reference(&puzzle, 2, "dlx");
         assert_eq!(r.solutions, 1);
         let right = Answer {
             solutions: Some(1),
@@ -428,7 +475,7 @@ mod tests {
         let (_, solution) = inkala();
         let (puzzle, other) = deadly_pattern(&solution).expect("Inkala's solution has one");
         assert!(other.is_solution_of(&puzzle) && other != solution);
-        let r = reference(&puzzle, 2);
+        let r = reference(&puzzle, 2, "dlx");
         assert_eq!(r.solutions, 2);
         for grid in [solution, other] {
             let found = Answer {
@@ -460,19 +507,21 @@ mod tests {
             }
         }
         let puzzles: Vec<Grid> = testkit::easy().into_iter().map(|(p, _)| p).collect();
-        let mut refs = References::new(puzzles.len(), 2);
+        let mut refs = References::new(puzzles.len(), 2, "dlx");
         let config = Config {
             time: Duration::from_millis(5),
             warmup: Duration::ZERO,
             limit: 2,
             validate_time: Duration::from_secs(10),
+            budget: Duration::from_secs(1),
         };
         let row = run("easy", &puzzles, &mut refs, &mut AlwaysNone, true, &config);
         assert_eq!(row.validated, puzzles.len());
         assert_eq!(row.disagreements, puzzles.len());
         assert_eq!(row.problems[0].index, 1);
         assert!(row.runs >= 1);
-        assert_eq!(row.answered_pct, 100.0);
-        assert_eq!(row.no_guess_pct, Some(100.0));
+        // Wrong answers are disagreements, not answers.
+        assert_eq!(row.answered_pct, 0.0);
+        assert_eq!(row.reference, "dlx");
     }
 }

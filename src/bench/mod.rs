@@ -5,8 +5,8 @@
 //! timing loop; [`report`] prints the table, CSV or JSON; [`external`] times an
 //! outside program fed through stdin/stdout.
 //!
-//! What an answer may claim (checked by the validation pass against the
-//! default solver, [`crate::solver::Solver`], and the rules):
+//! What an answer may claim (checked by the validation pass against an
+//! independent reference solver, [`harness::References`], and the rules):
 //!
 //! | [`Answer::solutions`] | [`Answer::solution`] | meaning |
 //! |---|---|---|

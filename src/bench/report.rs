@@ -2,9 +2,13 @@
 //!
 //! Columns (CSV header names; JSON keys of each result are the same):
 //! `dataset, solver, puzzles, validated, runs, puzzles_per_sec, us_per_puzzle,
-//! no_guess_pct, guesses_per_puzzle, answered_pct, timeouts, disagreements`.
-//! `no_guess_pct` and `guesses_per_puzzle` are empty (CSV), `null` (JSON) or
-//! `-` (table) for solvers that do not count guesses. The build appears once:
+//! startup_ms, no_guess_pct, guesses_per_puzzle, answered_pct, timeouts,
+//! disagreements, reference, failure`. A field that does not apply is empty
+//! (CSV), `null` (JSON) or `-` (table): `no_guess_pct` and
+//! `guesses_per_puzzle` for solvers that do not count guesses, `startup_ms`
+//! for built-in solvers, the timing fields when nothing was timed, `failure`
+//! when the solver ran. `us_per_puzzle` excludes an external program's
+//! start-up, which `startup_ms` gives. The build appears once:
 //! a `# build:` line above the table, a top-level `build` object in JSON, and
 //! three trailing columns `rustc, profile, target_features` in CSV (so every
 //! CSV row stands alone and any CSV reader can parse the file).
@@ -26,7 +30,7 @@ pub enum Format {
 }
 
 /// The CSV header, in column order.
-pub const CSV_HEADER: [&str; 15] = [
+pub const CSV_HEADER: [&str; 18] = [
     "dataset",
     "solver",
     "puzzles",
@@ -34,11 +38,14 @@ pub const CSV_HEADER: [&str; 15] = [
     "runs",
     "puzzles_per_sec",
     "us_per_puzzle",
+    "startup_ms",
     "no_guess_pct",
     "guesses_per_puzzle",
     "answered_pct",
     "timeouts",
     "disagreements",
+    "reference",
+    "failure",
     "rustc",
     "profile",
     "target_features",
@@ -70,13 +77,16 @@ pub fn write(
                     r.puzzles.to_string(),
                     r.validated.to_string(),
                     r.runs.to_string(),
-                    format!("{:.1}", r.puzzles_per_sec),
-                    format!("{:.3}", r.us_per_puzzle),
+                    opt(r.puzzles_per_sec, 1),
+                    opt(r.us_per_puzzle, 3),
+                    opt(r.startup_ms, 3),
                     opt(r.no_guess_pct, 2),
                     opt(r.guesses_per_puzzle, 3),
                     format!("{:.2}", r.answered_pct),
                     r.timeouts.to_string(),
                     r.disagreements.to_string(),
+                    r.reference.clone(),
+                    r.failure.clone().unwrap_or_default(),
                     build.rustc.clone(),
                     build.profile.clone(),
                     build.target_features.clone(),
@@ -114,21 +124,24 @@ fn write_table(
         "solver",
         "puzzles/s",
         "µs/puzzle",
+        "startup ms",
         "no guess %",
         "guesses/puzzle",
         "answered %",
         "timeouts",
         "validated",
         "disagree",
+        "reference",
     ];
-    let body: Vec<[String; 10]> = rows
+    let body: Vec<[String; 12]> = rows
         .iter()
         .map(|r| {
             [
                 r.dataset.clone(),
                 r.solver.clone(),
-                format!("{:.1}", r.puzzles_per_sec),
-                format!("{:.2}", r.us_per_puzzle),
+                r.puzzles_per_sec.map_or("-".into(), |x| format!("{x:.1}")),
+                r.us_per_puzzle.map_or("-".into(), |x| format!("{x:.2}")),
+                r.startup_ms.map_or("-".into(), |x| format!("{x:.2}")),
                 r.no_guess_pct.map_or("-".into(), |x| format!("{x:.1}")),
                 r.guesses_per_puzzle
                     .map_or("-".into(), |x| format!("{x:.2}")),
@@ -136,6 +149,7 @@ fn write_table(
                 r.timeouts.to_string(),
                 format!("{}/{}", r.validated, r.puzzles),
                 r.disagreements.to_string(),
+                r.reference.clone(),
             ]
         })
         .collect();
@@ -153,7 +167,7 @@ fn write_table(
                 s.push_str("  ");
             }
             // Names left-aligned, numbers right-aligned.
-            if k < 2 {
+            if k < 2 || k == 11 {
                 s.push_str(cell);
                 s.push_str(&" ".repeat(pad));
             } else {
@@ -166,6 +180,21 @@ fn write_table(
     writeln!(out, "{}", line(header.to_vec()))?;
     for row in &body {
         writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
+    }
+    writeln!(
+        out,
+        "# µs/puzzle: solve time only; an external program's start-up is measured apart \
+         (startup ms, empty input) and not included. answered %: answers that agree with the \
+         rules and the reference solver."
+    )?;
+    for r in rows {
+        if let Some(failure) = &r.failure {
+            writeln!(
+                out,
+                "# {} on {}: not measured: {failure}",
+                r.solver, r.dataset
+            )?;
+        }
     }
     Ok(())
 }

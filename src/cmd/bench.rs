@@ -5,9 +5,11 @@ use crate::bench::harness::{self, Config, References, Row};
 use crate::bench::report::{self, Format};
 use crate::bench::solvers;
 use crate::bench::{BuildInfo, Settings};
+use crate::pipeline::reader;
 use crate::{datasets, exit};
 use anyhow::bail;
 use std::io::IsTerminal;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -15,8 +17,10 @@ use std::time::Duration;
 /// Options of `sudoflow bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Puzzle files: one puzzle (81 characters) per line, `#` lines are
-    /// comments. A public set's file name alone (e.g.
+    /// Puzzle files, read as `solve` reads them (one puzzle per line, `#`
+    /// comments, Kaggle and sudoflow CSVs, gzip); records that are not
+    /// puzzles, or whose givens clash, are skipped with a warning naming
+    /// them. A public set's file name alone (e.g.
     /// `puzzles3_magictour_top1465.txt`) that is not a file here is looked up
     /// in `$SUDOFLOW_DATASETS`, the project's `datasets/`, then `../shared/datasets`.
     #[arg(required = true, value_name = "DATASET")]
@@ -27,19 +31,25 @@ pub struct BenchArgs {
         short,
         long,
         value_delimiter = ',',
-        default_value = "sudoflow,sudoflow-basic,sudoflow-matching,mrv,dlx,matching-only",
-        long_help = "Comma-separated solver names, or `all`. Known: sudoflow, sudoflow-basic, \
+        default_value = "sudoflow,sudoflow-matching,mrv,dlx,matching-only",
+        long_help = "Comma-separated solver names, or `all`; each name once. Known: sudoflow, \
                      sudoflow-matching, mrv, dlx, matching-only (the default set), naive, \
-                     sudoflow-matching-root, dsatur, welsh-powell, ilp, sat.\nExample: -s sudoflow,dlx,dsatur"
+                     sudoflow-matching-root, dsatur, welsh-powell, ilp, sat, and \
+                     sudoflow-basic (the same solver as sudoflow while sudoflow's default \
+                     pruning is basic, so neither the default set nor `all` runs it).\n\
+                     Every answer is checked against the rules and a reference solver \
+                     independent of sudoflow's: dlx (Knuth's dancing links), or mrv when dlx \
+                     itself is measured; the table says which.\n\
+                     Example: -s sudoflow,dlx,dsatur"
     )]
     pub solvers: Vec<String>,
 
-    /// Target measuring time per solver and dataset, seconds (fractions allowed).
-    #[arg(short, long, default_value = "5", value_parser = parse_secs, value_name = "SECS")]
+    /// Target measuring time per solver and dataset (2.5, 500ms, 3s, 2m).
+    #[arg(short, long, default_value = "5", value_parser = crate::cli::parse_duration, value_name = "TIME")]
     pub time: Duration,
 
-    /// Untimed warm-up per solver and dataset, seconds (0 allowed).
-    #[arg(short, long, default_value = "1", value_parser = parse_secs, value_name = "SECS")]
+    /// Untimed warm-up per solver and dataset (0 allowed; 2.5, 500ms, 3s, 2m).
+    #[arg(short, long, default_value = "1", value_parser = crate::cli::parse_duration, value_name = "TIME")]
     pub warmup: Duration,
 
     /// Count solutions up to N (2 tells unique from multiple, as tdoku's benchmark).
@@ -50,30 +60,35 @@ pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
-    /// Also time an outside program: `NAME=CMD`, run with `sh -c CMD`; it reads
-    /// puzzles on stdin, one per line, and writes one line per puzzle (the
-    /// solution, or anything else for "no solution"). Repeatable.
-    #[arg(long, value_name = "NAME=CMD")]
+    /// Also time an outside program: `NAME=CMD`, run with `sh -c CMD`. Repeatable.
+    #[arg(
+        long,
+        value_name = "NAME=CMD",
+        long_help = "Also time an outside program: NAME=CMD, run with `sh -c CMD` (NAME must \
+            differ from every other solver's). It reads puzzles on stdin, one per line, and \
+            writes one line per puzzle: the solution, or anything else for \"no solution\". \
+            Only lines that agree with the reference count as answered; wrong lines are \
+            disagreements; puzzles without a line are unanswered.\n\
+            Its start-up is measured once (the fastest of three runs on an empty input) and \
+            shown apart (startup ms); µs/puzzle excludes it. Each run is bounded: batches of \
+            k puzzles may take 2 x start-up + 50 ms + k x --budget, after which the process \
+            group is killed and a timeout counted; a program that fails (e.g. exit 127, not \
+            found) or does not exit on an empty input gets its row with the reason, and the \
+            run goes on with the next solver.\n\
+            Example: --external 'mine=./my-solver --quiet'"
+    )]
     pub external: Vec<External>,
 
-    /// Per-puzzle time budget, seconds: a solver that runs over it answers
-    /// "timed out" (counted under `timeouts`).
-    #[arg(long, default_value = "1", value_parser = parse_secs, value_name = "SECS")]
+    /// Per-puzzle time budget: a solver that runs over it answers "timed
+    /// out" (counted under `timeouts`); external programs get it per puzzle
+    /// of each batch, and are killed past it.
+    #[arg(long, default_value = "1", value_parser = crate::cli::parse_budget, value_name = "TIME")]
     pub budget: Duration,
 
     /// Validation stops, after at least one puzzle, once a solver has spent
     /// this long on a dataset; timing then cycles through the puzzles validated.
-    #[arg(long, default_value = "10", value_parser = parse_secs, value_name = "SECS")]
+    #[arg(long, default_value = "10", value_parser = crate::cli::parse_duration, value_name = "TIME")]
     pub validate_time: Duration,
-}
-
-/// Parses a non-negative number of seconds, fractions allowed.
-fn parse_secs(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` is not a duration in seconds"))
 }
 
 /// `path` itself if it exists, else the public set of that file name.
@@ -107,6 +122,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if names.is_empty() && args.external.is_empty() {
         bail!("no solver to run: give --solvers or --external");
     }
+    let mut seen = std::collections::HashSet::new();
+    for name in names.iter().chain(args.external.iter().map(|e| &e.name)) {
+        if !seen.insert(name.as_str()) {
+            bail!("solver name `{name}` is given twice: every row needs a name of its own");
+        }
+    }
     let settings = Settings {
         time_budget: Some(args.budget),
     };
@@ -120,59 +141,58 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         warmup: args.warmup,
         limit: args.limit,
         validate_time: args.validate_time,
+        budget: args.budget,
     };
     let progress = std::io::stderr().is_terminal();
     let mut rows: Vec<Row> = Vec::new();
-    let mut failed = false;
+    let (mut disagreeing, mut failing) = (0usize, 0usize);
     for path in &args.datasets {
         let path = resolve(path);
-        let all = datasets::load(&path)?;
         let dataset = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let (puzzles, clashing): (Vec<_>, Vec<_>) =
-            all.into_iter().partition(|p| p.check_givens().is_ok());
-        if !clashing.is_empty() {
-            eprintln!(
-                "sudoflow: bench: {dataset}: skipping {} puzzle(s) whose givens clash",
-                clashing.len()
-            );
-        }
+        let puzzles = load(&path, &dataset)?;
         if puzzles.is_empty() {
             eprintln!("sudoflow: bench: {dataset}: no puzzles, skipped");
             continue;
         }
-        let mut references = References::new(puzzles.len(), config.limit);
+        // Built lazily: each reference solves a puzzle only when asked.
+        let mut dlx_refs = References::new(puzzles.len(), config.limit, "dlx");
+        let mut mrv_refs = References::new(puzzles.len(), config.limit, "mrv");
         for (name, solver) in built.iter_mut() {
             if progress {
                 eprintln!("sudoflow: bench: {dataset}: {name} ...");
             }
+            let references = match harness::reference_for(name) {
+                "mrv" => &mut mrv_refs,
+                _ => &mut dlx_refs,
+            };
             let row = harness::run(
                 &dataset,
                 &puzzles,
-                &mut references,
+                references,
                 solver.as_mut(),
                 !solvers::is_incomplete(name),
                 &config,
             );
-            failed |= report_problems(&row);
+            disagreeing += usize::from(report_problems(&row));
             rows.push(row);
         }
         for ext in &args.external {
             if progress {
                 eprintln!("sudoflow: bench: {dataset}: {} (external) ...", ext.name);
             }
-            match ext.bench(&dataset, &puzzles, &mut references, &config) {
-                Ok(row) => {
-                    failed |= report_problems(&row);
-                    rows.push(row);
-                }
-                Err(e) => {
-                    eprintln!("sudoflow: bench: {dataset}: {e:#}");
-                    failed = true;
-                }
+            let row = ext.bench(&dataset, &puzzles, &mut dlx_refs, &config)?;
+            disagreeing += usize::from(report_problems(&row));
+            if let Some(failure) = &row.failure {
+                eprintln!(
+                    "sudoflow: bench: {} failed on {dataset}: {failure}",
+                    ext.name
+                );
+                failing += 1;
             }
+            rows.push(row);
         }
     }
     let stdout = std::io::stdout();
@@ -185,14 +205,64 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         &rows,
     )?;
     std::io::Write::flush(&mut out)?;
+    let failed = disagreeing + failing > 0;
     if failed {
-        eprintln!("sudoflow: bench: validation failed: see the disagreements above");
+        let mut why = Vec::new();
+        if disagreeing > 0 {
+            why.push(format!("{disagreeing} row(s) with disagreements"));
+        }
+        if failing > 0 {
+            why.push(format!(
+                "{failing} external program(s) that could not be measured"
+            ));
+        }
+        eprintln!(
+            "sudoflow: bench: validation failed: {} (see above)",
+            why.join(" and ")
+        );
     }
     Ok(ExitCode::from(if failed {
         exit::FAILURE
     } else {
         exit::OK
     }))
+}
+
+/// The puzzles of one dataset, read by `solve`'s reader: records that are
+/// not puzzles, or whose givens clash, are left out with a warning naming
+/// the first few (`dataset` is the name used in messages).
+///
+/// Errors: the file cannot be opened or read.
+fn load(path: &Path, dataset: &str) -> anyhow::Result<Vec<crate::grid::Grid>> {
+    const SHOWN: usize = 3;
+    let mut puzzles = Vec::new();
+    let mut skipped = Vec::new();
+    reader::for_each_record(&[path.to_path_buf()], |record| {
+        match record.grid {
+            Ok(grid) => match grid.check_givens() {
+                Ok(()) => puzzles.push(grid),
+                Err(clash) => skipped.push(format!("{}:{}: {clash}", record.source, record.line)),
+            },
+            Err(message) => skipped.push(message),
+        }
+        ControlFlow::Continue(())
+    })?;
+    if !skipped.is_empty() {
+        let shown: Vec<&str> = skipped.iter().take(SHOWN).map(String::as_str).collect();
+        let more = skipped.len().saturating_sub(SHOWN);
+        eprintln!(
+            "sudoflow: bench: {dataset}: skipping {} record(s) that are not puzzles or whose \
+             givens clash: {}{}",
+            skipped.len(),
+            shown.join("; "),
+            if more > 0 {
+                format!("; and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(puzzles)
 }
 
 /// Prints a row's disagreements (the first ten) to stderr; true if any.

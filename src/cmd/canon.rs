@@ -159,6 +159,18 @@ pub fn canon_one(canon: &mut Canonicalizer, record: &Record) -> CanonRow {
     }
 }
 
+impl pipeline::FromPanic for CanonRow {
+    /// An error row: no form, the panic in the error column. (Counted with
+    /// the invalid rows in the summary for now.)
+    fn from_panic(record: &Record, message: &str) -> CanonRow {
+        CanonRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            result: Err(pipeline::panic_message(record, message)),
+        }
+    }
+}
+
 /// Runs `sudoflow canon`.
 ///
 /// Errors: an input cannot be opened or read, or the output cannot be

@@ -9,10 +9,11 @@
 
 use crate::cli;
 use crate::counting::solutions::{count_pencilmarks, count_record, CountOptions, CountResult};
-use crate::output::CsvSink;
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::solver::Solver;
-use std::io::IsTerminal;
+use anyhow::Context;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,25 +23,31 @@ use std::time::Duration;
 pub const COUNT_HEADER: [&str; 5] = ["index", "puzzle", "status", "solutions", "error"];
 
 /// Statuses in the order the summary line lists them.
-const STATUSES: [&str; 6] = [
+const STATUSES: [&str; 7] = [
     "unique",
     "multiple",
     "unsolvable",
     "capped",
     "timeout",
     "invalid",
+    "error",
 ];
 
 /// Options of `sudoflow count`.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Columns: index,puzzle,status,solutions,error. Statuses: unique (1 solution), multiple (2 or \
-more, exact), unsolvable (0), capped (more than --max N; solutions = N+1, a lower bound), \
+more, exact), unsolvable (0), capped (--max N reached: the search stopped at the N-th \
+solution, solutions = N means N or more, as `solve --limit N` writes it), \
 timeout (--time-budget ran out; solutions = those found so far, a lower bound), invalid (bad \
 length or character, or clashing givens; solutions empty, error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow count puzzles.txt --max 1000000 --time-budget 10 -o counts.csv
@@ -64,14 +71,17 @@ pub struct CountArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow count puzzles.txt -o counts.csv"
     )]
     pub output: Option<PathBuf>,
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -81,14 +91,15 @@ pub struct CountArgs {
     )]
     pub threads: Option<NonZeroUsize>,
 
-    /// Stop counting a record once it has more than N solutions (status 'capped').
+    /// Stop counting a record at its N-th solution (status 'capped': N or more).
     #[arg(
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u64).range(1..),
-        long_help = "Stop counting a record once more than N solutions are found: it gets \
-            status 'capped' and solutions N+1 (a lower bound). Records with at most N \
-            solutions are still counted exactly. Default: no cap.\n\
+        long_help = "Stop counting a record at its N-th solution: it gets status 'capped' \
+            and solutions N, meaning N or more (the convention of `solve --limit N`, whose \
+            'solutions' column is also N or more once it reaches N). Records with fewer than \
+            N solutions are counted exactly. Default: no cap.\n\
             Example: sudoflow count --max 1000 puzzles.txt"
     )]
     pub max: Option<u64>,
@@ -97,7 +108,7 @@ pub struct CountArgs {
     #[arg(
         long,
         value_name = "SECS",
-        value_parser = parse_seconds,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a record after SECS seconds of wall time (decimals allowed): \
             it gets status 'timeout' and solutions holds those found so far, a lower bound. \
             Default: no budget (a record with very many solutions, like the empty grid, \
@@ -117,6 +128,16 @@ pub struct CountArgs {
     )]
     pub batch_size: NonZeroUsize,
 
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
+
     /// No progress bar and no summary line on stderr.
     #[arg(
         short,
@@ -126,6 +147,20 @@ pub struct CountArgs {
             Example: sudoflow count -q puzzles.txt > counts.csv"
     )]
     pub quiet: bool,
+
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not worked on again; the final FILE is the one an uninterrupted run \
+            writes. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow count big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
 
     /// Exit 1 if any record is invalid (after writing everything).
     #[arg(
@@ -137,20 +172,6 @@ pub struct CountArgs {
     pub strict: bool,
 }
 
-/// `--time-budget`: positive, finite seconds.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(secs.is_finite() && secs > 0.0) {
-        return Err(format!(
-            "{text:?}: the budget must be a positive number of seconds"
-        ));
-    }
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("{text:?}: {e}"))
-}
-
 /// One row of `count`'s output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CountRow {
@@ -159,8 +180,24 @@ pub struct CountRow {
     /// The puzzle with `.` for blanks, or the raw text of an invalid record.
     pub puzzle: String,
     /// The count, or the error message (naming `source:line`) of an invalid
-    /// record.
+    /// record or, when [`CountRow::internal_error`], of a panic.
     pub result: Result<CountResult, String>,
+    /// The work on the record panicked (a bug): status `error`.
+    pub internal_error: bool,
+}
+
+impl pipeline::FromPanic for CountRow {
+    fn from_panic(record: &Record, message: &str) -> CountRow {
+        CountRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            result: Err(pipeline::panic_message(record, message)),
+            internal_error: true,
+        }
+    }
 }
 
 impl CountRow {
@@ -168,6 +205,7 @@ impl CountRow {
     pub fn status(&self) -> &'static str {
         match &self.result {
             Ok(r) => r.status(),
+            Err(_) if self.internal_error => "error",
             Err(_) => "invalid",
         }
     }
@@ -196,6 +234,7 @@ pub fn count_one(solver: &mut Solver, opts: &CountOptions, record: &Record) -> C
             index: record.index,
             puzzle: record.raw.clone(),
             result: Ok(count_pencilmarks(solver, opts, pencilmarks)),
+            internal_error: false,
         };
     }
     match &record.grid {
@@ -204,11 +243,13 @@ pub fn count_one(solver: &mut Solver, opts: &CountOptions, record: &Record) -> C
             puzzle: grid.to_line(),
             result: count_record(solver, opts, grid)
                 .map_err(|e| format!("{}:{}: {e}", record.source, record.line)),
+            internal_error: false,
         },
         Err(message) => CountRow {
             index: record.index,
             puzzle: record.raw.clone(),
             result: Err(message.clone()),
+            internal_error: false,
         },
     }
 }
@@ -228,24 +269,51 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
-    sink.write_record(COUNT_HEADER)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let spec = RunSpec {
+        command: "count",
+        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        options: vec![
+            ("max", format!("{:?}", args.max)),
+            ("time-budget", format!("{:?}", args.time_budget)),
+            ("blank", char::from(args.blank).to_string()),
+        ],
+        header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
         &opts,
+        Some(&mut check),
         || Solver::new(solve_opts),
-        |solver: &mut Solver, record: &Record| count_one(solver, &count_opts, record),
+        |solver: &mut Solver, record: &Record| {
+            let mut row = count_one(solver, &count_opts, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: CountRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())
+            sink.write_record(row.fields())?;
+            out.row_written(&mut sink)
         },
-    )?;
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    );
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &STATUSES,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
 }

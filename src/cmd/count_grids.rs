@@ -31,6 +31,7 @@ RxC and CxR have the same count (transposed grids). Example: --box 2x4"
 
     /// Worker threads (default: all cores).
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long = "threads",
         value_name = "N",

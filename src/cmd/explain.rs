@@ -67,7 +67,7 @@ pub struct ExplainArgs {
     #[arg(
         long,
         value_name = "TIME",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up after TIME of wall time (90, 90s, 500ms, 2m, 1h) [default: 10s].\n\
             Example: sudoflow explain PUZZLE --time-budget 2m"
     )]

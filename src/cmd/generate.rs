@@ -20,9 +20,11 @@ use crate::exit;
 use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
+use crate::outfile::{RunOutput, RunSpec};
 use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
 use crate::rating::se::Rating;
 use crate::solver::SolveOptions;
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use rayon::prelude::*;
@@ -63,10 +65,10 @@ pub struct GenerateArgs {
     pub puzzle_seed: Option<u64>,
 
     /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = crate::cli::parse_threads)]
     pub threads: Option<NonZeroUsize>,
 
-    /// Symmetry of the pattern of givens (rows and columns below are zero-based).
+    /// Symmetry of the pattern of givens (`(r, c)` below: zero-based row and column, 0..8).
     ///
     /// Givens are removed one whole orbit at a time, so the pattern keeps the
     /// symmetry. Example: `sudoflow generate -n 10 --symmetry rot180`.
@@ -93,9 +95,14 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_clues)]
     pub clues: Option<RangeInclusive<usize>>,
 
-    /// Keep puzzles whose WNF level (1 easy .. 4 very hard) is in L..M (or just L).
+    /// Keep puzzles whose WNF band (1..4) is in L..M (or just L).
     ///
-    /// The wnf_level column as `solve` reports it. Example: `--wnf-level 4`.
+    /// The wnf_level column as `solve` reports it: the modelling paper's band of
+    /// WNF, which measures how few candidates the givens leave (a high WNF,
+    /// level 4, leaves many candidates per empty cell), not how hard a person
+    /// finds the puzzle: against Sudoku Explainer's rating its rank correlation
+    /// is about -0.2 (`guesses` does far better). For difficulty use `--se`
+    /// (`sudoflow rate`). Example: `--wnf-level 4`.
     #[arg(long, value_name = "L[..M]", value_parser = parse_wnf_level)]
     pub wnf_level: Option<RangeInclusive<u8>>,
 
@@ -125,7 +132,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub distinct: bool,
 
-    /// Output CSV file (`-` for stdout).
+    /// Output CSV file (`-` for stdout), written as FILE.partial and renamed FILE once complete.
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
 
@@ -141,8 +148,19 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tries: u64,
 
+    /// Continue an interrupted run from FILE.partial (same seed and options).
+    ///
+    /// The rows FILE.partial kept stay; generation goes on at the next index
+    /// with the same per-index seed streams, so the final FILE is the one an
+    /// uninterrupted run writes. Without --seed the interrupted run's seed is
+    /// used (its sidecar FILE.partial.json has it). Other options must be
+    /// the same (-j and -q may differ), else the resume is refused, saying
+    /// what differs. Example: `sudoflow generate -n 1000000 --seed 7 -o big.csv --resume`.
+    #[arg(long, conflicts_with = "puzzle_seed")]
+    pub resume: bool,
+
     /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
-    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_duration)]
     pub time_budget: Option<Duration>,
 }
 
@@ -154,7 +172,8 @@ gives the same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --time-budget ran out (the puzzles before it are written, in order);
-2 usage or I/O error (e.g. --clues 10..12).
+2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is
+kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
 
@@ -253,28 +272,6 @@ pub fn parse_se(text: &str) -> Result<RangeInclusive<i64>, String> {
     Ok(lo..=hi)
 }
 
-/// `--time-budget`: a non-negative number with an optional unit `ms`, `s`
-/// (the default), `m` or `h`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration such as 90, 90s, 500ms, 2m or 1h"))?;
-    Duration::try_from_secs_f64(v * scale).map_err(|e| format!("{text:?}: {e}"))
-}
-
 impl GenerateArgs {
     /// The generator options these arguments ask for.
     pub fn generate_options(&self) -> GenerateOptions {
@@ -305,6 +302,8 @@ enum GiveUp {
     Time,
     /// A lower index already gave up, so this one would not be written.
     Skipped,
+    /// SIGINT or SIGTERM asked the run to stop.
+    Interrupted,
 }
 
 /// Counters shared by the workers, read by the progress bar and the summary.
@@ -403,6 +402,9 @@ fn make_from(
         if tally.first_failure.load(Relaxed) < index {
             return Err(GiveUp::Skipped);
         }
+        if crate::interrupt::requested().is_some() {
+            return Err(GiveUp::Interrupted);
+        }
         tally.tries.fetch_add(1, Relaxed);
         match gen.candidate(seeds.next_u64()) {
             Ok(p) if accept(&p) => {
@@ -473,30 +475,66 @@ fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
-    let mut w = CsvSink::create(Some(&args.output), &[])?;
+    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let se_columns: &[&str] = if args.se.is_some() {
         &["er", "ep", "ed"]
     } else {
         &[]
     };
-    w.write_record(
-        SOLVE_HEADER
-            .iter()
-            .chain(se_columns)
-            .copied()
-            .chain(["seed"]),
-    )?;
+    let header: Vec<String> = SOLVE_HEADER
+        .iter()
+        .chain(se_columns)
+        .copied()
+        .chain(["seed"])
+        .map(String::from)
+        .collect();
+    // Without --seed a resumed run goes on with the interrupted run's.
+    let stored_seed = || {
+        args.resume
+            .then(|| crate::outfile::stored_option(&args.output, "seed"))
+            .flatten()
+            .and_then(|s| s.parse().ok())
+    };
+    let seed = args.seed.or_else(stored_seed).unwrap_or_else(rand::random);
+    let spec = RunSpec {
+        command: "generate",
+        inputs: Vec::new(),
+        options: vec![
+            (
+                "seed",
+                match args.puzzle_seed {
+                    Some(_) => String::new(),
+                    None => seed.to_string(),
+                },
+            ),
+            ("puzzle-seed", format!("{:?}", args.puzzle_seed)),
+            ("count", args.count.to_string()),
+            ("symmetry", format!("{:?}", opts.symmetry)),
+            ("minimal", opts.minimal.to_string()),
+            ("clues", format!("{:?}", opts.clues)),
+            ("wnf-level", format!("{:?}", opts.wnf_level)),
+            ("guesses", format!("{:?}", opts.guesses)),
+            ("se", format!("{:?}", opts.se)),
+            ("max-tries", args.max_tries.to_string()),
+        ],
+        header,
+    };
+    let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
+    let resumed = match kept.as_mut().map(|k| k.drain()).transpose() {
+        Ok(n) => n.unwrap_or(0),
+        Err(e) => return Err(out.fail(w, e)),
+    };
 
     if let Some(seed) = args.puzzle_seed {
         let result = Generator::new(opts).candidate(seed);
         return match result {
             Ok(p) => {
                 write_row(&mut w, 1, &p)?;
-                w.flush()?;
+                out.commit(w)?;
                 Ok(ExitCode::from(exit::OK))
             }
             Err(r) => {
-                w.flush()?;
+                out.commit(w)?;
                 eprintln!(
                     "sudoflow: error: puzzle seed {seed} makes a candidate the filters reject \
                      ({}); use the --symmetry, --minimal and filter options of the run that \
@@ -508,7 +546,6 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         };
     }
 
-    let seed = args.seed.unwrap_or_else(rand::random);
     let pool = crate::cli::worker_pool(args.threads)?;
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
@@ -522,12 +559,12 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     // that replace a duplicate on this thread (in index order).
     let mut classes = args.distinct.then(Classes::new);
     let mut local: Option<(Generator, Canonicalizer)> = None;
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    let run = std::thread::scope(|scope| -> anyhow::Result<()> {
         if show {
             scope.spawn(|| progress(args.count, &tally, &done));
         }
         let result = (|| -> anyhow::Result<()> {
-            let mut first = 1u64;
+            let mut first = resumed + 1;
             while first <= args.count && failure.is_none() {
                 let last = (first + CHUNK - 1).min(args.count);
                 let chunk: Vec<Result<(Generated, u128), GiveUp>> = pool.install(|| {
@@ -561,6 +598,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     match r {
                         Ok(p) => {
                             write_row(&mut w, i, &p)?;
+                            out.row_written(&mut w)?;
                             written += 1;
                         }
                         Err(e) => {
@@ -569,21 +607,35 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                         }
                     }
                 }
-                w.flush()?;
                 first = last + 1;
+                if first <= args.count && crate::interrupt::requested().is_some() {
+                    failure = Some((first, GiveUp::Interrupted));
+                }
             }
             Ok(())
         })();
         done.store(true, Relaxed);
         result
-    })?;
+    });
+    if let Err(e) = run {
+        return Err(out.fail(w, e));
+    }
 
     let secs = start.elapsed().as_secs_f64();
-    if !args.quiet {
+    let line = {
         let rejected = tally.rejections();
-        eprintln!(
-            "sudoflow: generated {written} puzzles in {secs:.2} s ({:.0} puzzles/s, {} \
-             threads), {} candidates ({:.1}% accepted{}{}), seed {seed}",
+        format!(
+            "generated {written} puzzles{} in {secs:.2} s ({:.0} puzzles/s, {} threads), {} \
+             candidates ({:.1}% accepted{}{}), seed {seed}",
+            if resumed > 0 {
+                format!(
+                    " (rows {}..{}; rows 1..{resumed} resumed from the interrupted run)",
+                    resumed + 1,
+                    resumed + written
+                )
+            } else {
+                String::new()
+            },
             written as f64 / secs.max(1e-9),
             pool.current_num_threads(),
             tally.tries.load(Relaxed),
@@ -594,26 +646,51 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 "; rejected: "
             },
             rejected,
-        );
+        )
+    };
+    if let Some((_, GiveUp::Interrupted)) = failure {
+        let signal = crate::interrupt::requested().unwrap_or(2);
+        return out.interrupted(w, signal, &line);
+    }
+    // Complete: every puzzle, or the run's own limits stopped it (exit 1,
+    // the rows before the puzzle that gave up are the output).
+    out.commit(w)?;
+    if !args.quiet {
+        eprintln!("sudoflow: {line}");
     }
     match failure {
         None => Ok(ExitCode::from(exit::OK)),
+        Some((_, GiveUp::Interrupted)) => unreachable!("handled above"),
         // Skipped is never first in index order: the lower index that gave up is.
         Some((i, GiveUp::MaxTries | GiveUp::Skipped)) => {
+            // Minimal puzzles keep the clues their pattern needs: a clue range
+            // or WNF band they miss is often reachable only without minimality.
+            // Minimal puzzles seldom have 28 clues or more (most have 22-26),
+            // and WNF band 1 needs many clues.
+            let many_clues = args.clues.as_ref().is_some_and(|c| *c.start() >= 28)
+                || args.wnf_level.as_ref().is_some_and(|l| *l.end() <= 1);
+            let hint = if !args.no_minimal && many_clues {
+                " Minimal puzzles seldom have that many clues: try --no-minimal."
+            } else {
+                ""
+            };
             eprintln!(
-                "sudoflow: error: puzzle {i}: none of {} candidates passed the filters \
-                 (acceptance so far {:.3}%); {written} puzzles written. Loosen --clues, \
-                 --wnf-level or --guesses, or raise --max-tries",
+                "sudoflow: error: puzzle {i}: none of its {} candidates (--max-tries) passed \
+                 the filters; {} puzzles written. Loosen --clues, --wnf-level or \
+                 --guesses, or raise --max-tries.{hint} (The summary above counts the \
+                 candidates of every puzzle, {:.3}% of them accepted.)",
                 args.max_tries,
-                tally.acceptance()
+                resumed + written,
+                tally.acceptance(),
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
         Some((i, GiveUp::Time)) => {
             eprintln!(
                 "sudoflow: error: --time-budget ran out at puzzle {i} (acceptance {:.3}%); \
-                 {written} puzzles written",
-                tally.acceptance()
+                 {} puzzles written",
+                tally.acceptance(),
+                resumed + written
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
@@ -709,16 +786,5 @@ mod tests {
         assert!(parse_se("8..7").unwrap_err().contains("greater"));
         assert!(parse_se("7.25").unwrap_err().contains("one decimal"));
         assert!(parse_se("25").is_err());
-    }
-
-    #[test]
-    fn durations_parse_with_units() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert!(parse_duration("soon").is_err());
-        assert!(parse_duration("-1").is_err());
     }
 }

@@ -7,11 +7,12 @@
 //! `index,puzzle,status,er,ep,ed,technique,steps,error`.
 
 use crate::cli;
-use crate::output::CsvSink;
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
-use std::io::IsTerminal;
+use anyhow::Context;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,7 +32,14 @@ pub const RATE_HEADER: [&str; 9] = [
 ];
 
 /// Statuses in the order the summary line lists them.
-const STATUSES: [&str; 5] = ["rated", "multiple", "unsolvable", "timeout", "invalid"];
+const STATUSES: [&str; 6] = [
+    "rated",
+    "multiple",
+    "unsolvable",
+    "timeout",
+    "invalid",
+    "error",
+];
 
 /// The default `--time-budget` per puzzle.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
@@ -50,7 +58,11 @@ unsolvable (no solution); timeout (--time-budget ran out; error says after how m
 invalid (bad length or character, or clashing givens; error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
   sudoflow rate puzzles.txt -o rated.csv
@@ -74,14 +86,17 @@ pub struct RateArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow rate puzzles.txt -o rated.csv"
     )]
     pub output: Option<PathBuf>,
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -95,7 +110,7 @@ pub struct RateArgs {
     #[arg(
         long,
         value_name = "TIME",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Give up on a puzzle after TIME of wall time: it gets status 'timeout' and \
             the run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
             [default: 10s]. Puzzles rated 9.5 and above (nested forcing chains) take the \
@@ -115,6 +130,16 @@ pub struct RateArgs {
     )]
     pub batch_size: NonZeroUsize,
 
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
+
     /// No progress bar and no summary line on stderr.
     #[arg(
         short,
@@ -124,6 +149,20 @@ pub struct RateArgs {
             Example: sudoflow rate -q puzzles.txt > rated.csv"
     )]
     pub quiet: bool,
+
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not worked on again; the final FILE is the one an uninterrupted run \
+            writes. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow rate big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
 
     /// Exit 1 if any record is invalid (after writing everything).
     #[arg(
@@ -148,6 +187,9 @@ pub enum RateOutcome {
     Timeout(Duration, usize),
     /// Not a puzzle: the message names the record and the problem.
     Invalid(String),
+    /// The work on the record panicked (a bug): the message names the
+    /// record and the panic.
+    Error(String),
 }
 
 /// One row of `rate`'s output.
@@ -170,6 +212,7 @@ impl RateRow {
             RateOutcome::Unsolvable => "unsolvable",
             RateOutcome::Timeout(..) => "timeout",
             RateOutcome::Invalid(_) => "invalid",
+            RateOutcome::Error(_) => "error",
         }
     }
 
@@ -194,10 +237,23 @@ impl RateRow {
                     human(*budget)
                 );
             }
-            RateOutcome::Invalid(e) => f[8].clone_from(e),
+            RateOutcome::Invalid(e) | RateOutcome::Error(e) => f[8].clone_from(e),
             RateOutcome::Multiple | RateOutcome::Unsolvable => {}
         }
         f
+    }
+}
+
+impl pipeline::FromPanic for RateRow {
+    fn from_panic(record: &Record, message: &str) -> RateRow {
+        RateRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            outcome: RateOutcome::Error(pipeline::panic_message(record, message)),
+        }
     }
 }
 
@@ -289,24 +345,50 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
-    sink.write_record(RATE_HEADER)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let spec = RunSpec {
+        command: "rate",
+        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        options: vec![
+            ("time-budget", format!("{:?}", budget)),
+            ("blank", char::from(args.blank).to_string()),
+        ],
+        header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
 
     let mut counts = [0u64; STATUSES.len()];
-    let summary = pipeline::run(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
         &opts,
+        Some(&mut check),
         || RateState::new(budget),
-        rate_record,
+        |state: &mut RateState, record: &Record| {
+            let mut row = rate_record(state, record);
+            if record.grid.is_ok() {
+                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+            }
+            row
+        },
         |row: RateRow| {
             let slot = STATUSES.iter().position(|&s| s == row.status());
             counts[slot.expect("every status is listed")] += 1;
-            sink.write_record(row.fields())
+            sink.write_record(row.fields())?;
+            out.row_written(&mut sink)
         },
-    )?;
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().copied().zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    );
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &STATUSES,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
 }

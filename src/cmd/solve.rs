@@ -5,11 +5,13 @@
 //! [`SolveRow::fill_record`] (no allocation per row).
 
 use crate::cli;
-use crate::output::{CsvSink, SolveRow, Status, SOLVE_HEADER};
+use crate::interrupt;
+use crate::outfile::{RunOutput, RunSpec};
+use crate::output::{SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, PipelineOptions, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{Prune, SolveOptions, Solver};
-use std::io::IsTerminal;
+use anyhow::Context;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,11 +19,32 @@ use std::process::ExitCode;
 /// Options of `sudoflow solve`.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
+Columns: index,puzzle,status,solutions,solution,clues,wnf,wnf_level,guesses,backtracks,error \
+(with --se: er,ep,ed after error).
+  index       the record's 1-based position among all records;
+  puzzle      the 81 cells, '.' for blanks (--blank for another), or an invalid record's text;
+  status      unique, multiple (2 or more), unsolvable, invalid, stuck (--no-guess), solved \
+(--limit 1: a solution, uniqueness not checked);
+  solutions   exact below --limit N; N means N or more;
+  solution    the first solution found;
+  clues       the number of givens;
+  wnf         how few candidates the givens leave (the modelling paper's WNF: mean of \
+2^candidates / 512 over the empty cells); not a difficulty (use --se or `sudoflow rate`);
+  wnf_level   WNF's band 1-4 in the paper;
+  guesses     branch points the solver took (it tracks difficulty far better than wnf);
+  backtracks  dead ends it met;
+  error       why a record is invalid (source:line and the problem).
+Fields that do not apply are empty: an invalid row has only index, puzzle, status, error.
+
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
-invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input.
+invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
+(rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM \
+(FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
+once complete.
 
 Examples:
-  sudoflow solve datasets/puzzles2_17_clue.txt -o out.csv
+  sudoflow solve datasets/sample.txt -o out.csv
   cat a.txt b.txt.gz | sudoflow solve > out.csv")]
 pub struct SolveArgs {
     /// Puzzle files read in order as one stream ('-' or none: stdin).
@@ -44,14 +67,17 @@ pub struct SolveArgs {
         short,
         long,
         value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
+        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then.\n\
             Example: sudoflow solve puzzles.txt -o solved.csv"
     )]
     pub output: Option<PathBuf>,
 
     /// Worker threads [default: all cores].
     #[arg(
+        value_parser = crate::cli::parse_threads,
         short = 'j',
         long,
         value_name = "N",
@@ -68,8 +94,10 @@ pub struct SolveArgs {
         default_value_t = 2,
         value_parser = clap::value_parser!(u64).range(1..),
         long_help = "Count solutions up to N, then stop: 2 is enough to tell 'unique' from \
-            'multiple'. The 'solutions' column is capped at N. With --limit 1 the search stops \
-            at the first solution, so uniqueness is not checked and the status is 'solved'.\n\
+            'multiple'. The 'solutions' column is exact below N; N means N or more (the \
+            search stopped at the N-th solution; `count --max N` writes its cap the same \
+            way). With --limit 1 the search stops at the first solution, so uniqueness is \
+            not checked and the status is 'solved'.\n\
             Example: sudoflow solve --limit 1000 puzzles.txt"
     )]
     pub limit: u64,
@@ -84,6 +112,16 @@ pub struct SolveArgs {
             Example: sudoflow solve --batch-size 4096 big.txt"
     )]
     pub batch_size: NonZeroUsize,
+
+    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        value_parser = crate::cli::parse_blank,
+        long_help = crate::cli::BLANK_HELP
+    )]
+    pub blank: u8,
 
     /// No progress bar and no summary line on stderr.
     #[arg(
@@ -132,11 +170,25 @@ pub struct SolveArgs {
         long,
         value_name = "TIME",
         requires = "se",
-        value_parser = crate::cmd::generate::parse_duration,
+        value_parser = crate::cli::parse_budget,
         long_help = "Wall time allowed to rate one puzzle with --se (90, 90s, 500ms, 2m, 1h)             [default: 10s].
             Example: sudoflow solve --se --se-budget 1m hardest.txt"
     )]
     pub se_budget: Option<std::time::Duration>,
+
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
+            must be those of that run (-j, --batch-size and -q may differ), else the resume \
+            is refused, saying what differs. The records whose rows are kept are read again \
+            and checked, not solved; the final FILE is the same, byte for byte, as an \
+            uninterrupted run's. Without FILE.partial the run starts afresh.\n\
+            Example: sudoflow solve big.txt -o big.csv --resume"
+    )]
+    pub resume: bool,
 
     /// Propagate only, never guess: unfinished puzzles get status 'stuck'.
     #[arg(
@@ -149,7 +201,7 @@ pub struct SolveArgs {
 }
 
 /// Per-status counts, in the order the summary line lists them.
-const STATUSES: [Status; 7] = [
+const STATUSES: [Status; 8] = [
     Status::Unique,
     Status::Multiple,
     Status::Solved,
@@ -157,6 +209,7 @@ const STATUSES: [Status; 7] = [
     Status::Stuck,
     Status::Timeout,
     Status::Invalid,
+    Status::Error,
 ];
 
 /// The row for one record: solved and rated if it parsed and its givens do
@@ -225,6 +278,15 @@ pub fn se_columns(
     }
 }
 
+/// A row of `solve --se`: the solve row and the er, ep, ed columns.
+struct WithSe(SolveRow, [String; 3]);
+
+impl pipeline::FromPanic for WithSe {
+    fn from_panic(record: &Record, message: &str) -> WithSe {
+        WithSe(SolveRow::error(record, message), Default::default())
+    }
+}
+
 /// Runs `sudoflow solve`.
 ///
 /// Errors: an input cannot be opened or read, or the output cannot be
@@ -241,44 +303,93 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: cli::show_progress(args.quiet, args.output.as_deref()),
     };
     pipeline::check_inputs(&opts.inputs)?;
-    let mut sink = CsvSink::create(args.output.as_deref(), &opts.inputs)?;
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    let mut header: Vec<String> = SOLVE_HEADER.iter().map(|h| h.to_string()).collect();
+    if args.se {
+        header.extend(["er", "ep", "ed"].map(String::from));
+    }
+    let spec = RunSpec {
+        command: "solve",
+        inputs: outfile_inputs(&opts.inputs),
+        options: vec![
+            ("limit", args.limit.to_string()),
+            ("prune", format!("{:?}", args.prune)),
+            ("no-guess", args.no_guess.to_string()),
+            ("se", args.se.to_string()),
+            ("se-budget", format!("{:?}", budget.filter(|_| args.se))),
+            ("blank", char::from(args.blank).to_string()),
+        ],
+        header,
+    };
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
+    cli::note_terminal_stdin(&opts.inputs, args.quiet);
+    sink.set_blank(args.blank);
+    let blank = args.blank;
+    // A clash row's puzzle column is the parsed puzzle: it takes --blank too.
+    let solve_record = |solver: &mut Solver, record: &Record| {
+        let mut row = solve_record(solver, record);
+        if record.grid.is_ok() && row.puzzle.is_none() {
+            row.raw = crate::output::with_blank(&row.raw, blank);
+        }
+        row
+    };
     let mut counts = [0u64; STATUSES.len()];
     let mut count = |row: &SolveRow| {
         let slot = STATUSES.iter().position(|&s| s == row.status);
         counts[slot.expect("every status is listed")] += 1;
     };
-    let summary = if args.se {
-        sink.write_record(SOLVE_HEADER.iter().chain(&["er", "ep", "ed"]))?;
-        let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
-        pipeline::run(
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = if args.se {
+        pipeline::run_resumed(
             &opts,
+            Some(&mut check),
             || (Solver::new(solve_opts), Rater::new()),
             |(solver, rater): &mut (Solver, Rater), record: &Record| {
                 let mut row = solve_record(solver, record);
                 let se = se_columns(rater, &mut row, budget);
-                (row, se)
+                WithSe(row, se)
             },
-            |(row, se): (SolveRow, [String; 3])| {
+            |WithSe(row, se)| {
                 count(&row);
-                sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+                sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
+                out.row_written(&mut sink)
             },
-        )?
+        )
     } else {
-        sink.write_record(SOLVE_HEADER)?;
-        pipeline::run(
+        pipeline::run_resumed(
             &opts,
+            Some(&mut check),
             || Solver::new(solve_opts),
             solve_record,
             |row: SolveRow| {
                 count(&row);
-                sink.write_solve_row(&row)
+                sink.write_solve_row(&row)?;
+                out.row_written(&mut sink)
             },
-        )?
+        )
     };
-    sink.flush()?;
-    let named: Vec<(&str, u64)> = STATUSES.iter().map(|s| s.as_str()).zip(counts).collect();
-    Ok(summary.finish(&named, args.quiet, args.strict))
+    let names = STATUSES.map(Status::as_str);
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &names,
+        &mut counts,
+        args.quiet,
+        args.strict,
+    )
+}
+
+/// The inputs as the run's fingerprint lists them: none means stdin, `-`.
+pub fn outfile_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    if inputs.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        inputs.to_vec()
+    }
 }

@@ -1,21 +1,23 @@
 //! The exact number of solutions of one puzzle, with an optional cap and a
 //! time budget: what `sudoflow count` computes for each record.
 //!
-//! Counting runs [`crate::solver`]'s search to exhaustion (`limit` = the cap
-//! plus one, or `u64::MAX`): every solution is found and counted once, as an
-//! integer. The statuses:
+//! Counting runs [`crate::solver`]'s search to exhaustion (`limit` = the cap,
+//! or `u64::MAX`): every solution is found and counted once, as an integer.
+//! The statuses:
 //!
 //! | status       | meaning                                   | `solutions`               |
 //! |--------------|-------------------------------------------|---------------------------|
 //! | `unique`     | exactly one solution                      | 1                         |
 //! | `multiple`   | two or more, counted exactly              | the exact count           |
 //! | `unsolvable` | no solution                               | 0                         |
-//! | `capped`     | more than the cap (`--max N`)             | N + 1, a lower bound      |
+//! | `capped`     | the cap (`--max N`) was reached           | N, meaning N or more      |
 //! | `timeout`    | the time budget ran out first             | found so far, lower bound |
 //! | `invalid`    | not a puzzle (bad length/character, clash)| empty                     |
 //!
-//! Counting one past the cap tells "exactly N" (reported exactly, as
-//! `multiple` or `unique`) from "more than N" (`capped`).
+//! The cap follows `solve --limit N`'s convention: the search stops at the
+//! N-th solution, so a count that reached the cap is written as N and means
+//! "N or more" (a record with exactly N solutions is `capped` too); counts
+//! below the cap are exact.
 
 use crate::grid::{Grid, Pencilmarks};
 use crate::solver::{Outcome, SolveOptions, Solver};
@@ -24,8 +26,8 @@ use std::time::Duration;
 /// Options of a count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CountOptions {
-    /// Stop once more than this many solutions are found (`--max`); `None`
-    /// counts all of them.
+    /// Stop once this many solutions are found (`--max`): the count then
+    /// means "this many or more"; `None` counts all of them.
     pub max: Option<u64>,
     /// Give up on a record after this much wall time (`--time-budget`).
     pub time_budget: Option<Duration>,
@@ -35,7 +37,7 @@ impl CountOptions {
     /// The solver options that implement these counting options.
     pub fn solve_options(&self) -> SolveOptions {
         SolveOptions {
-            limit: self.max.map_or(u64::MAX, |m| m.saturating_add(1)),
+            limit: self.max.unwrap_or(u64::MAX),
             time_budget: self.time_budget,
             ..SolveOptions::default()
         }
@@ -47,8 +49,8 @@ impl CountOptions {
 pub enum CountResult {
     /// All solutions were counted: 0 (unsolvable), 1 (unique) or more.
     Exact(u64),
-    /// More than [`CountOptions::max`] solutions; holds the number found
-    /// (`max + 1`).
+    /// The search stopped at [`CountOptions::max`] solutions: holds `max`,
+    /// meaning `max` or more.
     Capped(u64),
     /// The time budget ran out; holds the solutions found so far.
     Timeout(u64),
@@ -104,7 +106,7 @@ pub fn count_pencilmarks(
 fn classify(opts: &CountOptions, out: &Outcome) -> CountResult {
     if out.timed_out {
         CountResult::Timeout(out.solutions)
-    } else if opts.max.is_some_and(|m| out.solutions > m) {
+    } else if opts.max.is_some_and(|m| out.solutions >= m) {
         CountResult::Capped(out.solutions)
     } else {
         CountResult::Exact(out.solutions)
@@ -116,7 +118,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cap_is_counted_one_past() {
+    fn the_search_stops_at_the_cap() {
         let limit = |max| {
             CountOptions {
                 max,
@@ -126,7 +128,7 @@ mod tests {
             .limit
         };
         assert_eq!(limit(None), u64::MAX);
-        assert_eq!(limit(Some(5)), 6);
+        assert_eq!(limit(Some(5)), 5);
         assert_eq!(limit(Some(u64::MAX)), u64::MAX);
     }
 
@@ -140,7 +142,7 @@ mod tests {
         // First row 1-9, the rest blank: far more than 3 solutions.
         let open = Grid::parse(&format!("123456789{}", ".".repeat(72))).unwrap();
         let capped = count_record(&mut solver, &opts, &open).unwrap();
-        assert_eq!((capped.status(), capped.solutions()), ("capped", 4));
+        assert_eq!((capped.status(), capped.solutions()), ("capped", 3));
         let clash = Grid::parse(&format!("11{}", ".".repeat(79))).unwrap();
         assert_eq!(
             count_record(&mut solver, &opts, &clash),

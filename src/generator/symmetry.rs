@@ -25,10 +25,10 @@ pub enum Symmetry {
     /// centre (21 orbits). Implies `rot180`.
     Rot90,
     /// Left-right mirror about the middle column: `(r, 8 - c)`; 36 pairs and
-    /// the 9 cells of column 5 (45 orbits).
+    /// the 9 cells of the middle column, c = 4 (45 orbits).
     Mirror,
     /// Top-bottom mirror about the middle row: `(8 - r, c)`; 36 pairs and the 9
-    /// cells of row 5 (45 orbits).
+    /// cells of the middle row, r = 4 (45 orbits).
     Flip,
     /// Reflection in the main diagonal r1c1-r9c9: `(c, r)`; 36 pairs and the 9
     /// diagonal cells (45 orbits).

@@ -23,6 +23,19 @@
 //!
 //! What a record is, and how each line of input becomes one, is described in
 //! [`reader`].
+//!
+//! **A panic loses no row.** `work` runs under [`std::panic::catch_unwind`]
+//! for each record (the release profile unwinds for this; BENCHMARKS.md has
+//! the cost). A record whose work panics (a bug) gets the row
+//! [`FromPanic::from_panic`] makes, with status `error` and the panic's
+//! message; the worker's state is rebuilt with `make_state` (it may have been
+//! left half-updated) and the run goes on; the commands count these rows and
+//! exit with [`crate::exit::INTERNAL`] (3). The panic's usual message still
+//! goes to stderr, where it says which line of sudoflow failed.
+//!
+//! For tests only: when the environment variable `SUDOFLOW_TEST_PANIC_AT`
+//! holds record indexes (comma-separated, 1-based), the work on those records
+//! panics, so that tests can watch the above happen. It is read once per run.
 
 pub mod reader;
 mod workers;
@@ -92,18 +105,22 @@ impl Default for PipelineOptions {
 /// What a completed run did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
-    /// Records read (and emitted).
+    /// Records read (and emitted, or skipped by [`run_resumed`]).
     pub records: u64,
+    /// Of [`Summary::records`], those skipped because an interrupted run had
+    /// already written their rows ([`run_resumed`]); 0 for [`run`].
+    pub resumed: u64,
     /// Wall time from the start of [`run`] to the last emit.
     pub elapsed: Duration,
 }
 
 impl Summary {
-    /// Records per second over [`Summary::elapsed`] (0 for an instant run).
+    /// Records worked on per second over [`Summary::elapsed`] (resumed
+    /// records left out; 0 for an instant run).
     pub fn records_per_sec(&self) -> f64 {
         let secs = self.elapsed.as_secs_f64();
         if secs > 0.0 {
-            self.records as f64 / secs
+            (self.records - self.resumed) as f64 / secs
         } else {
             0.0
         }
@@ -111,7 +128,8 @@ impl Summary {
 
     /// The end-of-run line for stderr, e.g. `49158 records (49158 unique) in
     /// 1.52 s, 32340 records/s`; `counts` are the caller's per-status counts,
-    /// zero counts left out.
+    /// zero counts left out. A resumed run adds `; 20000 of them resumed
+    /// from the interrupted run` (the time and rate are this run's).
     pub fn line(&self, counts: &[(&str, u64)]) -> String {
         let parts: Vec<String> = counts
             .iter()
@@ -123,8 +141,16 @@ impl Summary {
         } else {
             format!(" ({})", parts.join(", "))
         };
+        let resumed = if self.resumed > 0 {
+            format!(
+                "; {} of them resumed from the interrupted run",
+                self.resumed
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} records{} in {:.2} s, {:.0} records/s",
+            "{} records{} in {:.2} s, {:.0} records/s{resumed}",
             self.records,
             detail,
             self.elapsed.as_secs_f64(),
@@ -132,10 +158,11 @@ impl Summary {
         )
     }
 
-    /// Ends a run of `solve` or `count`: prints [`Summary::line`] on stderr
-    /// unless `quiet`, and returns the exit code: 1 when `strict` and the
-    /// count named `invalid` (the rows the caller wrote as invalid) is not 0
-    /// (after everything was written), else 0.
+    /// Ends a run of `solve`, `count` or `rate`: prints [`Summary::line`] on
+    /// stderr unless `quiet`, and returns the exit code (after everything
+    /// was written): 3 when the count named `error` (records whose work
+    /// panicked) is not 0; else 1 when `strict` and the count named
+    /// `invalid` (the rows the caller wrote as invalid) is not 0; else 0.
     pub fn finish(
         &self,
         counts: &[(&str, u64)],
@@ -145,11 +172,22 @@ impl Summary {
         if !quiet {
             eprintln!("sudoflow: {}", self.line(counts));
         }
-        let invalid: u64 = counts
-            .iter()
-            .filter(|(name, _)| *name == "invalid")
-            .map(|(_, n)| n)
-            .sum();
+        let named = |wanted: &str| -> u64 {
+            counts
+                .iter()
+                .filter(|(name, _)| *name == wanted)
+                .map(|(_, n)| n)
+                .sum()
+        };
+        let errors = named("error");
+        if errors > 0 {
+            eprintln!(
+                "sudoflow: {errors} record(s) hit an internal error (status 'error', a bug in \
+                 sudoflow: please report it); every other row was written"
+            );
+            return std::process::ExitCode::from(crate::exit::INTERNAL);
+        }
+        let invalid = named("invalid");
         if strict && invalid > 0 {
             eprintln!("sudoflow: --strict: {invalid} invalid record(s) (see the error column)");
             return std::process::ExitCode::from(crate::exit::FAILURE);
@@ -192,10 +230,110 @@ pub fn run<S, T, MS, W, E>(
 where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
-    T: Send,
+    T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
-    writer::run(opts, make_state, work, emit)
+    writer::run(opts, None, make_state, work, emit)
+}
+
+/// Decides, for each record in input order from the first, whether an
+/// interrupted run already wrote its row: `Ok(true)` skips the record (it
+/// is read and numbered, not worked on nor emitted), `Ok(false)` ends the
+/// skipping (this record and every later one are worked on; the check is
+/// not called again), `Err` stops the run with that error (e.g. the row
+/// kept does not belong to this record). Runs on the reader's thread.
+pub type Skip<'a> = Option<&'a mut (dyn FnMut(&Record) -> anyhow::Result<bool> + Send)>;
+
+/// [`run`], continuing an interrupted run: the first records, as long as
+/// `skip` says so, are read but neither worked on nor emitted (see
+/// [`Skip`]); their number is [`Summary::resumed`]. Records keep their
+/// [`Record::index`] from the first record of the inputs.
+///
+/// Both this and [`run`] stop reading when [`crate::interrupt::requested`]
+/// reports a signal: every record already read (`-j 1`), or every batch a
+/// worker had started (`-j 2` and more), is still emitted, in order, and
+/// the emitted records are always the first ones of the input. The caller
+/// asks [`crate::interrupt::requested`] afterwards to tell a stop from the
+/// end of the input.
+///
+/// Errors: those of [`run`], and `skip`'s.
+pub fn run_resumed<S, T, MS, W, E>(
+    opts: &PipelineOptions,
+    skip: Skip<'_>,
+    make_state: MS,
+    work: W,
+    emit: E,
+) -> anyhow::Result<Summary>
+where
+    MS: Fn() -> S + Sync,
+    W: Fn(&mut S, &Record) -> T + Sync,
+    T: Send + FromPanic,
+    E: FnMut(T) -> anyhow::Result<()>,
+{
+    writer::run(opts, skip, make_state, work, emit)
+}
+
+/// A result the pipeline can make for a record whose `work` panicked.
+pub trait FromPanic {
+    /// The row of `record`, whose work panicked with `message` (the panic's
+    /// payload, or a placeholder when it was not text): status `error`, and
+    /// an error column naming the record's `source:line` and the message.
+    fn from_panic(record: &Record, message: &str) -> Self;
+}
+
+/// The error column of a record whose work panicked: `a.txt:7: internal
+/// error (a bug in sudoflow; please report it): MESSAGE`.
+pub fn panic_message(record: &Record, message: &str) -> String {
+    format!(
+        "{}:{}: internal error (a bug in sudoflow; please report it): {message}",
+        record.source, record.line
+    )
+}
+
+/// `work` on one record, a panic caught: see the module's doc.
+///
+/// `panic_at` holds the record indexes `SUDOFLOW_TEST_PANIC_AT` names (empty
+/// but in tests): one comparison per record when it is empty.
+fn work_caught<S, T, W>(
+    state: &mut S,
+    make_state: &impl Fn() -> S,
+    work: &W,
+    record: &Record,
+    panic_at: &[u64],
+) -> T
+where
+    W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
+{
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    // AssertUnwindSafe: the state a panic may leave half-updated is replaced
+    // below, and the record is only read.
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        if !panic_at.is_empty() && panic_at.contains(&record.index) {
+            panic!("SUDOFLOW_TEST_PANIC_AT: record {}", record.index);
+        }
+        work(state, record)
+    }));
+    match caught {
+        Ok(result) => result,
+        Err(payload) => {
+            *state = make_state();
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic without a message");
+            T::from_panic(record, message)
+        }
+    }
+}
+
+/// The record indexes in `SUDOFLOW_TEST_PANIC_AT` (see the module's doc);
+/// empty when it is unset or holds no number.
+fn test_panic_at() -> Vec<u64> {
+    std::env::var("SUDOFLOW_TEST_PANIC_AT")
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .unwrap_or_default()
 }
 
 /// A numbered batch of records on its way from the reader to the workers.

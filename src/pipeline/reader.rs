@@ -23,6 +23,12 @@
 //!   ([`Grid::check_givens`]), so that it runs in parallel, and in `solve`
 //!   only for the records the solver finds no solution to.
 //!
+//! A line longer than [`LINE_CAP`] (64 KiB) is read as a stream, never held
+//! whole: a `#` comment (told by its first non-blank byte) is skipped as any
+//! other, and any other such line is one invalid record whose error gives
+//! its length, e.g. `a.txt:3: line too long: 1073741824 bytes, the limit is
+//! 65536`; its `raw` text is the line's first 200 characters.
+//!
 //! Gzip: a gzip member starting at the beginning of a line (gzip's magic bytes
 //! `1f 8b`) is decompressed in place, so `.gz` files, gzip on stdin and
 //! `cat a.txt b.txt.gz | sudoflow solve` all work; members follow one another
@@ -44,6 +50,13 @@ const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Read buffer per input: large reads keep syscalls off the profile.
 const BUFFER: usize = 64 * 1024;
+
+/// Longest line read whole, in bytes, its end (`\n` or `\r\n`) not
+/// counted: 64 KiB, the read buffer's size, far above any puzzle format's
+/// line. A longer line is read as a stream, only its first 64 KiB kept, and
+/// becomes one invalid record giving its length, so memory stays bounded
+/// whatever the input (a file with no line ends, a binary file).
+pub const LINE_CAP: usize = BUFFER;
 
 /// The name [`Record::source`] gives standard input.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -94,60 +107,125 @@ pub fn for_each_record(
             }
             (Arc::from(path.display().to_string()), Box::new(input))
         };
-        let mut lines = Lines::new(input);
-        let mut line_no = 0u64;
-        let mut first = true;
-        // sudoflow's own CSV (`solve`/`generate` output): the puzzle is the
-        // second column.
-        let mut second_column = false;
-        loop {
-            let whole = lines
-                .next_line(&mut buf)
-                .with_context(|| format!("cannot read input {} after line {line_no}", name))?;
-            let Some(whole) = whole else {
-                break;
-            };
-            line_no += 1;
-            let line = if second_column {
-                after_first_comma(whole)
-            } else {
-                whole
-            };
-            // The common case first: 81 cells then a separator or the end.
-            if let Some(grid) = line_of_valid_puzzle(line).filter(|_| !first) {
-                index += 1;
-                let record = Record {
-                    index,
-                    source: Arc::clone(&name),
-                    line: line_no,
-                    raw: String::new(),
-                    grid: Ok(grid),
-                    pencilmarks: None,
-                };
-                if f(record).is_break() {
-                    return Ok(());
-                }
-                continue;
-            }
-            let Some(field) = puzzle_field(line, first) else {
-                continue;
-            };
-            if std::mem::take(&mut first) {
-                if is_csv_header(field) {
-                    continue;
-                }
-                if is_sudoflow_header(whole, field) {
-                    second_column = true;
-                    continue;
-                }
-            }
-            index += 1;
-            if f(make_record(index, &name, line_no, field)).is_break() {
-                return Ok(());
-            }
+        let flow = records_of(&name, input, LINE_CAP, &mut index, &mut buf, &mut f)?;
+        if flow.is_break() {
+            return Ok(());
         }
     }
     Ok(())
+}
+
+/// [`for_each_record`] over one input already open: `name` is its
+/// [`Record::source`], `line_cap` the longest line kept ([`LINE_CAP`] in
+/// the commands; the fuzz checks of [`crate::checks`] use small caps so that
+/// short inputs meet it). Records are numbered from 1.
+///
+/// Errors: `input` fails to read (or holds a broken gzip member); the
+/// message names `name` and the last line read.
+pub fn for_each_record_in(
+    name: &str,
+    input: Box<dyn BufRead>,
+    line_cap: usize,
+    mut f: impl FnMut(Record) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    let mut index = 0;
+    records_of(
+        &Arc::from(name),
+        input,
+        line_cap,
+        &mut index,
+        &mut Vec::new(),
+        &mut f,
+    )
+    .map(drop)
+}
+
+/// The records of one input, numbered on from `index`; breaks when `f` does.
+fn records_of(
+    name: &Arc<str>,
+    input: Box<dyn BufRead>,
+    line_cap: usize,
+    index: &mut u64,
+    buf: &mut Vec<u8>,
+    f: &mut impl FnMut(Record) -> ControlFlow<()>,
+) -> anyhow::Result<ControlFlow<()>> {
+    let mut lines = Lines::new(input, line_cap);
+    let mut line_no = 0u64;
+    let mut first = true;
+    // sudoflow's own CSV (`solve`/`generate` output): the puzzle is the
+    // second column.
+    let mut second_column = false;
+    loop {
+        let line = lines
+            .next_line(buf)
+            .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
+        let Some(Line { bytes: whole, len }) = line else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        line_no += 1;
+        if len > line_cap as u64 {
+            // Consumed as a stream: only its first `line_cap` bytes were kept.
+            let head = &whole[..line_cap.min(whole.len())];
+            // A `#` comment is skipped whatever its length.
+            let start = head.iter().position(|&b| b != b' ' && b != b'\t');
+            if start.is_some_and(|s| head[s] == b'#') {
+                continue;
+            }
+            first = false;
+            *index += 1;
+            let record = Record {
+                index: *index,
+                source: Arc::clone(name),
+                line: line_no,
+                raw: clip(&String::from_utf8_lossy(head)),
+                grid: Err(format!(
+                    "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
+                )),
+                pencilmarks: None,
+            };
+            if f(record).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+            continue;
+        }
+        let line = if second_column {
+            after_first_comma(whole)
+        } else {
+            whole
+        };
+        // The common case first: 81 cells then a separator or the end.
+        if let Some(grid) = line_of_valid_puzzle(line).filter(|_| !first) {
+            *index += 1;
+            let record = Record {
+                index: *index,
+                source: Arc::clone(name),
+                line: line_no,
+                raw: String::new(),
+                grid: Ok(grid),
+                pencilmarks: None,
+            };
+            if f(record).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+            continue;
+        }
+        let Some(field) = puzzle_field(line, first) else {
+            continue;
+        };
+        if std::mem::take(&mut first) {
+            if is_csv_header(field) {
+                continue;
+            }
+            if is_sudoflow_header(whole, field) {
+                second_column = true;
+                continue;
+            }
+        }
+        *index += 1;
+        if f(make_record(*index, name, line_no, field)).is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
 }
 
 /// The puzzle field of one line (end of line included in `line`), or `None`
@@ -387,6 +465,57 @@ struct Lines {
     /// Bytes of the layer's buffer that the line last returned by
     /// [`Lines::next_line`] took in place; consumed on the next call.
     pending: usize,
+    /// Longest line (end of line not counted) whose bytes are all kept.
+    cap: usize,
+}
+
+/// One line as [`Lines::next_line`] returns it.
+struct Line<'a> {
+    /// The line, end of line included; for a line longer than the cap, only
+    /// its first bytes (at least the cap's worth).
+    bytes: &'a [u8],
+    /// The line's whole length in bytes, its end (`\n` or `\r\n`) not
+    /// counted.
+    len: u64,
+}
+
+/// Length of a line of `len` bytes whose last two bytes are `last`, less
+/// its `\n` or `\r\n` end.
+fn without_end(len: u64, last: [u8; 2]) -> u64 {
+    match last {
+        [b'\r', b'\n'] if len >= 2 => len - 2,
+        [_, b'\n'] if len >= 1 => len - 1,
+        _ => len,
+    }
+}
+
+/// What [`Lines::read_line`] knows of the line it is reading.
+struct LineSoFar {
+    /// Bytes of the line kept in the buffer, at most.
+    keep: usize,
+    /// Bytes read so far, end of line included.
+    len: u64,
+    /// The last two bytes read (to tell a `\r\n` end).
+    last: [u8; 2],
+}
+
+impl LineSoFar {
+    /// Takes `bytes`, the next bytes of the line, keeping what fits in `buf`.
+    fn push(&mut self, bytes: &[u8], buf: &mut Vec<u8>) {
+        let room = self.keep.saturating_sub(buf.len());
+        buf.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        self.len += bytes.len() as u64;
+        self.last = match bytes {
+            [.., a, b] => [*a, *b],
+            [b] => [self.last[1], *b],
+            [] => self.last,
+        };
+    }
+
+    /// The length so far less a `\n` or `\r\n` end.
+    fn without_end(&self) -> u64 {
+        without_end(self.len, self.last)
+    }
 }
 
 /// A gzip member's decoder reads from the bytes of the line where its magic
@@ -401,10 +530,11 @@ enum Layer {
 }
 
 impl Lines {
-    fn new(input: Box<dyn BufRead>) -> Lines {
+    fn new(input: Box<dyn BufRead>, cap: usize) -> Lines {
         Lines {
             layer: Layer::Plain(input),
             pending: 0,
+            cap,
         }
     }
 
@@ -417,12 +547,13 @@ impl Lines {
         }
     }
 
-    /// The next line, end of line included, or `None` at the end of the
-    /// input. A line that lies whole in the reader's buffer is returned in
-    /// place (no copy: the common case); any other is assembled in `buf` by
-    /// [`Lines::read_line`]. In plain bytes, a line starting with gzip's
-    /// first magic byte always takes that path, which opens gzip members.
-    fn next_line<'a>(&'a mut self, buf: &'a mut Vec<u8>) -> io::Result<Option<&'a [u8]>> {
+    /// The next line, or `None` at the end of the input. A line that lies
+    /// whole in the reader's buffer is returned in place (no copy: the
+    /// common case); any other is assembled in `buf` by [`Lines::read_line`],
+    /// which keeps at most the cap's worth of it. In plain bytes, a line
+    /// starting with gzip's first magic byte always takes that path, which
+    /// opens gzip members.
+    fn next_line<'a>(&'a mut self, buf: &'a mut Vec<u8>) -> io::Result<Option<Line<'a>>> {
         let pending = std::mem::take(&mut self.pending);
         self.input().consume(pending);
         let plain = matches!(self.layer, Layer::Plain(_));
@@ -436,43 +567,72 @@ impl Lines {
             Some(len) => {
                 self.pending = len;
                 // Still buffered: fill_buf returns the same bytes.
-                Ok(Some(&self.input().fill_buf()?[..len]))
+                let bytes = &self.input().fill_buf()?[..len];
+                let last = [bytes[len.saturating_sub(2)], bytes[len - 1]];
+                let len = without_end(len as u64, last);
+                Ok(Some(Line { bytes, len }))
             }
-            None if self.read_line(buf)? => Ok(Some(&buf[..])),
-            None => Ok(None),
+            None => Ok(self.read_line(buf)?.map(|len| Line { bytes: buf, len })),
         }
     }
 
-    /// Reads the next line into `buf` (cleared first), end of line included.
-    /// Returns false at the end of the input.
-    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<bool> {
+    /// Reads the next line into `buf` (cleared first), end of line included,
+    /// keeping at most the cap plus two bytes (so a line at the cap keeps its
+    /// `\r\n`): the rest of a longer line is read and dropped, so memory
+    /// stays bounded however long the line. Returns the line's length less
+    /// its end (see [`Line::len`]), `None` at the end of the input.
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<u64>> {
         buf.clear();
+        let mut line = LineSoFar {
+            keep: self.cap.saturating_add(2),
+            len: 0,
+            last: [0; 2],
+        };
         // A gzip member may start here: at a line start or where the previous
         // member ended.
         let mut member_may_start = true;
         loop {
-            let start = buf.len();
-            match &mut self.layer {
-                Layer::Plain(input) => {
-                    let n = input.read_until(b'\n', buf)?;
-                    if member_may_start && buf[start..].starts_with(&GZIP_MAGIC) {
-                        let head = buf.split_off(start);
-                        self.enter_gzip(head);
-                        member_may_start = false;
+            let plain = matches!(self.layer, Layer::Plain(_));
+            if plain && std::mem::take(&mut member_may_start) {
+                let input = self.input();
+                let avail = input.fill_buf()?;
+                if avail.first() == Some(&GZIP_MAGIC[0]) {
+                    if avail.get(1) == Some(&GZIP_MAGIC[1]) {
+                        input.consume(2);
+                        self.enter_gzip(GZIP_MAGIC.to_vec());
                         continue;
                     }
-                    return Ok(n > 0 || !buf.is_empty());
-                }
-                Layer::Gzip(member) => {
-                    let n = member.read_until(b'\n', buf)?;
-                    if n > 0 && buf.ends_with(b"\n") {
-                        return Ok(true);
+                    if avail.len() == 1 {
+                        // The second byte lies past the buffer's end.
+                        input.consume(1);
+                        if input.fill_buf()?.first() == Some(&GZIP_MAGIC[1]) {
+                            input.consume(1);
+                            self.enter_gzip(GZIP_MAGIC.to_vec());
+                            continue;
+                        }
+                        line.push(&GZIP_MAGIC[..1], buf);
                     }
-                    // The member ended (maybe mid-line): back to plain bytes.
-                    self.leave_gzip();
-                    member_may_start = true;
                 }
-                Layer::Switching => unreachable!("layer restored before use"),
+            }
+            let input = self.input();
+            let avail = input.fill_buf()?;
+            if avail.is_empty() {
+                if plain {
+                    return Ok((line.len > 0).then(|| line.without_end()));
+                }
+                // The member ended (maybe mid-line): back to plain bytes.
+                self.leave_gzip();
+                member_may_start = true;
+                continue;
+            }
+            let (n, done) = match memchr::memchr(b'\n', avail) {
+                Some(end) => (end + 1, true),
+                None => (avail.len(), false),
+            };
+            line.push(&avail[..n], buf);
+            input.consume(n);
+            if done {
+                return Ok(Some(line.without_end()));
             }
         }
     }
@@ -525,11 +685,11 @@ mod tests {
     }
 
     fn lines_with(input: impl BufRead + 'static) -> Vec<Vec<u8>> {
-        let mut lines = Lines::new(Box::new(input));
+        let mut lines = Lines::new(Box::new(input), LINE_CAP);
         let mut out = Vec::new();
         let mut buf = Vec::new();
         while let Some(line) = lines.next_line(&mut buf).unwrap() {
-            out.push(line.to_vec());
+            out.push(line.bytes.to_vec());
         }
         out
     }
@@ -547,6 +707,34 @@ mod tests {
             b"a\n", b"b\n", b"c\n", b"d\n", b"e\n", b"f\n", b"gh\n", b"i",
         ];
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_line_over_the_cap_is_streamed_not_kept() {
+        // 64 MiB of one line and its CRLF, then a short line, plain and in a
+        // gzip member: the line buffer never grows past the cap (+ CRLF).
+        let long = 64 << 20;
+        for gzipped in [false, true] {
+            let body = io::repeat(b'7').take(long).chain(&b"\r\nnext"[..]);
+            let input: Box<dyn BufRead> = if gzipped {
+                let mut e = flate2::read::GzEncoder::new(body, flate2::Compression::fast());
+                let mut bytes = Vec::new();
+                e.read_to_end(&mut bytes).unwrap();
+                Box::new(Cursor::new(bytes))
+            } else {
+                Box::new(BufReader::new(body))
+            };
+            let mut lines = Lines::new(input, LINE_CAP);
+            let mut buf = Vec::new();
+            let line = lines.next_line(&mut buf).unwrap().unwrap();
+            assert_eq!(line.len, long);
+            assert_eq!(line.bytes.len(), LINE_CAP + 2);
+            assert!(line.bytes.iter().all(|&b| b == b'7'));
+            assert!(buf.capacity() <= 2 * LINE_CAP, "{}", buf.capacity());
+            let line = lines.next_line(&mut buf).unwrap().unwrap();
+            assert_eq!((line.bytes, line.len), (&b"next"[..], 4));
+            assert!(lines.next_line(&mut buf).unwrap().is_none());
+        }
     }
 
     #[test]

@@ -1,21 +1,24 @@
 //! The worker pool: each worker owns one state (e.g. a solver) and turns whole
 //! batches of records into batches of results.
 
-use super::{Batch, Done, Record};
+use super::{work_caught, Batch, Done, FromPanic, Record};
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs one worker until the batch channel closes or `stop` is set; sends each
 /// batch's results, tagged with the batch number, to the reorderer.
 pub(super) fn work_loop<S, T, W>(
-    mut state: S,
+    make_state: &impl Fn() -> S,
     work: &W,
     batches: Receiver<Batch>,
     done: Sender<Done<T>>,
     stop: &AtomicBool,
+    panic_at: &[u64],
 ) where
     W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
 {
+    let mut state = make_state();
     for batch in batches {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -23,7 +26,7 @@ pub(super) fn work_loop<S, T, W>(
         let results = batch
             .records
             .iter()
-            .map(|record| work(&mut state, record))
+            .map(|record| work_caught(&mut state, make_state, work, record, panic_at))
             .collect();
         let out = Done {
             seq: batch.seq,

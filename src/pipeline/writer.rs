@@ -1,7 +1,11 @@
 //! The calling thread's side: start the reader and the workers, then restore
 //! input order and hand each result to `emit`.
 
-use super::{reader, workers, Batch, Done, PipelineOptions, Record, Summary};
+use super::{
+    reader, test_panic_at, work_caught, workers, Batch, Done, FromPanic, PipelineOptions, Record,
+    Skip, Summary,
+};
+use crate::interrupt;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
@@ -11,6 +15,7 @@ use std::time::{Duration, Instant};
 
 pub(super) fn run<S, T, MS, W, E>(
     opts: &PipelineOptions,
+    skip: Skip<'_>,
     make_state: MS,
     work: W,
     mut emit: E,
@@ -18,20 +23,23 @@ pub(super) fn run<S, T, MS, W, E>(
 where
     MS: Fn() -> S + Sync,
     W: Fn(&mut S, &Record) -> T + Sync,
-    T: Send,
+    T: Send + FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
     let started = Instant::now();
+    let panic_at = test_panic_at();
     let threads = opts.threads.max(1);
     let batch_size = opts.batch_size.max(1);
     if threads == 1 {
         return run_inline(
             opts,
+            skip,
             batch_size.min(INLINE_BATCH),
             make_state,
             work,
             emit,
             started,
+            &panic_at,
         );
     }
     // Batches in flight (read but not yet emitted): bounds memory whatever
@@ -48,12 +56,14 @@ where
 
     std::thread::scope(|scope| {
         let stop = &stop;
-        let reader = scope.spawn(move || read_batches(opts, batch_size, batch_tx, token_rx, stop));
+        let reader =
+            scope.spawn(move || read_batches(opts, skip, batch_size, batch_tx, token_rx, stop));
         for _ in 0..threads {
             let batches = batch_rx.clone();
             let done = done_tx.clone();
-            let (make_state, work) = (&make_state, &work);
-            scope.spawn(move || workers::work_loop(make_state(), work, batches, done, stop));
+            let (make_state, work, panic_at) = (&make_state, &work, &panic_at[..]);
+            scope
+                .spawn(move || workers::work_loop(make_state, work, batches, done, stop, panic_at));
         }
         drop(batch_rx);
         drop(done_tx);
@@ -69,9 +79,10 @@ where
             bar.finish_and_clear();
         }
         let records = emitted?;
-        read?;
+        let skipped = read?;
         Ok(Summary {
-            records,
+            records: skipped + records,
+            resumed: skipped,
             elapsed: started.elapsed(),
         })
     })
@@ -90,15 +101,18 @@ const INLINE_BATCH: usize = 64;
 /// work to gain the pipeline does without.
 fn run_inline<S, T, MS, W, E>(
     opts: &PipelineOptions,
+    skip: Skip<'_>,
     batch_size: usize,
     make_state: MS,
     work: W,
     mut emit: E,
     started: Instant,
+    panic_at: &[u64],
 ) -> anyhow::Result<Summary>
 where
     MS: Fn() -> S,
     W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
     E: FnMut(T) -> anyhow::Result<()>,
 {
     let progress = opts.progress.then(progress_bar);
@@ -110,7 +124,11 @@ where
     let mut batch: Vec<Record> = Vec::with_capacity(batch_size);
     let mut results: Vec<T> = Vec::with_capacity(batch_size);
     let mut flush = |batch: &mut Vec<Record>| -> anyhow::Result<()> {
-        results.extend(batch.iter().map(|record| work(&mut state, record)));
+        results.extend(
+            batch
+                .iter()
+                .map(|record| work_caught(&mut state, &make_state, &work, record, panic_at)),
+        );
         records += batch.len() as u64;
         batch.clear();
         for result in results.drain(..) {
@@ -121,7 +139,20 @@ where
         }
         Ok(())
     };
+    let mut skipper = Skipper::new(skip);
     let read = reader::for_each_record(&opts.inputs, |record| {
+        if interrupt::requested().is_some() {
+            // Stop reading; the records already read get their rows below.
+            return ControlFlow::Break(());
+        }
+        match skipper.skips(&record) {
+            Ok(true) => return ControlFlow::Continue(()),
+            Ok(false) => {}
+            Err(e) => {
+                emitted = Err(e);
+                return ControlFlow::Break(());
+            }
+        }
         batch.push(record);
         if batch.len() < batch_size {
             return ControlFlow::Continue(());
@@ -145,9 +176,36 @@ where
     emitted?;
     read?;
     Ok(Summary {
-        records,
+        records: skipper.skipped + records,
+        resumed: skipper.skipped,
         elapsed: started.elapsed(),
     })
+}
+
+/// Applies a [`Skip`] to the records in input order: asks it about each
+/// record until it first answers "work on it", then never again.
+struct Skipper<'a> {
+    skip: Skip<'a>,
+    skipped: u64,
+}
+
+impl<'a> Skipper<'a> {
+    fn new(skip: Skip<'a>) -> Self {
+        Skipper { skip, skipped: 0 }
+    }
+
+    /// Whether `record` is skipped (its row was already written).
+    fn skips(&mut self, record: &Record) -> anyhow::Result<bool> {
+        let Some(check) = self.skip.as_mut() else {
+            return Ok(false);
+        };
+        if check(record)? {
+            self.skipped += 1;
+            return Ok(true);
+        }
+        self.skip = None;
+        Ok(false)
+    }
 }
 
 /// Records in the reader's first batch; each later batch doubles it, up to
@@ -157,13 +215,15 @@ where
 const FIRST_BATCH: usize = 16;
 
 /// The reader thread: fills batches and sends them, one window token each.
+/// Returns the number of records skipped.
 fn read_batches(
     opts: &PipelineOptions,
+    skip: Skip<'_>,
     batch_size: usize,
     batches: Sender<Batch>,
     tokens: Receiver<()>,
     stop: &AtomicBool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<u64> {
     let mut seq = 0u64;
     let mut records = Vec::with_capacity(batch_size);
     let mut send = |records: Vec<Record>| -> ControlFlow<()> {
@@ -178,7 +238,25 @@ fn read_batches(
     };
     let mut stopped = false;
     let mut target = FIRST_BATCH.min(batch_size);
+    let mut skipper = Skipper::new(skip);
+    let mut skip_error = None;
     let read = reader::for_each_record(&opts.inputs, |record| {
+        if interrupt::requested().is_some() {
+            // Stop reading, and make the workers drop the batches they have
+            // not started: the rows emitted stay a prefix of the input.
+            stop.store(true, Ordering::Relaxed);
+            stopped = true;
+            return ControlFlow::Break(());
+        }
+        match skipper.skips(&record) {
+            Ok(true) => return ControlFlow::Continue(()),
+            Ok(false) => {}
+            Err(e) => {
+                skip_error = Some(e);
+                stopped = true;
+                return ControlFlow::Break(());
+            }
+        }
         records.push(record);
         if records.len() < target {
             return ControlFlow::Continue(());
@@ -194,7 +272,10 @@ fn read_batches(
     if !stopped && !records.is_empty() {
         let _ = send(records);
     }
-    read
+    if let Some(e) = skip_error {
+        return Err(e);
+    }
+    read.map(|()| skipper.skipped)
 }
 
 /// Receives finished batches, emits them in batch order, returns a token per
@@ -227,8 +308,8 @@ where
         }
     }
     debug_assert!(
-        pending.is_empty(),
-        "every batch before the last was emitted"
+        pending.is_empty() || interrupt::requested().is_some(),
+        "every batch before the last was emitted (unless a signal stopped the workers)"
     );
     Ok(records)
 }

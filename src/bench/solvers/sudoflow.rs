@@ -59,6 +59,19 @@ mod tests {
     use super::*;
     use crate::bench::solvers::testkit;
 
+    /// `all` and the default set leave `sudoflow-basic` out because it is
+    /// `sudoflow` itself; if the default pruning changes, they must change.
+    #[test]
+    fn sudoflow_basic_is_the_default_solver_and_left_out_of_the_sets() {
+        assert_eq!(Prune::default(), Prune::Basic);
+        assert!(!crate::bench::solvers::ALL.contains(&"sudoflow-basic"));
+        assert!(!crate::bench::solvers::DEFAULT.contains(&"sudoflow-basic"));
+        let settings = Settings { time_budget: None };
+        let a = SudoflowSolver::new("sudoflow", None, &settings);
+        let b = SudoflowSolver::new("sudoflow-basic", Some(Prune::Basic), &settings);
+        assert_eq!(a.opts, b.opts);
+    }
+
     #[test]
     fn every_level_agrees_with_the_default_solver() {
         let settings = Settings { time_budget: None };

@@ -1,0 +1,546 @@
+//! Property checks shared by the fuzz targets (`fuzz/`, run by `make fuzz`)
+//! and the corpus-replay test (`tests/fuzz_corpus.rs`, run by `make test`).
+//!
+//! Each `check_*` function takes arbitrary bytes, builds an input from them
+//! and panics when the code under test breaks a rule: a wrong answer, a lost
+//! or extra record, a message that does not match the input. A check that
+//! returns has found nothing. The fuzz targets are one-line wrappers around
+//! these functions, so a corpus file replays in CI exactly as the fuzzer ran
+//! it, without libFuzzer or a nightly toolchain.
+//!
+//! The answers are checked against the rules of Sudoku directly (every unit
+//! holds each digit once, the givens are kept) and against
+//! [`reference_count`], a plain backtracking counter written for these
+//! checks only (no propagation, no shared code with [`crate::solver`]).
+
+use crate::counting::solutions::{count_record, CountOptions, CountResult};
+use crate::grid::{cell_name, Grid, ParseError, UNITS};
+use crate::pipeline::reader;
+use crate::pipeline::Record;
+use crate::solver::{Prune, SolveOptions, Solver};
+use std::io::{self, BufRead, BufReader, Read};
+use std::ops::ControlFlow;
+
+/// Search nodes [`reference_count`] may visit in one check before it gives
+/// up (the comparison is then skipped): enough for the grids fuzzing makes,
+/// which are mostly clashing or nearly empty, small enough to keep a check
+/// under a few milliseconds.
+const REFERENCE_NODES: u64 = 20_000;
+
+/// A grid from fuzz bytes: byte `i` gives cell `i` (row-major); a byte with
+/// its high bit set is a blank, any other is its value mod 10 (0 = blank).
+/// Missing bytes are blanks, extra bytes are ignored. Any givens, clashing
+/// or not, can be made.
+pub fn grid_from_bytes(bytes: &[u8]) -> Grid {
+    let mut cells = [0u8; 81];
+    for (cell, &b) in cells.iter_mut().zip(bytes) {
+        *cell = if b & 0x80 != 0 { 0 } else { b % 10 };
+    }
+    Grid::from_cells(cells).expect("values are 0..=9")
+}
+
+/// The inverse of [`grid_from_bytes`] for seeding corpora: 81 bytes, one
+/// value (0 for blank) per cell.
+pub fn bytes_of_grid(grid: &Grid) -> Vec<u8> {
+    grid.cells().to_vec()
+}
+
+/// True when `solution` is complete, holds each digit once in every row,
+/// column and box, and keeps every given of `puzzle`. Written against the
+/// rules here rather than with [`Grid::is_solution_of`], which is under test.
+pub fn obeys_rules(solution: &Grid, puzzle: &Grid) -> bool {
+    let cells = solution.cells();
+    let units_ok = UNITS.iter().all(|unit| {
+        let seen = unit
+            .iter()
+            .fold(0u16, |seen, &c| seen | 1 << cells[usize::from(c)]);
+        seen == 0b11_1111_1110
+    });
+    let givens_kept = puzzle
+        .cells()
+        .iter()
+        .zip(cells)
+        .all(|(&g, &s)| g == 0 || g == s);
+    units_ok && givens_kept
+}
+
+/// True when two givens of `grid` share a digit and a unit (checked by
+/// brute force over the units, independently of [`Grid::check_givens`]).
+pub fn givens_clash(grid: &Grid) -> bool {
+    UNITS.iter().any(|unit| {
+        let mut seen = 0u16;
+        unit.iter().any(|&c| {
+            let v = grid.get(usize::from(c));
+            let clash = v != 0 && seen & (1 << v) != 0;
+            seen |= 1 << v;
+            clash
+        })
+    })
+}
+
+/// Solutions of `grid`, counted up to `limit` by plain backtracking (the
+/// empty cell with the fewest candidates first, no other propagation), or
+/// `None` once more than `nodes` search nodes were visited. A grid whose
+/// givens clash has 0 solutions.
+pub fn reference_count(grid: &Grid, limit: u64, nodes: u64) -> Option<u64> {
+    if givens_clash(grid) {
+        return Some(0);
+    }
+    let mut used = [[0u16; 9]; 3];
+    let mut cells = *grid.cells();
+    for (c, &v) in cells.iter().enumerate() {
+        if v != 0 {
+            let bit = 1 << v;
+            used[0][c / 9] |= bit;
+            used[1][c % 9] |= bit;
+            used[2][c / 27 * 3 + c % 9 / 3] |= bit;
+        }
+    }
+    struct State {
+        used: [[u16; 9]; 3],
+        found: u64,
+        nodes_left: u64,
+    }
+    fn search(cells: &mut [u8; 81], s: &mut State, limit: u64) -> Option<()> {
+        s.nodes_left = s.nodes_left.checked_sub(1)?;
+        let mut best: Option<(usize, u16)> = None;
+        for c in 0..81 {
+            if cells[c] != 0 {
+                continue;
+            }
+            let taken = s.used[0][c / 9] | s.used[1][c % 9] | s.used[2][c / 27 * 3 + c % 9 / 3];
+            let free = !taken & 0b11_1111_1110;
+            if best.map_or(true, |(_, b)| free.count_ones() < b.count_ones()) {
+                best = Some((c, free));
+            }
+        }
+        let Some((c, free)) = best else {
+            s.found += 1;
+            return Some(());
+        };
+        for v in 1..=9u8 {
+            if free & (1 << v) == 0 || s.found >= limit {
+                continue;
+            }
+            let bit = 1 << v;
+            let b = c / 27 * 3 + c % 9 / 3;
+            cells[c] = v;
+            s.used[0][c / 9] |= bit;
+            s.used[1][c % 9] |= bit;
+            s.used[2][b] |= bit;
+            let r = search(cells, s, limit);
+            cells[c] = 0;
+            s.used[0][c / 9] &= !bit;
+            s.used[1][c % 9] &= !bit;
+            s.used[2][b] &= !bit;
+            r?;
+        }
+        Some(())
+    }
+    let mut state = State {
+        used,
+        found: 0,
+        nodes_left: nodes,
+    };
+    search(&mut cells, &mut state, limit.max(1))?;
+    Some(state.found)
+}
+
+/// `Grid` parsing on arbitrary text (`data` as UTF-8, lossily): never a
+/// panic; a grid comes back exactly when the text is 81 cell characters, and
+/// holds their values; each error names the true length or the first bad
+/// character, its 1-based position and cell; the line form parses back to
+/// the same grid.
+pub fn check_grid_parse(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let chars: Vec<char> = text.chars().collect();
+    let value = |ch: char| match ch {
+        '1'..='9' => Some(ch as u8 - b'0'),
+        '.' | '0' | '_' => Some(0),
+        _ => None,
+    };
+    match Grid::parse(&text) {
+        Ok(grid) => {
+            assert_eq!(chars.len(), 81, "{text:?} parsed but is not 81 characters");
+            for (c, &ch) in chars.iter().enumerate() {
+                assert_eq!(Some(grid.get(c)), value(ch), "cell {c} of {text:?}");
+            }
+            assert_eq!(Grid::parse(&grid.to_line()), Ok(grid));
+            assert_eq!(Grid::from_cells(*grid.cells()), Some(grid));
+        }
+        Err(ParseError::Length { found }) => {
+            assert_eq!(found, chars.len());
+            assert_ne!(found, 81);
+        }
+        Err(ParseError::Char { ch, position, cell }) => {
+            assert_eq!(chars.len(), 81, "{text:?}: a character error needs 81");
+            let at = position - 1;
+            assert_eq!(chars[at], ch);
+            assert_eq!(value(ch), None, "{ch:?} is a cell character");
+            assert!(chars[..at].iter().all(|&c| value(c).is_some()));
+            assert_eq!(cell, cell_name(at));
+        }
+        Err(ParseError::Clash(c)) => panic!("Grid::parse does not check givens: {c}"),
+    }
+}
+
+/// The solver on an arbitrary grid: `data[0]` picks the options (limit
+/// 1..=4, the pruning level, guessing on or off), the rest is the grid
+/// ([`grid_from_bytes`]). Never a panic; the solution returned obeys the
+/// rules and keeps the givens; clashing givens have no solution; the count
+/// equals [`reference_count`]'s (capped at the limit) whenever the reference
+/// finishes, and is at most it when guessing is off; the WNF read off the
+/// search equals [`crate::rating::wnf`]'s.
+///
+/// No hang: the fuzz target runs under libFuzzer's `-timeout`, and the
+/// corpus replay under the test's own time.
+pub fn check_solver(data: &[u8]) {
+    let Some((&knobs, cells)) = data.split_first() else {
+        return;
+    };
+    let grid = grid_from_bytes(cells);
+    let limit = 1 + u64::from(knobs & 3);
+    let prune = match (knobs >> 2) & 3 {
+        0 | 3 => Prune::Basic,
+        1 => Prune::Matching,
+        _ => Prune::MatchingRoot,
+    };
+    let guess = knobs & 0x10 == 0;
+    let mut solver = Solver::new(SolveOptions {
+        limit,
+        prune,
+        guess,
+        time_budget: None,
+    });
+    let (outcome, wnf) = solver.solve_rated(&grid);
+    assert_eq!(wnf, crate::rating::wnf(&grid), "{grid}");
+    assert!(!outcome.timed_out);
+    assert!(outcome.solutions <= limit, "{grid}: {outcome:?}");
+    assert_eq!(outcome.solution.is_some(), outcome.solutions > 0, "{grid}");
+    if let Some(solution) = outcome.solution {
+        assert!(
+            obeys_rules(&solution, &grid),
+            "{grid}: wrong answer {solution}"
+        );
+    }
+    if givens_clash(&grid) {
+        assert_eq!(outcome.solutions, 0, "{grid}: clashing givens solved");
+        assert!(grid.check_givens().is_err(), "{grid}: clash not reported");
+    } else {
+        assert!(grid.check_givens().is_ok(), "{grid}: clash reported");
+    }
+    assert!(guess || outcome.guesses == 0);
+    assert!(!outcome.stuck || !guess, "{grid}: stuck while guessing");
+    if let Some(n) = reference_count(&grid, limit, REFERENCE_NODES) {
+        if outcome.stuck {
+            assert!(outcome.solutions <= n, "{grid}: {outcome:?}, reference {n}");
+        } else {
+            assert_eq!(outcome.solutions, n, "{grid}: {outcome:?}, reference {n}");
+        }
+    }
+}
+
+/// `count` on an arbitrary grid: `data[0]` is the cap (`--max` 1..=256),
+/// the rest the grid. Never a panic; clashing givens are an error naming the
+/// clash; the count equals [`reference_count`]'s whenever the reference
+/// finishes; the status agrees with the count; and it agrees with `solve`
+/// (limit 2) on whether there are 0, 1 or more solutions.
+pub fn check_count(data: &[u8]) {
+    let Some((&cap, cells)) = data.split_first() else {
+        return;
+    };
+    let grid = grid_from_bytes(cells);
+    let opts = CountOptions {
+        max: Some(1 + u64::from(cap)),
+        time_budget: None,
+    };
+    let max = 1 + u64::from(cap);
+    let mut solver = Solver::new(opts.solve_options());
+    let result = count_record(&mut solver, &opts, &grid);
+    if givens_clash(&grid) {
+        let message = result.expect_err("clashing givens are an error");
+        assert!(message.starts_with("duplicate "), "{message}");
+        return;
+    }
+    let result = result.expect("givens do not clash");
+    let found = match result {
+        CountResult::Exact(n) => {
+            assert!(n <= max);
+            n
+        }
+        CountResult::Capped(n) => {
+            assert_eq!(n, max + 1);
+            n
+        }
+        CountResult::Timeout(_) => panic!("{grid}: timeout without a budget"),
+    };
+    let status = match found {
+        0 => "unsolvable",
+        1 => "unique",
+        n if n > max => "capped",
+        _ => "multiple",
+    };
+    assert_eq!(result.status(), status);
+    assert_eq!(result.solutions(), found);
+    if let Some(n) = reference_count(&grid, max + 1, REFERENCE_NODES) {
+        assert_eq!(found, n, "{grid}: count {result:?}, reference {n}");
+    }
+    let two = crate::solver::count_solutions(&grid, 2);
+    assert_eq!(two, found.min(2), "{grid}: solve and count disagree");
+}
+
+/// A reader that hands out `data` in reads of the sizes `splits` gives
+/// (cycled; a size of 0 is read as 1), as a pipe or a slow disk may.
+struct Chunked {
+    data: Vec<u8>,
+    at: usize,
+    splits: Vec<u8>,
+    next: usize,
+}
+
+impl Read for Chunked {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let size = if self.splits.is_empty() {
+            usize::MAX
+        } else {
+            let s = self.splits[self.next % self.splits.len()];
+            self.next += 1;
+            usize::from(s.max(1))
+        };
+        let n = size.min(out.len()).min(self.data.len() - self.at);
+        out[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The reader on arbitrary bytes. Layout of `data`: byte 0 = flags (bit 0:
+/// gzip the text, as one member or cut into members at the split points;
+/// bits 1-7: the line cap, 1..=128 bytes, so that fuzz-sized inputs meet
+/// it); byte 1 = `n`, the number of read sizes that follow; then `n` read
+/// sizes; the rest is the text.
+///
+/// Never a panic or an error; exactly one record per line that is not
+/// skipped, with its line number; a record's grid is what [`Grid::parse`]
+/// makes of its field (its error names `source:line`); a line over the cap
+/// is an invalid record giving its length; the same records however the
+/// input is split into reads and whether or not it is gzipped. Texts in
+/// which a line starts with gzip's magic bytes (a member to decompress) are
+/// checked for panics only.
+pub fn check_reader(data: &[u8]) {
+    let [flags, n, rest @ ..] = data else {
+        return;
+    };
+    let n = usize::from(*n).min(rest.len());
+    let (splits, text) = rest.split_at(n);
+    let cap = usize::from(flags >> 1) + 1;
+    let read_all = |bytes: Vec<u8>, splits: &[u8]| -> Vec<Record> {
+        let input = Chunked {
+            data: bytes,
+            at: 0,
+            splits: splits.to_vec(),
+            next: 0,
+        };
+        // A small buffer puts lines across buffer ends, as long lines meet
+        // the real 64 KiB one.
+        let capacity = splits.first().map_or(4096, |&s| usize::from(s.max(1)));
+        let input: Box<dyn BufRead> = Box::new(BufReader::with_capacity(capacity, input));
+        let mut records = Vec::new();
+        reader::for_each_record_in("fuzz", input, cap, |r| {
+            records.push(r);
+            ControlFlow::Continue(())
+        })
+        .map(|()| records)
+        .unwrap_or_else(|e| panic!("read error on in-memory bytes: {e:#}"))
+    };
+    if flags & 1 == 0 {
+        let has_member = text
+            .split(|&b| b == b'\n')
+            .any(|line| line.starts_with(&[0x1f, 0x8b]));
+        if has_member {
+            // Arbitrary "gzip" data: may be an error, must not panic.
+            let input = Chunked {
+                data: text.to_vec(),
+                at: 0,
+                splits: splits.to_vec(),
+                next: 0,
+            };
+            let _ = reader::for_each_record_in(
+                "fuzz",
+                Box::new(BufReader::with_capacity(64, input)),
+                cap,
+                |_| ControlFlow::Continue(()),
+            );
+            return;
+        }
+        let got = read_all(text.to_vec(), splits);
+        assert_eq!(got, expected_records(text, cap), "{text:?}");
+        assert_eq!(got, read_all(text.to_vec(), &[]), "split reads differ");
+    } else {
+        if text
+            .split(|&b| b == b'\n')
+            .any(|line| line.starts_with(&[0x1f, 0x8b]))
+        {
+            return;
+        }
+        let got = read_all(gzip_members(text, splits), splits);
+        assert_eq!(got, expected_records(text, cap), "{text:?} gzipped");
+    }
+}
+
+/// `text` gzipped, cut into members at the offsets the split sizes give.
+fn gzip_members(text: &[u8], splits: &[u8]) -> Vec<u8> {
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut sizes = splits.iter().map(|&s| usize::from(s) * 4);
+    while at < text.len() || out.is_empty() {
+        let size = sizes.next().unwrap_or(usize::MAX).max(1);
+        let end = at.saturating_add(size).min(text.len());
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(&text[at..end]).expect("in memory");
+        out.extend(e.finish().expect("in memory"));
+        at = end;
+    }
+    out
+}
+
+/// The records the reader's documented rules give for `text` (no gzip
+/// member in it), worked out line by line the slow way.
+fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
+    let source: std::sync::Arc<str> = std::sync::Arc::from("fuzz");
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    // The piece after the last `\n`: a last line without an end, if any.
+    let unended = lines.pop().filter(|l| !l.is_empty());
+    let mut records = Vec::new();
+    let mut first = true;
+    let mut second_column = false;
+    let lines = lines
+        .into_iter()
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    for (i, content) in lines.chain(unended).enumerate() {
+        let line_no = i as u64 + 1;
+        let index = records.len() as u64 + 1;
+        let record = |raw: String, grid| Record {
+            index,
+            source: source.clone(),
+            line: line_no,
+            raw,
+            grid,
+            pencilmarks: None,
+        };
+        if content.len() > cap {
+            let head = &content[..cap];
+            let start = head.iter().position(|&b| b != b' ' && b != b'\t');
+            if start.is_some_and(|s| head[s] == b'#') {
+                continue;
+            }
+            first = false;
+            let raw = clip(&String::from_utf8_lossy(head));
+            let message = format!(
+                "fuzz:{line_no}: line too long: {} bytes, the limit is {cap}",
+                content.len()
+            );
+            records.push(record(raw, Err(message)));
+            continue;
+        }
+        // A `\r` at the very end is a separator, as in a CRLF line.
+        let mut body = content.strip_suffix(b"\r").unwrap_or(content);
+        if first {
+            body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
+        }
+        let body = if second_column {
+            body.iter()
+                .position(|&b| b == b',')
+                .map_or(body, |c| &body[c + 1..])
+        } else {
+            body
+        };
+        let Some(start) = body.iter().position(|&b| b != b' ' && b != b'\t') else {
+            continue;
+        };
+        let body = &body[start..];
+        if body[0] == b'#' {
+            continue;
+        }
+        let end = body
+            .iter()
+            .position(|b| b" \t,;:\r".contains(b))
+            .unwrap_or(body.len());
+        let field = &body[..end];
+        if std::mem::take(&mut first) {
+            let unquoted = field
+                .strip_prefix(b"\"")
+                .and_then(|f| f.strip_suffix(b"\""))
+                .unwrap_or(field);
+            if unquoted.eq_ignore_ascii_case(b"quizzes") || unquoted.eq_ignore_ascii_case(b"puzzle")
+            {
+                continue;
+            }
+            if field == b"index" && body[end..].starts_with(b",puzzle") {
+                second_column = true;
+                continue;
+            }
+        }
+        // 729 characters: a pencilmark puzzle, position i holding the digit
+        // i % 9 + 1 or '.'.
+        let bad = field
+            .iter()
+            .enumerate()
+            .find(|&(i, &b)| b != b'.' && b != b'1' + (i % 9) as u8);
+        let r = match std::str::from_utf8(field) {
+            _ if field.len() == 729 && bad.is_none() => Record {
+                pencilmarks: Some(Box::new(
+                    crate::grid::Pencilmarks::parse(field)
+                        .expect("729 bytes")
+                        .expect("checked above"),
+                )),
+                ..record(
+                    String::from_utf8_lossy(field).into_owned(),
+                    Err(format!(
+                        "fuzz:{line_no}: a pencilmark puzzle (729 characters): this command \
+                         reads 81-cell puzzles only"
+                    )),
+                )
+            },
+            _ if field.len() == 729 => {
+                let (i, _) = bad.expect("not all good");
+                let ch = String::from_utf8_lossy(&field[i..]).chars().next();
+                let message = format!(
+                    "fuzz:{line_no}: bad character {:?} at position {} ({}, candidate {}) of a \
+                     pencilmark puzzle: expected '{}' or '.'",
+                    ch.expect("a byte at i"),
+                    i + 1,
+                    cell_name(i / 9),
+                    i % 9 + 1,
+                    i % 9 + 1
+                );
+                record(clip(&String::from_utf8_lossy(field)), Err(message))
+            }
+            Ok(t) => match Grid::parse(t) {
+                Ok(g) => record(String::new(), Ok(g)),
+                Err(e) => record(clip(t), Err(format!("fuzz:{line_no}: {e}"))),
+            },
+            Err(e) => {
+                let at = e.valid_up_to();
+                let message = format!(
+                    "fuzz:{line_no}: not UTF-8 text: byte 0x{:02x} at byte position {}",
+                    field[at],
+                    at + 1
+                );
+                record(clip(&String::from_utf8_lossy(field)), Err(message))
+            }
+        };
+        records.push(r);
+    }
+    records
+}
+
+/// The reader's clipping of an invalid field: 200 characters, then `...`.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(200) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,81 @@
+//! SIGINT and SIGTERM: the first one asks the run to stop cleanly, a second
+//! one ends the process at once.
+//!
+//! [`install`] registers signal-hook handlers that only store to atomics
+//! (async-signal-safe). The pipeline's reader and `generate`'s loop poll
+//! [`requested`] between records and stop reading; the command then writes
+//! the rows of the records already worked on, flushes and fsyncs its output,
+//! and exits 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
+//! A second signal of either kind, while the first one is being handled,
+//! exits at once with that status (signal-hook's
+//! `register_conditional_shutdown`, the double Ctrl-C pattern of its docs):
+//! the output then ends wherever the last write left it, possibly inside a
+//! row, which `--resume` drops.
+//!
+//! Without [`install`] (a library user, or commands that do not call it)
+//! nothing here ever reports a signal, and the signals keep their default
+//! action.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Set by the first SIGINT or SIGTERM: arms the immediate exit on the next one.
+static ARMED: AtomicBool = AtomicBool::new(false);
+
+/// The number of the last signal received (0: none yet).
+static SIGNAL: AtomicUsize = AtomicUsize::new(0);
+
+/// Installs the handlers for SIGINT and SIGTERM (idempotent: a second call
+/// registers nothing more).
+///
+/// Errors: the handlers cannot be registered (`sigaction` failed).
+pub fn install() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        use signal_hook::flag;
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        let mut result = Ok(());
+        INSTALLED.call_once(|| {
+            result = (|| {
+                for sig in [SIGINT, SIGTERM] {
+                    // Order matters: the shutdown action runs first and sees
+                    // ARMED still false on the first signal.
+                    flag::register_conditional_shutdown(sig, 128 + sig, &ARMED)?;
+                    flag::register(sig, &ARMED)?;
+                    flag::register_usize(sig, &SIGNAL, sig as usize)?;
+                }
+                Ok(())
+            })();
+        });
+        result
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(())
+    }
+}
+
+/// The signal that asked the run to stop, if one did: its number (2 for
+/// SIGINT, 15 for SIGTERM). One relaxed atomic load, cheap enough to call
+/// once per record.
+pub fn requested() -> Option<i32> {
+    match SIGNAL.load(Ordering::Relaxed) {
+        0 => None,
+        sig => Some(sig as i32),
+    }
+}
+
+/// The conventional exit status for a run stopped by `signal`: 128 + its
+/// number (130 for SIGINT, 143 for SIGTERM).
+pub fn exit_status(signal: i32) -> u8 {
+    u8::try_from(128 + signal).unwrap_or(u8::MAX)
+}
+
+/// The signal's name: `SIGINT`, `SIGTERM`, else `signal N`.
+pub fn name(signal: i32) -> String {
+    match signal {
+        2 => "SIGINT".to_string(),
+        15 => "SIGTERM".to_string(),
+        n => format!("signal {n}"),
+    }
+}

@@ -1,0 +1,248 @@
+//! Faults as a user meets them (issue 12): a runaway line and a panic on one
+//! record. The real binary, the exact file, the exit code and every row.
+
+use assert_cmd::Command;
+use flate2::write::GzEncoder;
+use std::io::Write;
+use std::path::Path;
+use sudoflow::grid::Grid;
+
+const P17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const TOP: &str =
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+/// A 1 MiB line: 16 times the 64 KiB cap.
+const LONG: usize = 1 << 20;
+
+fn rows(stdout: &[u8]) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_reader(stdout);
+    reader
+        .records()
+        .map(|r| r.expect("CSV row").iter().map(str::to_owned).collect())
+        .collect()
+}
+
+/// The row of a valid puzzle solved by `solve`: unique, and its solution
+/// obeys the rules and keeps the givens.
+fn assert_solved(row: &[String], index: usize, puzzle: &str) {
+    assert_eq!(row[0], index.to_string());
+    assert_eq!(row[1], puzzle);
+    assert_eq!(row[2], "unique", "{row:?}");
+    let solution = Grid::parse(&row[4]).expect("a solution");
+    assert!(solution.is_solution_of(&Grid::parse(puzzle).unwrap()));
+}
+
+/// Writes `text` to `dir/name`, gzipped when the name ends in `.gz`.
+fn write(dir: &Path, name: &str, text: &[u8]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let bytes = if name.ends_with(".gz") {
+        let mut e = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    } else {
+        text.to_vec()
+    };
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn a_line_over_64_kib_is_one_invalid_row_giving_its_length_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // Line 2: 1 MiB of digits (CRLF); line 4: a 100 KB comment, skipped;
+    // line 6: a last line of 1 MiB + 1 without an end.
+    let mut text = Vec::new();
+    text.extend(format!("{P17}\n").as_bytes());
+    text.extend(std::iter::repeat_n(b'1', LONG));
+    text.extend(format!("\r\n{INKALA}\n# ").as_bytes());
+    text.extend(std::iter::repeat_n(b'x', 100_000));
+    text.extend(format!("\n{TOP}\n").as_bytes());
+    text.extend(std::iter::repeat_n(b'.', LONG + 1));
+    for name in ["long.txt", "long.txt.gz"] {
+        let path = write(dir.path(), name, &text);
+        for threads in ["1", "2"] {
+            let out = Command::cargo_bin("sudoflow")
+                .unwrap()
+                .args(["solve", "-j", threads])
+                .arg(&path)
+                .assert()
+                .code(0)
+                .get_output()
+                .clone();
+            let rows = rows(&out.stdout);
+            assert_eq!(rows.len(), 5, "{name} -j {threads}");
+            assert_solved(&rows[0], 1, P17);
+            assert_eq!(rows[1][0], "2");
+            assert_eq!(rows[1][1], format!("{}...", "1".repeat(200)));
+            assert_eq!(rows[1][2], "invalid");
+            let file = path.display();
+            assert_eq!(
+                rows[1][10],
+                format!("{file}:2: line too long: 1048576 bytes, the limit is 65536")
+            );
+            assert_solved(&rows[2], 3, INKALA);
+            assert_solved(&rows[3], 4, TOP);
+            assert_eq!(rows[4][2], "invalid");
+            assert_eq!(
+                rows[4][10],
+                format!("{file}:6: line too long: 1048577 bytes, the limit is 65536")
+            );
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("5 records (3 unique, 2 invalid)"),
+                "{stderr}"
+            );
+        }
+        // --strict: the same rows, exit 1.
+        Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["solve", "--strict", "-q"])
+            .arg(&path)
+            .assert()
+            .code(1);
+    }
+}
+
+#[test]
+fn a_line_of_exactly_64_kib_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    // 65,536 bytes and a CRLF: at the cap, so an ordinary (wrong-length) record.
+    let mut text = vec![b'1'; 65_536];
+    text.extend(b"\r\n");
+    let path = write(dir.path(), "cap.txt", &text);
+    let out = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["solve", "-q"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let rows = rows(&out.stdout);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0][10],
+        format!(
+            "{}:1: wrong length: expected 81 cells, found 65536",
+            path.display()
+        )
+    );
+}
+
+/// Six puzzles on lines 2-7 under a comment line.
+fn six_puzzles(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::from("# six\n");
+    for p in [P17, INKALA, TOP, P17, INKALA, TOP] {
+        text.push_str(p);
+        text.push('\n');
+    }
+    write(dir, "six.txt", text.as_bytes())
+}
+
+const SIX: [&str; 6] = [P17, INKALA, TOP, P17, INKALA, TOP];
+
+fn panicking(args: &[&str], input: &Path) -> (Vec<Vec<String>>, String) {
+    let out = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(args)
+        .arg(input)
+        .env("SUDOFLOW_TEST_PANIC_AT", "2,5")
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    (
+        rows(&out.stdout),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn panic_error(input: &Path, line: usize, record: usize) -> String {
+    format!(
+        "{}:{line}: internal error (a bug in sudoflow; please report it): \
+         SUDOFLOW_TEST_PANIC_AT: record {record}",
+        input.display()
+    )
+}
+
+#[test]
+fn a_panic_on_a_record_gives_it_an_error_row_keeps_every_other_row_and_exits_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = six_puzzles(dir.path());
+    for threads in ["1", "2"] {
+        for se in [false, true] {
+            let mut args = vec!["solve", "-j", threads, "--batch-size", "2"];
+            if se {
+                args.push("--se");
+            }
+            let (rows, stderr) = panicking(&args, &input);
+            assert_eq!(rows.len(), 6, "{args:?}");
+            for (i, row) in rows.iter().enumerate() {
+                if i == 1 || i == 4 {
+                    assert_eq!(row[0], (i + 1).to_string());
+                    assert_eq!(row[1], SIX[i]);
+                    assert_eq!(row[2], "error");
+                    assert_eq!(row[4], "");
+                    assert_eq!(row[10], panic_error(&input, i + 2, i + 1));
+                } else {
+                    // The worker's state, rebuilt after the panic, still solves.
+                    assert_solved(row, i + 1, SIX[i]);
+                }
+            }
+            assert!(stderr.contains("6 records (4 unique, 2 error)"), "{stderr}");
+            assert!(
+                stderr.contains("2 record(s) hit an internal error"),
+                "{stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn count_and_rate_give_error_rows_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = six_puzzles(dir.path());
+    let (rows, stderr) = panicking(&["count", "-j", "2"], &input);
+    assert_eq!(rows.len(), 6);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[..2], [(i + 1).to_string(), SIX[i].to_string()]);
+        if i == 1 || i == 4 {
+            assert_eq!(row[2..], ["error", "", &panic_error(&input, i + 2, i + 1)]);
+        } else {
+            assert_eq!(row[2..], ["unique", "1", ""]);
+        }
+    }
+    assert!(stderr.contains("6 records (4 unique, 2 error)"), "{stderr}");
+
+    let (rows, stderr) = panicking(&["rate", "-j", "1", "--time-budget", "1"], &input);
+    assert_eq!(rows.len(), 6);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[..2], [(i + 1).to_string(), SIX[i].to_string()]);
+        if i == 1 || i == 4 {
+            assert_eq!(row[2], "error");
+            assert_eq!(row[8], panic_error(&input, i + 2, i + 1));
+        } else {
+            assert!(["rated", "timeout"].contains(&row[2].as_str()), "{row:?}");
+        }
+    }
+    assert!(stderr.contains("2 error)"), "{stderr}");
+}
+
+#[test]
+fn help_and_readme_document_exit_code_3() {
+    let help = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&help).contains("3 an internal error"));
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    assert!(readme.contains("3: the work on some record panicked"));
+}

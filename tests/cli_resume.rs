@@ -1,0 +1,730 @@
+//! Long runs end to end: atomic `-o`, `--resume` after kills and signals,
+//! refused resumes (issue 12).
+//!
+//! The input is the 17-clue set (run `make datasets` first) three times over,
+//! with a few invalid records (commas, quotes) spread through it, so that a
+//! kill lands mid-run and kept rows of every kind are checked on resume.
+//! Every resumed output is compared byte for byte with an uninterrupted run's.
+
+use assert_cmd::Command;
+use rand::{Rng, SeedableRng};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::Duration;
+use sudoflow::datasets;
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("sudoflow")
+}
+
+/// The big input: 17-clue ×3 with an invalid record every 7,000 lines.
+fn big_input(dir: &Path) -> PathBuf {
+    let set = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
+    let text = std::fs::read_to_string(set).unwrap();
+    let mut out = String::new();
+    let mut n = 0;
+    for _ in 0..3 {
+        for line in text.lines() {
+            n += 1;
+            if n % 7000 == 0 {
+                out.push_str("12,3\"4 not a puzzle\n");
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let path = dir.join("big.txt");
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+fn partial(out: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.partial", out.display()))
+}
+
+fn sidecar(out: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.partial.json", out.display()))
+}
+
+fn spawn(args: &[&str]) -> Child {
+    std::process::Command::new(bin())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn signal(child: &Child, sig: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig} failed");
+}
+
+/// Waits until `out.partial` holds at least one row after the header, so a
+/// signal lands after the run has started writing. Panics if the run ends
+/// first.
+fn wait_for_rows(child: &mut Child, out: &Path) {
+    for _ in 0..2000 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be stopped"
+        );
+        let text = std::fs::read(partial(out)).unwrap_or_default();
+        if text.iter().filter(|&&b| b == b'\n').count() >= 2 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    panic!("no rows after 4 s");
+}
+
+/// An uninterrupted `solve -j 1` of `input` into `dir/name`: its bytes.
+fn reference(dir: &Path, input: &Path, name: &str) -> Vec<u8> {
+    let out = dir.join(name);
+    Command::new(bin())
+        .args(["solve", "-q", "-j", "1"])
+        .arg(input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    std::fs::read(out).unwrap()
+}
+
+/// The rows of a CSV file, checked to be whole: the text ends with `\n`
+/// and every row has the header's number of fields and index = row number.
+fn whole_rows(text: &[u8]) -> usize {
+    assert_eq!(text.last(), Some(&b'\n'), "the output ends inside a row");
+    let mut rdr = csv::Reader::from_reader(text);
+    let columns = rdr.headers().unwrap().len();
+    let mut rows = 0;
+    for (k, row) in rdr.records().enumerate() {
+        let row = row.unwrap();
+        assert_eq!(row.len(), columns, "row {}", k + 1);
+        assert_eq!(row[0], (k + 1).to_string());
+        rows += 1;
+    }
+    rows
+}
+
+#[test]
+fn a_killed_run_leaves_no_file_and_an_older_file_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.csv");
+    std::fs::write(&out, "an older output\n").unwrap();
+    let mut child = spawn(&[
+        "solve",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    wait_for_rows(&mut child, &out);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "an older output\n");
+    assert!(partial(&out).exists() && sidecar(&out).exists());
+
+    // A new run without --resume does not overwrite the interrupted run's rows.
+    let kept = std::fs::read(partial(&out)).unwrap();
+    let err = Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&err);
+    assert!(
+        err.contains("out.csv.partial exists") && err.contains("--resume"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(partial(&out)).unwrap(), kept);
+
+    // --resume completes it: the same bytes as an uninterrupted run, and the
+    // partial file and its sidecar are gone.
+    Command::new(bin())
+        .args(["solve", "-q", "--resume"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        reference(dir.path(), &input, "ref.csv")
+    );
+    assert!(!partial(&out).exists() && !sidecar(&out).exists());
+}
+
+/// Kills `solve -j threads` with SIGKILL at random moments (each resumed run
+/// after the first too), then resumes to the end.
+fn resume_after_kills(threads: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let want = reference(dir.path(), &input, "ref.csv");
+    let out = dir.path().join("out.csv");
+    let seed: u64 = rand::random();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        threads,
+        "--batch-size",
+        "256",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--resume",
+    ];
+    let mut kills = Vec::new();
+    for _ in 0..4 {
+        let mut child = spawn(&args);
+        // Past start-up (a few ms), somewhere in the next third of a second.
+        let delay = Duration::from_millis(rng.gen_range(5..350));
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let rows =
+            std::fs::read(partial(&out)).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count());
+        kills.push((delay, rows));
+        assert!(
+            !out.exists(),
+            "seed {seed}: a killed run left {}",
+            out.display()
+        );
+    }
+    assert!(!kills.is_empty(), "seed {seed}: no run was killed");
+    Command::new(bin()).args(args).assert().success();
+    assert!(
+        std::fs::read(&out).unwrap() == want,
+        "seed {seed}, kills (delay, lines in the partial file) {kills:?}: the resumed \
+         output differs from the uninterrupted run's"
+    );
+    assert!(!partial(&out).exists() && !sidecar(&out).exists());
+}
+
+#[test]
+fn resume_after_sigkills_is_byte_identical_with_one_thread() {
+    resume_after_kills("1");
+}
+
+#[test]
+fn resume_after_sigkills_is_byte_identical_with_two_threads() {
+    resume_after_kills("2");
+}
+
+/// SIGINT or SIGTERM: exit 128 + signal, whole rows in the partial file, a
+/// summary line with the command that continues, which finishes the run.
+fn stop_with(sig: &str, code: i32, name: &str, threads: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.csv");
+    let mut child = spawn(&[
+        "solve",
+        "-j",
+        threads,
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    wait_for_rows(&mut child, &out);
+    signal(&child, sig);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(code), "{err}");
+    assert!(!out.exists());
+    let rows = whole_rows(&std::fs::read(partial(&out)).unwrap());
+    assert!(rows > 0, "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with(&format!("sudoflow: stopped by {name}: {rows} records")))
+        .unwrap_or_else(|| panic!("no summary line for {rows} rows: {err}"));
+    let command = line
+        .split_once("continue with: ")
+        .expect("the summary gives the command")
+        .1;
+    assert!(command.ends_with(" --resume"), "{command}");
+    let resumed = std::process::Command::new("sh")
+        .args(["-c", command])
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{resumed:?}");
+    let summary = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        summary.contains(&format!("{rows} of them resumed")),
+        "{summary}"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        reference(dir.path(), &input, "ref.csv")
+    );
+}
+
+#[test]
+fn sigint_stops_with_whole_rows_exit_130_and_the_resume_command() {
+    stop_with("-INT", 130, "SIGINT", "2");
+}
+
+#[test]
+fn sigterm_stops_with_whole_rows_exit_143_and_the_resume_command() {
+    stop_with("-TERM", 143, "SIGTERM", "1");
+}
+
+#[test]
+fn a_second_sigint_exits_at_once_and_the_run_still_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.csv");
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let mut child = spawn(&args);
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-INT");
+    signal(&child, "-INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert!(!out.exists());
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    Command::new(bin()).args(resume).assert().success();
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        reference(dir.path(), &input, "ref.csv")
+    );
+}
+
+#[test]
+fn a_signal_without_o_still_writes_whole_rows_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let stdout = dir.path().join("stdout.csv");
+    let child = std::process::Command::new(bin())
+        .args(["solve", "-j", "2"])
+        .arg(&input)
+        .stdout(std::fs::File::create(&stdout).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..2000 {
+        if std::fs::metadata(&stdout).unwrap().len() > 100_000 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    signal(&child, "-TERM");
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(143), "{err}");
+    let rows = whole_rows(&std::fs::read(&stdout).unwrap());
+    assert!(
+        err.contains(&format!("stopped by SIGTERM: {rows} records")),
+        "{err}"
+    );
+    assert!(
+        err.contains("use -o FILE, a regular file, to be able to --resume"),
+        "{err}"
+    );
+}
+
+/// An interrupted run's partial file, stopped by SIGINT: (dir, input, out).
+fn interrupted_run() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.csv");
+    let mut child = spawn(&[
+        "solve",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    (dir, input, out)
+}
+
+/// `--resume` with `extra` arguments must exit 2 saying `why`, leaving the
+/// partial file as it was.
+fn refused(input: &Path, out: &Path, extra: &[&str], why: &str) {
+    let before = std::fs::read(partial(out)).unwrap();
+    let err = Command::new(bin())
+        .args(["solve", "-q", "--resume"])
+        .args(extra)
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&err);
+    assert!(err.contains("cannot resume") && err.contains(why), "{err}");
+    assert_eq!(std::fs::read(partial(out)).unwrap(), before);
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_resume_with_other_options_is_refused_saying_which() {
+    let (_dir, input, out) = interrupted_run();
+    refused(&input, &out, &["--limit", "3"], "--limit was 2, now 3");
+    refused(
+        &input,
+        &out,
+        &["--no-guess"],
+        "--no-guess was false, now true",
+    );
+    // Another command on the same file.
+    let err = Command::new(bin())
+        .args(["count", "-q", "--resume"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&err).contains("written by `sudoflow solve`, not `sudoflow count`")
+    );
+    // -j and --batch-size do not shape the rows: that resume goes through.
+    Command::new(bin())
+        .args(["solve", "-q", "--resume", "-j", "1", "--batch-size", "7"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_resume_with_changed_inputs_is_refused_saying_which() {
+    let (dir, input, out) = interrupted_run();
+    // Another path.
+    let copy = dir.path().join("copy.txt");
+    std::fs::copy(&input, &copy).unwrap();
+    refused(&copy, &out, &[], "input 1 was");
+    // Grown.
+    let mtime = std::fs::metadata(&input).unwrap().modified().unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&input)
+        .unwrap();
+    f.write_all(b"# one more line\n").unwrap();
+    drop(f);
+    refused(&input, &out, &[], "bytes, now");
+    // Same size and modification time, two records swapped near the start:
+    // the fingerprint's first MiB catches it.
+    let text = std::fs::read_to_string(&copy).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| !l.starts_with('#')).unwrap();
+    lines.swap(at, at + 1);
+    let swapped = lines.join("\n") + "\n";
+    assert_eq!(swapped.len(), text.len());
+    std::fs::write(&input, &swapped).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&input)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    refused(&input, &out, &[], "first MiB changed");
+}
+
+#[test]
+fn kept_rows_are_checked_against_the_records_read_again() {
+    // A resume whose fingerprint cannot tell (stdin): the rows' own index
+    // and puzzle columns catch other records.
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out.csv");
+    let text = std::fs::read_to_string(&input).unwrap();
+    let first: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .take(5)
+        .collect();
+    let partial_rows = {
+        // A partial file of the first five records, as an interrupted run
+        // left it (torn in its sixth row).
+        let want = reference(dir.path(), &input, "ref.csv");
+        let cut = want
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(5)
+            .unwrap()
+            .0
+            + 20;
+        want[..cut].to_vec()
+    };
+    let stdin_run = |stdin: String| {
+        Command::new(bin())
+            .args(["solve", "-q", "--resume", "-o"])
+            .arg(&out)
+            .write_stdin(stdin)
+            .assert()
+    };
+    // Make the sidecar of a stdin run, then plant the torn partial file.
+    let mut child = std::process::Command::new(bin())
+        .args(["solve", "-q", "-o"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    for _ in 0..2000 {
+        if sidecar(&out).exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::write(partial(&out), &partial_rows).unwrap();
+    // Records 2 and 1 swapped: refused at row 1.
+    let mut other = first.clone();
+    other.swap(0, 1);
+    let err = stdin_run(other.join("\n") + "\n")
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&err);
+    assert!(
+        err.contains("row 1 of") && err.contains("record 1 of the inputs (<stdin>:1)"),
+        "{err}"
+    );
+    // Fewer records than rows kept: refused.
+    let err = stdin_run(first[..3].join("\n") + "\n")
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&err).contains("more rows than the inputs have records"),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    // The same records: the torn sixth row is dropped and redone.
+    stdin_run(first.join("\n") + "\n").success();
+    let ref5 = Command::new(bin())
+        .args(["solve", "-q"])
+        .write_stdin(first.join("\n") + "\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(std::fs::read(&out).unwrap(), ref5);
+}
+
+#[test]
+fn strict_exit_1_is_complete_but_a_failed_read_keeps_the_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.txt");
+    std::fs::write(
+        &input,
+        "12,3\n.................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.csv");
+    Command::new(bin())
+        .args(["solve", "-q", "--strict"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(1);
+    assert_eq!(whole_rows(&std::fs::read(&out).unwrap()), 2);
+    assert!(!partial(&out).exists() && !sidecar(&out).exists());
+
+    // A gzip input cut short: the rows read are kept in out2.csv.partial,
+    // exit 2, and no out2.csv.
+    let set = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&std::fs::read(set).unwrap()).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = dir.path().join("cut.txt.gz");
+    std::fs::write(&cut, &gz[..30_000]).unwrap();
+    let out2 = dir.path().join("out2.csv");
+    let err = Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&cut)
+        .arg("-o")
+        .arg(&out2)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8_lossy(&err);
+    assert!(
+        err.contains("kept in") && err.contains("out2.csv.partial"),
+        "{err}"
+    );
+    assert!(!out2.exists());
+    assert!(whole_rows(&std::fs::read(partial(&out2)).unwrap()) > 1000);
+}
+
+#[test]
+fn generate_resumes_the_same_random_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = dir.path().join("want.csv");
+    let base = ["generate", "-q", "-n", "3000"];
+    Command::new(bin())
+        .args(base)
+        .args(["--seed", "11", "-o"])
+        .arg(&want)
+        .assert()
+        .success();
+    let want = std::fs::read(want).unwrap();
+    // Without --seed: the drawn seed is kept in the sidecar for the resume.
+    let out = dir.path().join("out.csv");
+    let mut child = spawn(&[
+        "generate",
+        "-n",
+        "3000",
+        "-j",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-INT");
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    let rows = whole_rows(&std::fs::read(partial(&out)).unwrap());
+    let seed: u64 = err
+        .split("seed ")
+        .nth(1)
+        .and_then(|s| s.split(';').next())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no seed in {err}"));
+    Command::new(bin())
+        .args(base)
+        .args(["-j", "1", "--resume", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read(&out).unwrap();
+    assert_eq!(whole_rows(&text), 3000, "{rows} rows were kept");
+    let again = dir.path().join("again.csv");
+    Command::new(bin())
+        .args(base)
+        .args(["--seed", &seed.to_string(), "-o"])
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(text, std::fs::read(again).unwrap());
+    // With --seed 11 and a kill: the same bytes as the run above.
+    let out = dir.path().join("seeded.csv");
+    let args = [
+        "generate",
+        "-q",
+        "-n",
+        "3000",
+        "--seed",
+        "11",
+        "-o",
+        out.to_str().unwrap(),
+        "--resume",
+    ];
+    let mut child = spawn(&args);
+    wait_for_rows(&mut child, &out);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    Command::new(bin())
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "3000",
+            "--seed",
+            "12",
+            "-o",
+            out.to_str().unwrap(),
+            "--resume",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--seed was 11, now 12"));
+    Command::new(bin()).args(args).assert().success();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+}
+
+#[test]
+fn special_and_linked_outputs_are_never_renamed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = datasets::public_path(datasets::HARDEST_1106).expect("make datasets");
+    let want = Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&set)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    // -o /dev/stdout with stdout sent to a file: written through, and
+    // /dev/stdout is still the link it was.
+    let before = std::fs::symlink_metadata("/dev/stdout").map(|m| m.file_type());
+    let redirected = dir.path().join("redirected.csv");
+    std::process::Command::new(bin())
+        .args(["solve", "-q", "-o", "/dev/stdout"])
+        .arg(&set)
+        .stdout(std::fs::File::create(&redirected).unwrap())
+        .status()
+        .unwrap();
+    assert_eq!(std::fs::read(&redirected).unwrap(), want);
+    assert_eq!(
+        std::fs::symlink_metadata("/dev/stdout").map(|m| m.file_type()),
+        before
+    );
+    assert!(!Path::new("/dev/stdout.partial").exists());
+    // A link, to a file there or not yet: the link stays, its file is written.
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    for existing in [false, true] {
+        let link = dir.path().join(format!("link-{existing}.csv"));
+        let file = dir.path().join(format!("real/{existing}.csv"));
+        if existing {
+            std::fs::write(&file, "old\n").unwrap();
+        }
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        Command::new(bin())
+            .args(["solve", "-q"])
+            .arg(&set)
+            .arg("-o")
+            .arg(&link)
+            .assert()
+            .success();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&file).unwrap(), want);
+    }
+}
