@@ -433,6 +433,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             line: line_no,
             raw,
             grid,
+            pencilmarks: None,
         };
         if content.len() > cap {
             let head = &content[..cap];
@@ -487,7 +488,41 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                 continue;
             }
         }
+        // 729 characters: a pencilmark puzzle, position i holding the digit
+        // i % 9 + 1 or '.'.
+        let bad = field
+            .iter()
+            .enumerate()
+            .find(|&(i, &b)| b != b'.' && b != b'1' + (i % 9) as u8);
         let r = match std::str::from_utf8(field) {
+            _ if field.len() == 729 && bad.is_none() => Record {
+                pencilmarks: Some(Box::new(
+                    crate::grid::Pencilmarks::parse(field)
+                        .expect("729 bytes")
+                        .expect("checked above"),
+                )),
+                ..record(
+                    String::from_utf8_lossy(field).into_owned(),
+                    Err(format!(
+                        "fuzz:{line_no}: a pencilmark puzzle (729 characters): this command \
+                         reads 81-cell puzzles only"
+                    )),
+                )
+            },
+            _ if field.len() == 729 => {
+                let (i, _) = bad.expect("not all good");
+                let ch = String::from_utf8_lossy(&field[i..]).chars().next();
+                let message = format!(
+                    "fuzz:{line_no}: bad character {:?} at position {} ({}, candidate {}) of a \
+                     pencilmark puzzle: expected '{}' or '.'",
+                    ch.expect("a byte at i"),
+                    i + 1,
+                    cell_name(i / 9),
+                    i % 9 + 1,
+                    i % 9 + 1
+                );
+                record(clip(&String::from_utf8_lossy(field)), Err(message))
+            }
             Ok(t) => match Grid::parse(t) {
                 Ok(g) => record(String::new(), Ok(g)),
                 Err(e) => record(clip(t), Err(format!("fuzz:{line_no}: {e}"))),

@@ -94,11 +94,12 @@ impl crate::pipeline::FromPanic for SolveRow {
 pub struct SolveRow {
     /// 1-based position of the record among all records.
     pub index: u64,
-    /// The puzzle; `None` for an invalid record. The `puzzle` column is its
-    /// 81 cells with `.` for blanks, or [`SolveRow::raw`] when `None`.
+    /// The puzzle; `None` for an invalid record or a pencilmark puzzle. The
+    /// `puzzle` column is its 81 cells with `.` for blanks, or
+    /// [`SolveRow::raw`] when `None`.
     pub puzzle: Option<Grid>,
-    /// An invalid record's text as read ([`crate::pipeline::Record::raw`]);
-    /// empty for a valid one.
+    /// An invalid record's text as read ([`crate::pipeline::Record::raw`]),
+    /// or a pencilmark puzzle's 729 characters; empty for a valid puzzle.
     pub raw: String,
     /// See [`Status`].
     pub status: Status,

@@ -1,7 +1,7 @@
 //! The transformation group of Sudoku, as a list one can walk: every one of
 //! its 3,359,232 position maps by number, a random element, its order, and
 //! the brute-force canonical form and automorphism count that test the fast
-//! ones of the `minlex` module.
+//! ones of [`super::Canonicalizer`].
 //!
 //! An element is a [`Transform`] ([`crate::grid::transform`]): a position map
 //! (transpose or not, then rows permuted within bands and bands permuted,

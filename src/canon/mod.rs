@@ -43,6 +43,12 @@
 //!    compared with the best row of the level as soon as it is written, and
 //!    a branch stops at the first value above it.
 //!
+//! 4. *Complete grids.* Every column order ties on a complete first row
+//!    (it always reads 123456789), so a valid complete grid starts with one
+//!    loop over the 18 starts x 1,296 column orders x 2 possible second
+//!    rows, and only the orders giving the smallest second row become
+//!    nodes. A row whose columns are all placed is written in a plain loop.
+//!
 //! After the ninth row every node gives the form. The automorphism count is
 //! the number of position maps the nodes stand for (each free group of `n`
 //! columns or stacks counts `n!` arrangements, a free stack's columns 3!
@@ -181,6 +187,20 @@ mod tests {
             let a = c.canonicalize(&p);
             let b = c.canonicalize(&t.apply(&p));
             prop_assert_eq!(a, b);
+        }
+
+        /// Complete grids (their own first step, `grid_rows_0_1`): a random
+        /// transformation keeps form and count, and the form is a fixed
+        /// point starting 123456789.
+        #[test]
+        fn transformed_grids_have_the_same_form(which in 0usize..3, seed in any::<u64>()) {
+            let g = grid([GRID, SYMMETRIC, SHIFTED][which]);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let t = group::random(&mut rng);
+            let a = canonical(&g);
+            prop_assert_eq!(canonical(&t.apply(&g)), a);
+            prop_assert_eq!(canonical(&a.grid()), a);
+            prop_assert_eq!(&a.cells[..9], &[1, 2, 3, 4, 5, 6, 7, 8, 9]);
         }
 
         /// The form is a fixed point, is equivalent to the puzzle (same

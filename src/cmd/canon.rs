@@ -42,7 +42,8 @@ to itself, relabellings of digits the puzzle does not use included: 1 for a puzz
 nine digits with no symmetry, 2 for one using eight. `class_index` is the index of the first \
 record of this run with the same form (the record's own index for a first occurrence). A line \
 that is not a puzzle (wrong length, bad character) gets a row with the error, empty \
-canonical, automorphisms and class_index.
+canonical, automorphisms and class_index. So does a pencilmark line (729 characters): the form \
+is defined on the 81 cells of a puzzle, not on candidates.
 
 Memory: the classes seen are kept as 128-bit digests with their first index: 29 to 57 bytes \
 per distinct class (up to 86 while the table doubles), about 90 MB for a million distinct \

@@ -8,7 +8,7 @@
 //! `solutions` are tabled in [`crate::counting::solutions`].
 
 use crate::cli;
-use crate::counting::solutions::{count_record, CountOptions, CountResult};
+use crate::counting::solutions::{count_pencilmarks, count_record, CountOptions, CountResult};
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
@@ -60,7 +60,8 @@ pub struct CountArgs {
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
             The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
             blank), '#' comments and blank lines skipped, text after a separator ignored, \
-            gzip read as is.\n\
+            gzip read as is. A field of 729 characters is a puzzle given by its candidates \
+            (tdoku's -p pencilmarks), counted from them.\n\
             Example: sudoflow count a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
@@ -228,6 +229,14 @@ impl CountRow {
 
 /// The row for one record: counted if it parsed, invalid otherwise.
 pub fn count_one(solver: &mut Solver, opts: &CountOptions, record: &Record) -> CountRow {
+    if let Some(pencilmarks) = &record.pencilmarks {
+        return CountRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            result: Ok(count_pencilmarks(solver, opts, pencilmarks)),
+            internal_error: false,
+        };
+    }
     match &record.grid {
         Ok(grid) => CountRow {
             index: record.index,

@@ -74,7 +74,9 @@ pub struct RateArgs {
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
             The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
             blank), '#' comments and blank lines skipped, text after a separator ignored \
-            (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip.\n\
+            (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip. \
+            A pencilmark line (729 characters) gets an invalid row: SE rates puzzles from \
+            their givens.\n\
             Example: sudoflow rate a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,

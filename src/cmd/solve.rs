@@ -57,6 +57,9 @@ pub struct SolveArgs {
             'puzzle', 'quizzes' or 'quiz' is skipped and that column read (Kaggle's sets, \
             sudoflow's own CSV), quoted fields too; CRLF line ends and gzip (.gz) are read as \
             is; a directory or a UTF-16 file is an error naming it.\n\
+            A field of 729 characters is a puzzle given by its candidates (tdoku's -p \
+            pencilmarks: per cell 9 characters, the digit if still possible, '.' if \
+            eliminated), solved from them.\n\
             Example: sudoflow solve a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
@@ -212,13 +215,25 @@ const STATUSES: [Status; 8] = [
 ];
 
 /// The row for one record: solved and rated if it parsed and its givens do
-/// not clash, invalid otherwise.
+/// not clash, invalid otherwise. A pencilmark puzzle is solved from its
+/// candidates ([`Solver::solve_pencilmarks`]); its WNF is that of its
+/// candidates, and `--se` leaves its rating columns empty.
 ///
 /// Clashing givens leave the solver no solution (see [`Solver`]), so the
 /// givens are checked only when it finds none: the check costs nothing on
 /// the records that have a solution. A clash row's `puzzle` column is the
 /// parsed puzzle (`.` for blanks).
 pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
+    if let Some(pencilmarks) = &record.pencilmarks {
+        // The puzzle column is the 729-character line; `clues` counts the
+        // cells with one candidate.
+        let (outcome, wnf) = solver.solve_pencilmarks(pencilmarks);
+        let limit = solver.options().limit;
+        let mut row = SolveRow::rated(record.index, &pencilmarks.singles(), wnf, &outcome, limit);
+        row.puzzle = None;
+        row.raw = record.raw.clone();
+        return row;
+    }
     match &record.grid {
         Ok(grid) => {
             let (outcome, wnf) = solver.solve_rated(grid);

@@ -19,8 +19,8 @@
 //! "N or more" (a record with exactly N solutions is `capped` too); counts
 //! below the cap are exact.
 
-use crate::grid::Grid;
-use crate::solver::{SolveOptions, Solver};
+use crate::grid::{Grid, Pencilmarks};
+use crate::solver::{Outcome, SolveOptions, Solver};
 use std::time::Duration;
 
 /// Options of a count.
@@ -88,14 +88,29 @@ pub fn count_record(
     puzzle: &Grid,
 ) -> Result<CountResult, String> {
     puzzle.check_givens().map_err(|e| e.to_string())?;
-    let out = solver.solve(puzzle);
-    Ok(if out.timed_out {
+    Ok(classify(opts, &solver.solve(puzzle)))
+}
+
+/// Counts the solutions of a puzzle given by its candidates
+/// ([`Solver::solve_pencilmarks`]). Cells with one candidate that clash
+/// leave no solution: the count is then 0 (`unsolvable`), not an error.
+pub fn count_pencilmarks(
+    solver: &mut Solver,
+    opts: &CountOptions,
+    pencilmarks: &Pencilmarks,
+) -> CountResult {
+    classify(opts, &solver.solve_pencilmarks(pencilmarks).0)
+}
+
+/// The result a finished search stands for.
+fn classify(opts: &CountOptions, out: &Outcome) -> CountResult {
+    if out.timed_out {
         CountResult::Timeout(out.solutions)
     } else if opts.max.is_some_and(|m| out.solutions >= m) {
         CountResult::Capped(out.solutions)
     } else {
         CountResult::Exact(out.solutions)
-    })
+    }
 }
 
 #[cfg(test)]

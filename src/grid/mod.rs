@@ -17,9 +17,11 @@
 //! ```
 
 mod parse;
+mod pencilmark;
 pub mod transform;
 
 pub use parse::{Clash, ParseError, UnitKind};
+pub use pencilmark::{PencilmarkError, Pencilmarks, PENCILMARK_LEN};
 
 use std::fmt;
 

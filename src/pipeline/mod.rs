@@ -52,7 +52,7 @@ pub mod reader;
 mod workers;
 mod writer;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Pencilmarks};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -76,7 +76,14 @@ pub struct Record {
     /// The puzzle, or a message naming `source:line` and the problem: wrong
     /// length, a bad character, or text that is not UTF-8. An `Ok` grid's
     /// givens may still clash: `work` checks ([`Grid::check_givens`]).
+    /// For a pencilmark puzzle, an error saying that the command reads
+    /// 81-cell puzzles only, for the commands that do not look at
+    /// [`Record::pencilmarks`].
     pub grid: Result<Grid, String>,
+    /// A puzzle given by its candidates (a 729-character line, see
+    /// [`Pencilmarks`]); [`Record::raw`] then holds the whole line. `None`
+    /// for every other record.
+    pub pencilmarks: Option<Box<Pencilmarks>>,
 }
 
 /// How to run the pipeline.

@@ -18,6 +18,8 @@
 //!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
 //!   blanks), otherwise the record's grid is an error naming `source:line`
 //!   and the problem, e.g. `a.txt:7: wrong length: expected 81 cells, found 80`.
+//!   A field of exactly 729 characters is a pencilmark puzzle
+//!   ([`Pencilmarks`], tdoku's `-p` format) in [`Record::pencilmarks`].
 //!   A malformed line is still exactly one record, so it never shifts the
 //!   records after it. Whether the givens clash is the workers' check
 //!   ([`Grid::check_givens`]), so that it runs in parallel, and in `solve`
@@ -40,7 +42,7 @@
 
 use super::formats;
 use super::Record;
-use crate::grid::Grid;
+use crate::grid::{Grid, Pencilmarks};
 use anyhow::{bail, Context};
 use flate2::bufread::GzDecoder;
 use std::fs::File;
@@ -282,6 +284,7 @@ fn records_of(
                 grid: Err(format!(
                     "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
                 )),
+                pencilmarks: None,
             };
             if f(Item::Record(record)).is_break() {
                 return Ok(ControlFlow::Break(()));
@@ -298,6 +301,7 @@ fn records_of(
                 line: line_no,
                 raw: String::new(),
                 grid: Ok(grid),
+                pencilmarks: None,
             };
             if f(Item::Record(record)).is_break() {
                 return Ok(ControlFlow::Break(()));
@@ -468,7 +472,11 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
             // The grid says it all; no copy of the text per record.
             raw: String::new(),
             grid: Ok(grid),
+            pencilmarks: None,
         };
+    }
+    if let Some(parsed) = Pencilmarks::parse(field) {
+        return pencilmark_record(index, source, line, field, parsed);
     }
     let (raw, grid) = match std::str::from_utf8(field) {
         Ok(text) => {
@@ -491,6 +499,38 @@ fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record
         line,
         raw,
         grid,
+        pencilmarks: None,
+    }
+}
+
+/// The record of a 729-character field: a pencilmark puzzle, or the error
+/// naming its first bad character.
+fn pencilmark_record(
+    index: u64,
+    source: &Arc<str>,
+    line: u64,
+    field: &[u8],
+    parsed: Result<Pencilmarks, crate::grid::PencilmarkError>,
+) -> Record {
+    let text = String::from_utf8_lossy(field);
+    let (raw, grid, pencilmarks) = match parsed {
+        Ok(pm) => (
+            text.into_owned(),
+            Err(format!(
+                "{source}:{line}: a pencilmark puzzle (729 characters): this command reads \
+                 81-cell puzzles only"
+            )),
+            Some(Box::new(pm)),
+        ),
+        Err(e) => (clip(&text), Err(format!("{source}:{line}: {e}")), None),
+    };
+    Record {
+        index,
+        source: Arc::clone(source),
+        line,
+        raw,
+        grid,
+        pencilmarks,
     }
 }
 

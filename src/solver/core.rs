@@ -76,7 +76,7 @@ use super::masks::{
     MINIROWS_IL,
 };
 use super::{Outcome, Prune, SolveOptions};
-use crate::grid::Grid;
+use crate::grid::{Grid, Pencilmarks};
 use std::time::Instant;
 
 /// A contradiction: the current branch has no solution.
@@ -232,6 +232,27 @@ impl State {
             // All nine masks when the band has a given, else none.
             let any = ((open ^ BAND) != 0) as u64;
             st.dirty |= (0o777 * any) << (LANES * b);
+        }
+    }
+
+    /// Removes from the digit masks every candidate `masks` eliminates
+    /// (bit `d` of `masks[cell]` clear: digit `d` is not possible there;
+    /// see [`Pencilmarks`]) and marks every mask dirty, so that the first
+    /// propagation starts from them. Called after [`State::set_grid`] with
+    /// the pencilmarks' single-candidate cells as givens, so solved cells
+    /// keep their own digit. A cell left without a candidate is found dead
+    /// by the first propagation's counters.
+    fn restrict(&mut self, masks: &[u16; 81]) {
+        for (cell, &m) in masks.iter().enumerate() {
+            let (b, bit) = (cell / 27, cell % 27);
+            for d in 0..9 {
+                if m & 1 << (d + 1) == 0 {
+                    self.cands[LANES * b + d] &= !(1 << bit);
+                }
+            }
+        }
+        for b in 0..3 {
+            self.dirty |= 0o777 << (LANES * b);
         }
     }
 
@@ -1324,6 +1345,7 @@ impl Search {
         opts: &SolveOptions,
         rng: Option<&'r mut (dyn rand::RngCore + 'r)>,
         counts: Option<&mut [u32; 10]>,
+        candidates: Option<&Pencilmarks>,
     ) -> Outcome {
         if opts.prune != Prune::Basic {
             self.snapshots.clear();
@@ -1346,8 +1368,14 @@ impl Search {
             dirty: 0,
         };
         root.set_grid(puzzle);
+        if let Some(pm) = candidates {
+            root.restrict(pm.masks());
+        }
         if cfg!(debug_assertions) {
-            GIVENS_CLASH.with(|c| c.set(givens_clash(&band_givens(puzzle.cells()))));
+            // Pencilmarks, like clashing givens, give masks that do not come
+            // from consistent givens: the skip's exactness check is off.
+            let off = candidates.is_some() || givens_clash(&band_givens(puzzle.cells()));
+            GIVENS_CLASH.with(|c| c.set(off));
         }
         if let Some(counts) = counts {
             *counts = root.candidate_counts();
@@ -1494,7 +1522,7 @@ mod tests {
 
     #[test]
     fn empty_grid_has_many_solutions_and_guesses() {
-        let out = Search::new().run(&Grid::EMPTY, &opts(), None, None);
+        let out = Search::new().run(&Grid::EMPTY, &opts(), None, None, None);
         assert_eq!(out.solutions, 2);
         assert!(out.guesses > 0);
         assert!(out.solution.unwrap().is_complete());
@@ -1503,7 +1531,7 @@ mod tests {
     #[test]
     fn hard_puzzle_unique_and_stuck_without_guessing() {
         let p = Grid::parse(INKALA).unwrap();
-        let out = Search::new().run(&p, &opts(), None, None);
+        let out = Search::new().run(&p, &opts(), None, None, None);
         assert_eq!(out.solutions, 1);
         assert!(out.solution.unwrap().is_solution_of(&p));
         assert!(out.guesses > 0);
@@ -1511,7 +1539,7 @@ mod tests {
             guess: false,
             ..opts()
         };
-        let out = Search::new().run(&p, &no_guess, None, None);
+        let out = Search::new().run(&p, &no_guess, None, None, None);
         assert!(out.stuck);
         assert_eq!((out.solutions, out.guesses), (0, 0));
     }
@@ -1523,7 +1551,7 @@ mod tests {
             time_budget: Some(Duration::from_millis(20)),
             ..opts()
         };
-        let out = Search::new().run(&Grid::EMPTY, &endless, None, None);
+        let out = Search::new().run(&Grid::EMPTY, &endless, None, None, None);
         assert!(out.timed_out);
         assert!(out.solutions > 0);
     }
@@ -1573,7 +1601,7 @@ mod tests {
             );
         }
         for g in [row, col, bx, far, dead] {
-            let out = Search::new().run(&g, &opts(), None, None);
+            let out = Search::new().run(&g, &opts(), None, None, None);
             assert!(out.backtracks <= 2 * CHECK_GIVENS_AFTER, "{}", g.to_line());
             assert_eq!(out.solutions, 0, "{}", g.to_line());
             assert!(out.backtracks > 0);
@@ -1828,7 +1856,10 @@ mod tests {
     #[test]
     fn state_of_a_solution_round_trips() {
         let p = Grid::parse(INKALA).unwrap();
-        let sol = Search::new().run(&p, &opts(), None, None).solution.unwrap();
+        let sol = Search::new()
+            .run(&p, &opts(), None, None, None)
+            .solution
+            .unwrap();
         let mut st = State::from_grid(&sol);
         st.propagate().unwrap();
         assert!(st.solved());

@@ -22,7 +22,7 @@ mod masks;
 pub mod matching;
 mod prune;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Pencilmarks};
 use crate::rating::Wnf;
 use std::time::Duration;
 
@@ -139,7 +139,7 @@ impl Solver {
 
     /// Solves `puzzle`: counts solutions up to the limit and keeps the first.
     pub fn solve(&mut self, puzzle: &Grid) -> Outcome {
-        self.inner.run(puzzle, &self.opts, None, None)
+        self.inner.run(puzzle, &self.opts, None, None, None)
     }
 
     /// [`Solver::solve`], and the puzzle's WNF (SEEDS.md section 2), the
@@ -150,7 +150,27 @@ impl Solver {
     /// cells and their units (`solve` rates every record).
     pub fn solve_rated(&mut self, puzzle: &Grid) -> (Outcome, Wnf) {
         let mut counts = [0u32; 10];
-        let outcome = self.inner.run(puzzle, &self.opts, None, Some(&mut counts));
+        let outcome = self
+            .inner
+            .run(puzzle, &self.opts, None, Some(&mut counts), None);
+        (outcome, crate::rating::wnf_from_counts(&counts))
+    }
+
+    /// Solves a puzzle given by its candidates ([`Pencilmarks`]): like
+    /// [`Solver::solve`] on the cells with one candidate as givens, every
+    /// candidate the pencilmarks eliminate removed before the first
+    /// propagation. Also returns the WNF of that starting state (its blank
+    /// cells' candidate counts, as [`Solver::solve_rated`]).
+    pub fn solve_pencilmarks(&mut self, pencilmarks: &Pencilmarks) -> (Outcome, Wnf) {
+        let mut counts = [0u32; 10];
+        let puzzle = pencilmarks.singles();
+        let outcome = self.inner.run(
+            &puzzle,
+            &self.opts,
+            None,
+            Some(&mut counts),
+            Some(pencilmarks),
+        );
         (outcome, crate::rating::wnf_from_counts(&counts))
     }
 
@@ -158,7 +178,7 @@ impl Solver {
     /// drawn from `rng` (for random grids and generation); counts up to the
     /// solver's limit like [`Solver::solve`].
     pub fn solve_random(&mut self, puzzle: &Grid, rng: &mut dyn rand::RngCore) -> Outcome {
-        self.inner.run(puzzle, &self.opts, Some(rng), None)
+        self.inner.run(puzzle, &self.opts, Some(rng), None, None)
     }
 }
 
