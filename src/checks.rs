@@ -420,11 +420,20 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
     let unended = lines.pop().filter(|l| !l.is_empty());
     let mut records = Vec::new();
     let mut first = true;
-    let mut second_column = false;
+    // The puzzle's 0-based CSV column, from a header naming it.
+    let mut column = 0;
+    let ended = lines.len();
     let lines = lines
         .into_iter()
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
     for (i, content) in lines.chain(unended).enumerate() {
+        // The line as a header is read: without its end (`\n`, then one
+        // `\r`), which an ended line has lost already.
+        let header_text = if i < ended {
+            content
+        } else {
+            content.strip_suffix(b"\r").unwrap_or(content)
+        };
         let line_no = i as u64 + 1;
         let index = records.len() as u64 + 1;
         let record = |raw: String, grid| Record {
@@ -455,13 +464,14 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         if first {
             body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
         }
-        let body = if second_column {
-            body.iter()
+        // From the puzzle's column on (nothing when the line has fewer).
+        let mut body = body;
+        for _ in 0..column {
+            body = body
+                .iter()
                 .position(|&b| b == b',')
-                .map_or(body, |c| &body[c + 1..])
-        } else {
-            body
-        };
+                .map_or(&body[body.len()..], |c| &body[c + 1..]);
+        }
         let Some(start) = body.iter().position(|&b| b != b' ' && b != b'\t') else {
             continue;
         };
@@ -469,22 +479,36 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         if body[0] == b'#' {
             continue;
         }
-        let end = body
-            .iter()
-            .position(|b| b" \t,;:\r".contains(b))
-            .unwrap_or(body.len());
-        let field = &body[..end];
-        if std::mem::take(&mut first) {
-            let unquoted = field
-                .strip_prefix(b"\"")
-                .and_then(|f| f.strip_suffix(b"\""))
-                .unwrap_or(field);
-            if unquoted.eq_ignore_ascii_case(b"quizzes") || unquoted.eq_ignore_ascii_case(b"puzzle")
-            {
-                continue;
+        // A quoted field runs to its closing quote (or the line's end);
+        // any other to the first separator.
+        let field = match body.strip_prefix(b"\"") {
+            Some(rest) => &rest[..rest.iter().position(|&b| b == b'"').unwrap_or(rest.len())],
+            None => {
+                let end = body
+                    .iter()
+                    .position(|b| b" \t,;:\r".contains(b))
+                    .unwrap_or(body.len());
+                &body[..end]
             }
-            if field == b"index" && body[end..].starts_with(b",puzzle") {
-                second_column = true;
+        };
+        if std::mem::take(&mut first) {
+            // A header: some comma-separated name (blanks around it and one
+            // pair of quotes aside) is puzzle, quizzes or quiz, any case.
+            let header = header_text
+                .strip_prefix(b"\xef\xbb\xbf")
+                .unwrap_or(header_text);
+            let named = header.split(|&b| b == b',').position(|name| {
+                let name = name.trim_ascii();
+                let name = name
+                    .strip_prefix(b"\"")
+                    .and_then(|n| n.strip_suffix(b"\""))
+                    .unwrap_or(name);
+                [&b"puzzle"[..], b"quizzes", b"quiz"]
+                    .iter()
+                    .any(|w| name.eq_ignore_ascii_case(w))
+            });
+            if let Some(k) = named {
+                column = k;
                 continue;
             }
         }
