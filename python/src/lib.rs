@@ -95,14 +95,48 @@ where
     }))
 }
 
+/// Records handled per step of [`run_table`]: their rows are turned into
+/// columns before the next step, while they are still in cache (and the rows
+/// of a long input are never all in memory at once).
+const CHUNK: usize = 4096;
+
+/// `work` on every record (see [`par_map`]), the rows under `header` as a
+/// table, in input order.
+fn run_table<S, T: Row + Send>(
+    records: &[Record],
+    threads: usize,
+    header: &[&str],
+    make_state: impl Fn() -> S + Sync + Send,
+    work: impl Fn(&mut S, &Record) -> T + Sync + Send,
+) -> PyResult<PyTable> {
+    let mut columns = Columns::with_capacity(header, records.len().min(BATCH_ROWS));
+    let mut batches = Vec::new();
+    for chunk in records.chunks(CHUNK * threads) {
+        let rows = par_map(chunk, threads, &make_state, &work)?;
+        for row in &rows {
+            columns.push(row).map_err(PyRuntimeError::new_err)?;
+            if columns.len() >= BATCH_ROWS {
+                batches.push(columns.finish().map_err(arrow_err)?);
+            }
+        }
+    }
+    if columns.len() > 0 || batches.is_empty() {
+        batches.push(columns.finish().map_err(arrow_err)?);
+    }
+    PyTable::try_new(batches, columns.schema())
+}
+
 /// The table of `rows` under `header`, built on the calling thread.
 fn to_table<R: Row>(header: &[&str], rows: &[R]) -> PyResult<PyTable> {
     let mut columns = Columns::new(header);
-    let mut batches = Vec::with_capacity(rows.len().div_ceil(BATCH_ROWS));
+    let mut batches = Vec::with_capacity(rows.len().div_ceil(BATCH_ROWS).max(1));
     for chunk in rows.chunks(BATCH_ROWS) {
         for row in chunk {
             columns.push(row).map_err(PyRuntimeError::new_err)?;
         }
+        batches.push(columns.finish().map_err(arrow_err)?);
+    }
+    if batches.is_empty() {
         batches.push(columns.finish().map_err(arrow_err)?);
     }
     PyTable::try_new(batches, columns.schema())
@@ -126,8 +160,13 @@ fn solve(
     let records = Records::extract(puzzles)?;
     py.detach(|| {
         let records = records.into_records();
-        let rows = par_map(&records, threads, || Solver::new(opts), solve_record)?;
-        to_table(&SOLVE_HEADER, &rows)
+        run_table(
+            &records,
+            threads,
+            &SOLVE_HEADER,
+            || Solver::new(opts),
+            solve_record,
+        )
     })
 }
 
@@ -153,13 +192,13 @@ fn count(
     let records = Records::extract(puzzles)?;
     py.detach(|| {
         let records = records.into_records();
-        let rows = par_map(
+        run_table(
             &records,
             threads,
+            &COUNT_HEADER,
             || Solver::new(solve_opts),
             |s, r| count_one(s, &count_opts, r),
-        )?;
-        to_table(&COUNT_HEADER, &rows)
+        )
     })
 }
 
@@ -177,13 +216,13 @@ fn rate(
     let records = Records::extract(puzzles)?;
     py.detach(|| {
         let records = records.into_records();
-        let rows = par_map(
+        run_table(
             &records,
             threads,
+            &RATE_HEADER,
             || RateState::new(Some(budget)),
             rate_record,
-        )?;
-        to_table(&RATE_HEADER, &rows)
+        )
     })
 }
 

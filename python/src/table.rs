@@ -47,13 +47,19 @@ pub struct Columns {
 impl Columns {
     /// Empty columns under `header`.
     pub fn new(header: &[&str]) -> Columns {
+        Columns::with_capacity(header, 0)
+    }
+
+    /// Empty columns under `header` with room for `rows` rows (growing the
+    /// buffers as they fill costs copies and fresh pages).
+    pub fn with_capacity(header: &[&str], rows: usize) -> Columns {
         let fields: Vec<Field> = header
             .iter()
             .map(|name| Field::new(*name, column_type(name), true))
             .collect();
         let builders = fields
             .iter()
-            .map(|f| Self::builder(f.data_type()))
+            .map(|f| Self::builder(f.name(), f.data_type(), rows))
             .collect();
         Columns {
             schema: Arc::new(Schema::new(fields)),
@@ -63,12 +69,20 @@ impl Columns {
         }
     }
 
-    fn builder(t: &DataType) -> Builder {
+    fn builder(name: &str, t: &DataType, rows: usize) -> Builder {
         match t {
-            DataType::Int64 => Builder::Int(Int64Builder::new()),
-            DataType::UInt64 => Builder::UInt(UInt64Builder::new()),
-            DataType::Float64 => Builder::Float(Float64Builder::new()),
-            _ => Builder::Text(StringBuilder::new()),
+            DataType::Int64 => Builder::Int(Int64Builder::with_capacity(rows)),
+            DataType::UInt64 => Builder::UInt(UInt64Builder::with_capacity(rows)),
+            DataType::Float64 => Builder::Float(Float64Builder::with_capacity(rows)),
+            _ => {
+                // Grids are 81 characters; other text is short or absent.
+                let bytes = if matches!(name, "puzzle" | "solution") {
+                    81
+                } else {
+                    8
+                };
+                Builder::Text(StringBuilder::with_capacity(rows, rows * bytes))
+            }
         }
     }
 
@@ -103,12 +117,18 @@ impl Columns {
                     String::from_utf8_lossy(field)
                 )
             };
+            if let Builder::Int(b) = b {
+                match field {
+                    b"" => b.append_null(),
+                    digits => b.append_value(int(digits).ok_or_else(bad)?),
+                }
+                continue;
+            }
             let text = std::str::from_utf8(field).map_err(|_| bad())?;
             match b {
                 Builder::Text(b) if text.is_empty() => b.append_null(),
                 Builder::Text(b) => b.append_value(text),
-                Builder::Int(b) if text.is_empty() => b.append_null(),
-                Builder::Int(b) => b.append_value(text.parse().map_err(|_| bad())?),
+                Builder::Int(_) => {} // above
                 Builder::UInt(b) if text.is_empty() => b.append_null(),
                 Builder::UInt(b) => b.append_value(text.parse().map_err(|_| bad())?),
                 Builder::Float(b) if text.is_empty() => b.append_null(),
@@ -136,4 +156,23 @@ impl Columns {
         self.rows = 0;
         RecordBatch::try_new(self.schema(), arrays)
     }
+}
+
+/// A decimal integer (optional `-`, then digits) that fits an `i64`, or `None`.
+fn int(text: &[u8]) -> Option<i64> {
+    let (negative, digits) = match text {
+        [b'-', rest @ ..] => (true, rest),
+        _ => (false, text),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v = 0i64;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(i64::from(d - b'0'))?;
+    }
+    Some(if negative { -v } else { v })
 }
