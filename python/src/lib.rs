@@ -293,7 +293,7 @@ fn solve_file(
     std::thread::Builder::new()
         .name("sudoflow-solve-file".into())
         .spawn(move || {
-            let mut columns = Columns::new(&SOLVE_HEADER);
+            let mut columns = Columns::with_capacity(&SOLVE_HEADER, batch_rows.min(BATCH_ROWS));
             let tx2 = tx.clone();
             let run = pipeline::run(
                 &popts,
