@@ -3,7 +3,11 @@ CARGO ?= cargo
 SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
 SUDOFLOW := target/release/sudoflow
 
-.PHONY: all build datasets run test test-release-cli bench lint fuzz
+# The Python package's venv (cached in target/) and the interpreter that makes it.
+PY_VENV := target/py-venv
+PYTHON ?= python3
+
+.PHONY: all build datasets run test test-release-cli test-python python-venv bench lint fuzz
 
 all: build
 
@@ -29,10 +33,31 @@ run: build datasets
 	@echo "CSV output in target/run/"
 
 # Unit, property and integration tests (the integration tests need the sets),
-# then the CLI tests once more against the release binary.
+# then the CLI tests once more against the release binary, then the Python
+# package's tests.
 test: datasets
 	$(CARGO) test --profile ci
 	@$(MAKE) --no-print-directory test-release-cli
+	@$(MAKE) --no-print-directory test-python
+
+# A venv in target/ with python/requirements-test.txt from PyPI (maturin,
+# pytest, pyarrow, polars, pandas, pyspark, dask), made once and kept until
+# the requirements change.
+python-venv: $(PY_VENV)/.installed
+
+$(PY_VENV)/.installed: python/requirements-test.txt
+	test -x $(PY_VENV)/bin/python || $(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check -r python/requirements-test.txt
+	touch $@
+
+# Builds the extension into the venv (maturin develop: cargo's incremental
+# build in target/, profile `python`) and runs python/tests against the
+# release binary, including the Spark (local[2]) and Dask (LocalCluster) runs.
+test-python: build datasets python-venv
+	cd python && VIRTUAL_ENV=$(CURDIR)/$(PY_VENV) PYO3_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python \
+		$(CURDIR)/$(PY_VENV)/bin/maturin develop -q
+	SUDOFLOW_BIN=$(CURDIR)/$(SUDOFLOW) SPARK_LOCAL_IP=127.0.0.1 \
+		$(PY_VENV)/bin/python -m pytest -q python/tests
 
 # The CLI tests (tests/cli_*.rs, built under the ci profile) run against the
 # release binary that users get and the benchmarks time (fat LTO, its own

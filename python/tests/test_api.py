@@ -1,0 +1,275 @@
+"""The Python API against the CLI: same rows, same values, every record once."""
+
+import csv
+import io
+import threading
+import time
+
+import pyarrow as pa
+import pytest
+
+import sudoflow
+
+from conftest import puzzles
+
+# A 17-clue puzzle with one solution, and its solution.
+EASY = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+EASY_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+MULTIPLE = "." * 81
+CLASH = "11" + "." * 79
+SHORT = "1" * 80
+BADCHAR = "x" + "." * 80
+
+INPUT_LINES = [EASY, SHORT, MULTIPLE, CLASH, BADCHAR, EASY]
+
+
+def rows(table):
+    return pa.table(table).to_pylist()
+
+
+def csv_rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def as_csv(v):
+    """A table value as the CLI's CSV writes it (None: empty)."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.10f}"
+    return str(v)
+
+
+def strip_source(error):
+    """An error message without its `source:line: ` prefix."""
+    return error.split(": ", 1)[1] if error else error
+
+
+def assert_same_as_cli(table, cli_csv, float_format=lambda x: f"{x:.10f}"):
+    got = rows(table)
+    want = csv_rows(cli_csv)
+    assert len(got) == len(want)
+    assert list(pa.table(table).column_names) == list(want[0].keys())
+    for g, w in zip(got, want):
+        for k, wv in w.items():
+            gv = g[k]
+            if k == "error":
+                assert strip_source(gv or "") == strip_source(wv), (k, g, w)
+            elif isinstance(gv, float):
+                assert float_format(gv) == wv, (k, g, w)
+            else:
+                assert ("" if gv is None else str(gv)) == wv, (k, g, w)
+
+
+def test_solve_rows_equal_the_cli(cli, tmp_path):
+    lines = puzzles("puzzles6_forum_hardest_1106", 300) + INPUT_LINES
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    want = cli("solve", "-q", f)
+    for threads in (1, 2):
+        assert_same_as_cli(sudoflow.solve(lines, threads=threads), want)
+    want = cli("solve", "-q", "--limit", "5", f)
+    assert_same_as_cli(sudoflow.solve(lines, limit=5), want)
+
+
+def test_types_are_signed_integers_floats_and_strings():
+    t = pa.table(sudoflow.solve([EASY]))
+    assert t.schema.field("index").type == pa.int64()
+    assert t.schema.field("solutions").type == pa.int64()
+    assert t.schema.field("guesses").type == pa.int64()
+    assert t.schema.field("wnf").type == pa.float64()
+    assert t.schema.field("puzzle").type == pa.string()
+    (row,) = t.to_pylist()
+    assert row["status"] == "unique" and row["solution"] == EASY_SOLUTION
+    assert row["error"] is None and row["clues"] == 81 - EASY.count(".")
+
+
+def test_every_item_is_one_row_with_its_error():
+    got = rows(sudoflow.solve([EASY, SHORT, None, 42, CLASH, BADCHAR, MULTIPLE]))
+    assert [r["index"] for r in got] == list(range(1, 8))
+    assert [r["status"] for r in got] == [
+        "unique", "invalid", "invalid", "invalid", "invalid", "invalid", "multiple"]
+    assert got[1]["error"] == "<input>:2: wrong length: expected 81 cells, found 80"
+    assert got[1]["puzzle"] == SHORT
+    assert got[2]["error"] == "<input>:3: no puzzle (null)"
+    assert got[3]["error"] == "<input>:4: not a string but int"
+    assert got[4]["error"].startswith("<input>:5: ") and "r1c1" in got[4]["error"]
+    assert got[5]["error"].startswith("<input>:6: ") and "'x'" in got[5]["error"]
+    assert got[6]["solutions"] == 2 and got[6]["solution"] is not None
+
+
+def test_arrow_inputs_of_every_kind_give_the_same_table():
+    pl = pytest.importorskip("polars")
+    pd = pytest.importorskip("pandas")
+    lines = puzzles("puzzles2_17_clue", 200) + [SHORT, CLASH]
+    want = pa.table(sudoflow.solve(lines))
+    inputs = {
+        "pyarrow array": pa.array(lines),
+        "large string": pa.array(lines, pa.large_string()),
+        "string view": pa.array(lines, pa.string_view()),
+        "chunked": pa.chunked_array([lines[:50], lines[50:]]),
+        "dictionary": pa.array(lines).dictionary_encode(),
+        "one-column table": pa.table({"puzzle": lines}),
+        "polars": pl.Series("puzzle", lines),
+        "pandas": pd.Series(lines, dtype="string[pyarrow]"),
+        "pandas object": pd.Series(lines, dtype=object),
+        "tuple": tuple(lines),
+        "generator": (p for p in lines),
+    }
+    for name, data in inputs.items():
+        assert pa.table(sudoflow.solve(data)).equals(want), name
+
+
+def test_nulls_in_an_arrow_column_are_invalid_rows():
+    got = rows(sudoflow.solve(pa.array([EASY, None, EASY])))
+    assert [r["status"] for r in got] == ["unique", "invalid", "unique"]
+    assert got[1]["error"] == "<input>:2: no puzzle (null)"
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(TypeError, match="not one str"):
+        sudoflow.solve(EASY)
+    with pytest.raises(TypeError, match="strings"):
+        sudoflow.solve(pa.array([1, 2]))
+    with pytest.raises(ValueError, match="limit"):
+        sudoflow.solve([EASY], limit=0)
+    with pytest.raises(ValueError, match="threads"):
+        sudoflow.solve([EASY], threads=0)
+
+
+def test_polars_reads_the_result():
+    pl = pytest.importorskip("polars")
+    df = pl.DataFrame(sudoflow.solve([EASY, SHORT]))
+    assert df["status"].to_list() == ["unique", "invalid"]
+    assert df["index"].dtype == pl.Int64
+
+
+def test_count_rows_equal_the_cli(cli, tmp_path):
+    lines = puzzles("puzzles3_magictour_top1465", 50) + [SHORT, CLASH]
+    lines.append(EASY[:-10] + "." * 10)
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    assert_same_as_cli(sudoflow.count(lines, max=1000), cli("count", "-q", "--max", "1000", f))
+    assert_same_as_cli(sudoflow.count(lines, threads=2), cli("count", "-q", f))
+
+
+def test_rate_rows_equal_the_cli(cli, tmp_path):
+    lines = puzzles("puzzles3_magictour_top1465", 12) + [SHORT, MULTIPLE]
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    want = cli("rate", "-q", "--time-budget", "60", f)
+    assert_same_as_cli(
+        sudoflow.rate(lines, time_budget=60), want, float_format=lambda x: f"{x:.1f}")
+    t = pa.table(sudoflow.rate([EASY]))
+    assert t.schema.field("er").type == pa.float64()
+    assert t.schema.field("steps").type == pa.int64()
+
+
+def test_generate_is_reproducible_and_equals_the_cli(cli):
+    a = pa.table(sudoflow.generate(40, seed=2026, threads=1))
+    b = pa.table(sudoflow.generate(40, seed=2026, threads=2))
+    assert a.equals(b)
+    assert not a.equals(pa.table(sudoflow.generate(40, seed=2027)))
+    assert_same_as_cli(a, cli("generate", "-q", "-n", "40", "--seed", "2026"))
+    sym = pa.table(
+        sudoflow.generate(10, seed=7, clues=(22, 30), symmetry="rot180", wnf_level=(1, 2)))
+    want = cli("generate", "-q", "-n", "10", "--seed", "7", "--clues", "22..30",
+               "--symmetry", "rot180", "--wnf-level", "1..2")
+    assert_same_as_cli(sym, want)
+    for r in sym.to_pylist():
+        assert 22 <= r["clues"] <= 30 and r["status"] == "unique"
+        assert sudoflow.solution(r["puzzle"]) == r["solution"]
+
+
+def test_generate_rejects_bad_options():
+    with pytest.raises(ValueError, match="clues"):
+        sudoflow.generate(1, seed=1, clues=(10, 12))
+    with pytest.raises(ValueError, match="symmetry"):
+        sudoflow.generate(1, seed=1, symmetry="spiral")
+    with pytest.raises(RuntimeError, match="candidates"):
+        sudoflow.generate(1, seed=1, clues=17, max_tries=3)
+
+
+def test_solve_file_streams_the_cli_rows(cli, tmp_path):
+    lines = puzzles("puzzles2_17_clue", 2500) + [SHORT]
+    f = tmp_path / "in.txt"
+    f.write_text("# a comment\n" + "\n".join(lines) + "\n")
+    reader = pa.RecordBatchReader.from_stream(sudoflow.solve_file(f, batch_rows=1000, threads=2))
+    batches = list(reader)
+    assert [b.num_rows for b in batches] == [1000, 1000, 501]
+    got = pa.Table.from_batches(batches, reader.schema)
+    want = cli("solve", "-q", f)
+    assert_same_as_cli(got, want)
+    # The error names the file and line, as the CLI's does.
+    assert got.column("error")[-1].as_py() == cli_error(want)
+
+
+def cli_error(csv_text):
+    return csv_rows(csv_text)[-1]["error"]
+
+
+def test_solve_file_missing_file_raises_at_once(tmp_path):
+    with pytest.raises(OSError, match="nope.txt"):
+        sudoflow.solve_file(tmp_path / "nope.txt")
+
+
+def test_solve_file_can_be_dropped_early(tmp_path):
+    lines = puzzles("puzzles2_17_clue") * 2
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(lines) + "\n")
+    reader = pa.RecordBatchReader.from_stream(sudoflow.solve_file(f, batch_rows=100))
+    first = reader.read_next_batch()
+    assert first.num_rows == 100
+    del reader  # the pipeline thread stops; nothing hangs
+
+
+def test_helpers():
+    g = sudoflow.parse(EASY)
+    assert isinstance(g, sudoflow.Grid) and str(g) == EASY and g.clues == 81 - EASY.count(".")
+    assert g[0, 0] == 8 and g[0, 1] == 0 and len(g.cells) == 81
+    assert g == sudoflow.Grid(EASY) and g.is_valid()
+    assert str(g.solution()) == EASY_SOLUTION
+    assert sudoflow.solution(EASY) == EASY_SOLUTION
+    assert sudoflow.solution(MULTIPLE) is None
+    assert sudoflow.is_valid(EASY) and not sudoflow.is_valid(CLASH)
+    assert not sudoflow.is_valid(SHORT)
+    with pytest.raises(ValueError, match="wrong length"):
+        sudoflow.parse(SHORT)
+    with pytest.raises(ValueError):
+        sudoflow.solution(CLASH)
+
+
+def test_the_gil_is_released_while_solving():
+    """A second Python thread runs while the first is inside solve().
+
+    Thread A times its call; thread B stamps the clock in a pure-Python loop.
+    Holding the GIL, solve() would let B run no bytecode at all during the
+    call, so B's stamps inside the middle half of A's call prove the release
+    (no ratio of wall times, which a busy machine could skew).
+    """
+    lines = puzzles("puzzles2_17_clue", 20000)
+    call = {}
+    stamps = []
+    done = threading.Event()
+
+    def a():
+        t0 = time.perf_counter()
+        sudoflow.solve(lines, threads=1)
+        call["window"] = (t0, time.perf_counter())
+        done.set()
+
+    def b():
+        while not done.is_set():
+            stamps.append(time.perf_counter())
+            time.sleep(0)
+
+    tb = threading.Thread(target=b)
+    ta = threading.Thread(target=a)
+    tb.start()
+    ta.start()
+    ta.join()
+    tb.join()
+    t0, t1 = call["window"]
+    lo, hi = t0 + (t1 - t0) / 4, t1 - (t1 - t0) / 4
+    inside = [s for s in stamps if lo <= s <= hi]
+    assert inside, f"no progress of thread B during solve() ({t1 - t0:.3f} s)"

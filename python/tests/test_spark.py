@@ -1,0 +1,63 @@
+"""sudoflow.spark on a real local Spark: 100,000 records from two CSV files."""
+
+import os
+import sys
+
+import pytest
+
+from frames_data import check_output, write_two_files
+
+pyspark = pytest.importorskip("pyspark")
+
+
+@pytest.fixture(scope="module")
+def spark():
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("sudoflow-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.files.maxPartitionBytes", "512k")
+        .config("spark.sql.files.openCostInBytes", "0")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
+
+
+def test_spark_solve_two_files_to_parquet(spark, tmp_path):
+    import pyarrow.parquet as pq
+
+    import sudoflow.spark
+
+    files, content = write_two_files(tmp_path)
+    df = spark.read.csv([str(f) for f in files], header=True, schema="n INT, puzzle STRING")
+    assert df.rdd.getNumPartitions() >= 8
+    out = sudoflow.spark.solve(df, column="puzzle")
+    assert out.columns[:2] == ["n", "puzzle"] and out.columns[-2:] == ["source", "row"]
+    assert "index" not in out.columns and "solution" in out.columns
+    types = dict(out.dtypes)
+    assert types["solutions"] == "bigint" and types["wnf"] == "double"
+    out.write.parquet(str(tmp_path / "solved.parquet"))
+    check_output(pq.read_table(tmp_path / "solved.parquet"), content)
+
+
+def test_spark_count_and_rate_columns(spark):
+    import sudoflow.spark
+
+    easy = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    df = spark.createDataFrame([(easy,), ("1" * 80,)], "quizzes STRING")
+    counted = sudoflow.spark.count(df, column="quizzes").orderBy("row").collect()
+    assert [(r.status, r.solutions) for r in counted] == [("unique", 1), ("invalid", None)]
+    rated = sudoflow.spark.rate(df, column="quizzes", prefix="se_").orderBy("row").collect()
+    assert rated[0].se_status == "rated" and rated[0].se_er > 0
+    with pytest.raises(ValueError, match="prefix"):
+        sudoflow.spark.solve(spark.createDataFrame([(easy, 1)], "p STRING, solutions INT"),
+                             column="p")
