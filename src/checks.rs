@@ -465,7 +465,6 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
         }
         // From the puzzle's column on (nothing when the line has fewer).
-        let mut body = body;
         for _ in 0..column {
             body = body
                 .iter()
