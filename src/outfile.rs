@@ -363,11 +363,18 @@ impl KeptRows {
             return Ok(false);
         }
         if let Some(c) = self.puzzle_col {
-            let want = match &record.grid {
-                Ok(grid) => grid.to_line(),
-                Err(_) => record.raw.clone(),
+            // A parsed record's row may write its blanks as `--blank` asks
+            // (`0`, `_`): the kept puzzle must be the same grid. Any other
+            // record's row holds its text as read.
+            let (want, same) = match &record.grid {
+                Ok(grid) => {
+                    let kept = std::str::from_utf8(&self.row[c]).ok();
+                    let parsed = kept.and_then(|k| crate::grid::Grid::parse(k).ok());
+                    (grid.to_line(), parsed.as_ref() == Some(grid))
+                }
+                Err(_) => (record.raw.clone(), self.row[c] == *record.raw.as_bytes()),
             };
-            if self.row[c] != *want.as_bytes() {
+            if !same {
                 bail!(
                     "cannot resume: row {} of {} is for puzzle {:?}, but record {} of the \
                      inputs ({}:{}) is {:?}: the inputs are not those of the interrupted run",

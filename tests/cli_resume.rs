@@ -751,32 +751,27 @@ fn special_and_linked_outputs_are_never_renamed_over() {
 
 /// `cmd` on `input` stopped by SIGTERM once rows are written, then resumed:
 /// the same bytes as an uninterrupted run.
-fn stop_and_resume(cmd: &str, input: &Path, dir: &Path) {
+fn stop_and_resume(cmd: &str, extra: &[&str], input: &Path, dir: &Path) {
     let want = dir.join(format!("{cmd}-ref.csv"));
     Command::new(bin())
         .args([cmd, "-q", "-j", "1"])
+        .args(extra)
         .arg(input)
         .arg("-o")
         .arg(&want)
         .assert()
         .success();
     let out = dir.join(format!("{cmd}.csv"));
-    let args = [
-        cmd,
-        "-q",
-        "-j",
-        "2",
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
+    let mut args = vec![cmd, "-q", "-j", "2"];
+    args.extend(extra);
+    args.extend([input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     let mut child = spawn(&args);
     wait_for_rows(&mut child, &out);
     signal(&child, "-TERM");
     assert_eq!(child.wait().unwrap().code(), Some(143));
     assert!(!out.exists());
     let kept = whole_rows(&std::fs::read(partial(&out)).unwrap());
-    let mut resume = args.to_vec();
+    let mut resume = args.clone();
     resume.push("--resume");
     Command::new(bin()).args(resume).assert().success();
     assert_eq!(
@@ -790,14 +785,23 @@ fn stop_and_resume(cmd: &str, input: &Path, dir: &Path) {
 fn count_and_rate_resume_too() {
     let dir = tempfile::tempdir().unwrap();
     let seventeen = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
-    stop_and_resume("count", &seventeen, dir.path());
+    stop_and_resume("count", &[], &seventeen, dir.path());
     // Rating takes milliseconds per top1465 puzzle: 250 of them.
     let set = datasets::public_path(datasets::TOP1465).expect("make datasets");
     let text = std::fs::read_to_string(set).unwrap();
     let head: Vec<&str> = text.lines().take(250).collect();
     let input = dir.path().join("top250.txt");
     std::fs::write(&input, head.join("\n") + "\n").unwrap();
-    stop_and_resume("rate", &input, dir.path());
+    stop_and_resume("rate", &[], &input, dir.path());
+}
+
+/// `--blank 0` writes the puzzle column as a Kaggle `quizzes` field: the
+/// kept rows are still recognised as the records' puzzles on resume.
+#[test]
+fn a_run_with_another_blank_resumes_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    stop_and_resume("solve", &["--blank", "0"], &input, dir.path());
 }
 
 #[test]
