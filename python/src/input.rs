@@ -16,6 +16,7 @@ use pyo3::types::PyString;
 use pyo3_arrow::input::AnyArray;
 use std::sync::Arc;
 use sudoflow::grid::Grid;
+use sudoflow::pipeline::reader::parse_valid;
 use sudoflow::pipeline::Record;
 
 /// The name records from Python carry as their source.
@@ -131,7 +132,7 @@ fn record(index: u64, source: &Arc<str>, text: Option<&str>) -> Record {
         };
     };
     let text = text.trim();
-    if let Some(grid) = quick_parse(text.as_bytes()) {
+    if let Some(grid) = parse_valid(text.as_bytes()) {
         return Record {
             index,
             source: Arc::clone(source),
@@ -159,40 +160,6 @@ fn record(index: u64, source: &Arc<str>, text: Option<&str>) -> Record {
             pencilmarks: None,
         },
     }
-}
-
-/// Not a cell character, in [`CELL_VALUE`].
-const NOT_A_CELL: u8 = 0x10;
-
-/// Each byte's value as a cell: 1..=9 for `1`-`9`, 0 for `.`, `0` and `_`,
-/// [`NOT_A_CELL`] otherwise.
-const CELL_VALUE: [u8; 256] = {
-    let mut t = [NOT_A_CELL; 256];
-    t[b'.' as usize] = 0;
-    t[b'0' as usize] = 0;
-    t[b'_' as usize] = 0;
-    let mut d = 1;
-    while d <= 9 {
-        t[(b'0' + d) as usize] = d;
-        d += 1;
-    }
-    t
-};
-
-/// The common case without a branch per cell: exactly 81 cell characters.
-/// `None` for anything else, which [`Grid::parse`] then names.
-fn quick_parse(text: &[u8]) -> Option<Grid> {
-    let text: &[u8; 81] = text.try_into().ok()?;
-    let mut marks = 0u8;
-    let cells: [u8; 81] = std::array::from_fn(|c| {
-        let v = CELL_VALUE[usize::from(text[c])];
-        marks |= v;
-        v & 0xf
-    });
-    if marks & NOT_A_CELL != 0 {
-        return None;
-    }
-    Grid::from_cells(cells)
 }
 
 fn not_a_string(index: u64, source: &Arc<str>, type_name: &str) -> Record {

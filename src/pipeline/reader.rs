@@ -389,10 +389,11 @@ const CELL_VALUE: [u8; 256] = {
     t
 };
 
-/// The common case in one branch-free pass: 81 cell characters. `None` for
-/// anything else, which [`make_record`] then runs through [`Grid::parse`] for
-/// the exact message.
-fn parse_valid(field: &[u8]) -> Option<Grid> {
+/// The common case in one branch-free pass: 81 cell characters (`1`-`9`
+/// givens; `.`, `0`, `_` blanks), SSE2 on x86_64. `None` for anything else,
+/// which callers then run through [`Grid::parse`] for the exact message (as
+/// the reader does for a record; the Python package's inputs take the same path).
+pub fn parse_valid(field: &[u8]) -> Option<Grid> {
     Grid::from_cells(cell_values(field.try_into().ok()?)?)
 }
 
