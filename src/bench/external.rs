@@ -156,12 +156,20 @@ impl External {
             let _ = err_tx.send(all);
         });
         let mut lines = Vec::new();
+        // Lines until stdout ends, or until the program has exited and its
+        // output has had a moment to drain: the end of stdout alone is not
+        // to be trusted, since another process (a grandchild that left the
+        // group, or one forked while the pipe was open) may still hold its
+        // write end, which would hold this loop until the deadline.
+        let mut exited_at: Option<Instant> = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match line_rx.recv_timeout(left) {
+            let now = Instant::now();
+            let left = deadline.saturating_duration_since(now);
+            let step = left.min(Duration::from_millis(20));
+            match line_rx.recv_timeout(step) {
                 Ok(line) => lines.push(line),
                 Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => {
+                Err(RecvTimeoutError::Timeout) if left.is_zero() => {
                     kill_group(&mut child);
                     return Ok(Run {
                         lines,
@@ -169,6 +177,15 @@ impl External {
                         elapsed: start.elapsed(),
                     });
                 }
+                Err(RecvTimeoutError::Timeout) => match exited_at {
+                    Some(t) if now.duration_since(t) >= Duration::from_millis(100) => break,
+                    Some(_) => {}
+                    None => {
+                        if matches!(child.try_wait(), Ok(Some(_))) {
+                            exited_at = Some(now);
+                        }
+                    }
+                },
             }
         }
         let left = deadline.saturating_duration_since(Instant::now());
