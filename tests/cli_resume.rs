@@ -790,18 +790,28 @@ fn stop_and_resume(cmd: &str, extra: &[&str], input: &Path, dir: &Path) {
     );
 }
 
+/// Copies of `set` (a public set's file name) into `dir/name`, one after
+/// another: an input long enough that a run is still going when the test's
+/// signal lands (the release binary counts the 17-clue set in 60 ms with two
+/// threads, and writes its rows to the file only as its 64 KiB buffer fills).
+fn repeated(dir: &Path, set: &str, copies: usize, name: &str) -> PathBuf {
+    let path = datasets::public_path(set).expect("make datasets");
+    let text = std::fs::read_to_string(path).unwrap();
+    let input = dir.join(name);
+    std::fs::write(&input, text.repeat(copies)).unwrap();
+    input
+}
+
 #[test]
 fn count_and_rate_resume_too() {
     let dir = tempfile::tempdir().unwrap();
-    let seventeen = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
-    stop_and_resume("count", &[], &seventeen, dir.path());
-    // Rating takes milliseconds per top1465 puzzle: 250 of them.
-    let set = datasets::public_path(datasets::TOP1465).expect("make datasets");
-    let text = std::fs::read_to_string(set).unwrap();
-    let head: Vec<&str> = text.lines().take(250).collect();
-    let input = dir.path().join("top250.txt");
-    std::fs::write(&input, head.join("\n") + "\n").unwrap();
-    stop_and_resume("rate", &[], &input, dir.path());
+    // About a million records: over a second of counting, some 30 MB of rows.
+    let count_input = repeated(dir.path(), datasets::SEVENTEEN_CLUE, 20, "seventeen20.txt");
+    stop_and_resume("count", &[], &count_input, dir.path());
+    // Rating takes about 2 ms per top1465 puzzle on one core; all 1,465 give
+    // some 190 KB of rows, so the file has rows long before the run ends.
+    let rate_input = repeated(dir.path(), datasets::TOP1465, 1, "top1465.txt");
+    stop_and_resume("rate", &[], &rate_input, dir.path());
 }
 
 /// `--blank 0` writes the puzzle column as a Kaggle `quizzes` field: the
