@@ -152,7 +152,7 @@ impl Canonical {
 
 /// Computes minlex forms, reusing its buffers across puzzles (one per
 /// thread). [`super::canonical`] is the one-off shortcut.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Canonicalizer {
     /// The puzzle's rows in each view: `views[0][r][c]` is cell `(r, c)`,
     /// `views[1][r][c]` cell `(c, r)`.
@@ -163,9 +163,46 @@ pub struct Canonicalizer {
     nodes: Vec<Node>,
     /// Nodes tying for the best prefix one row further.
     children: Vec<Node>,
-    /// The smallest row found so far at this level; after a position where
-    /// a candidate went below it, `u8::MAX` (anything goes).
-    best: [u8; 9],
+    /// The smallest rows found so far: rows before the current level are
+    /// final; in the current row (and, depth first, every later one), after
+    /// a position where a candidate went below it, `u8::MAX` (anything goes).
+    best: [u8; 81],
+    /// The level (result row, 0..9) being filled.
+    k: usize,
+    /// Depth first: set once a level would keep more than
+    /// [`Canonicalizer::cap`] nodes (see [`Canonicalizer::canonicalize`]).
+    dfs: bool,
+    /// Depth first: position maps counted so far for the best form.
+    maps: u64,
+    /// Breadth first: the level's children went over the cap.
+    overflow: bool,
+    /// Most nodes a level keeps before the search goes depth first; 0 means
+    /// [`NODE_CAP`].
+    cap: usize,
+}
+
+/// Most nodes kept at one level (about 40 bytes each, so about 2.6 MB per
+/// buffer) before the search of a very symmetric puzzle goes depth first.
+/// An ordinary puzzle keeps a few nodes; a grid up to 46,656 after its first
+/// two rows; 81 equal digits would keep all 3,359,232 position maps (about
+/// 320 MB) breadth first.
+pub const NODE_CAP: usize = 1 << 16;
+
+impl Default for Canonicalizer {
+    fn default() -> Canonicalizer {
+        Canonicalizer {
+            views: [[[0; 9]; 9]; 2],
+            nonblank: [[0; 9]; 2],
+            nodes: Vec::new(),
+            children: Vec::new(),
+            best: [u8::MAX; 81],
+            k: 0,
+            dfs: false,
+            maps: 0,
+            overflow: false,
+            cap: 0,
+        }
+    }
 }
 
 impl Canonicalizer {
@@ -178,6 +215,12 @@ impl Canonicalizer {
     /// accepted: clashing givens, several or no solutions, a complete grid
     /// (whose form is its minlex grid); the form is that of the cells as
     /// given, no solving involved.
+    ///
+    /// Memory is bounded: the search goes level by level (breadth first)
+    /// while a level keeps at most [`NODE_CAP`] nodes; past that (a puzzle
+    /// with a huge automorphism group, e.g. 81 equal digits), it finishes
+    /// from the last level depth first, with the same comparisons and the
+    /// same result, holding one node per level.
     pub fn canonicalize(&mut self, puzzle: &Grid) -> Canonical {
         let cells = puzzle.cells();
         for r in 0..9 {
@@ -194,16 +237,18 @@ impl Canonicalizer {
             }
         }
         self.nodes.clear();
-        let mut out = [0u8; 81];
+        self.best = [u8::MAX; 81];
+        self.dfs = false;
+        self.maps = 0;
         // Every row and column of each view holds the nine digits: a valid
         // complete grid, whose first two rows are found in one tight loop.
         let grid = (0..2).all(|v| {
             (0..9).all(|r| self.views[v][r].iter().fold(0u16, |m, &d| m | 1 << d) == 0x3fe)
         });
         let first = if grid {
+            self.best[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+            self.k = 1;
             self.grid_rows_0_1();
-            out[..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
-            out[9..18].copy_from_slice(&self.best);
             2
         } else {
             self.nodes.push(Node::root(0));
@@ -211,15 +256,70 @@ impl Canonicalizer {
             0
         };
         for k in first..9 {
-            self.level(k);
-            out[9 * k..9 * k + 9].copy_from_slice(&self.best);
+            self.k = k;
+            if !self.level() {
+                // Too many ties: the rest depth first from this level's
+                // parents (the cut level's children are dropped).
+                self.dfs = true;
+                self.best[9 * k..].fill(u8::MAX);
+                let nodes = std::mem::take(&mut self.nodes);
+                for &node in &nodes {
+                    self.extend(node);
+                }
+                self.nodes = nodes;
+                self.nodes.clear();
+                break;
+            }
         }
-        let distinct = self.nodes.first().map_or(0, |n| u32::from(n.next) - 1);
-        let maps: u64 = self.nodes.iter().map(Node::arrangements).sum();
+        let maps = if self.dfs {
+            self.maps
+        } else {
+            self.nodes.iter().map(Node::arrangements).sum()
+        };
+        let distinct = (cells.iter().fold(0u16, |m, &d| m | 1 << d) & 0x3fe).count_ones();
         Canonical {
-            cells: out,
+            cells: self.best,
             automorphisms: maps * factorial(9 - distinct),
         }
+    }
+
+    /// The node cap in force ([`NODE_CAP`] unless a test lowered it).
+    fn cap(&self) -> usize {
+        if self.cap == 0 {
+            NODE_CAP
+        } else {
+            self.cap
+        }
+    }
+
+    /// A canonicalizer that goes depth first past `cap` nodes per level
+    /// (tests: both ways must agree).
+    #[cfg(test)]
+    pub(crate) fn with_cap(cap: usize) -> Canonicalizer {
+        Canonicalizer {
+            cap,
+            ..Canonicalizer::default()
+        }
+    }
+
+    /// A node that ties for the best prefix through row `k`: a child for
+    /// the next level, or (depth first) searched on at once.
+    #[inline]
+    fn emit(&mut self, st: Node) {
+        if !self.dfs {
+            self.children.push(st);
+            if self.children.len() > self.cap() {
+                self.overflow = true;
+            }
+            return;
+        }
+        if self.k == 8 {
+            self.maps += st.arrangements();
+            return;
+        }
+        self.k += 1;
+        self.extend(st);
+        self.k -= 1;
     }
 
     /// Levels 0 and 1 of a valid complete grid: its first row is always
@@ -229,7 +329,6 @@ impl Canonicalizer {
     /// in a plain loop, and only the orders giving the smallest second row
     /// become nodes (columns all placed, labels those of the first row).
     fn grid_rows_0_1(&mut self) {
-        self.best = [u8::MAX; 9];
         self.children.clear();
         for view in 0..2u8 {
             for band in 0..3 {
@@ -270,53 +369,74 @@ impl Canonicalizer {
         std::mem::swap(&mut self.nodes, &mut self.children);
     }
 
-    /// Extends every node by one row (result row `k`), keeping the children
-    /// that give the smallest row.
-    fn level(&mut self, k: usize) {
-        self.best = [u8::MAX; 9];
+    /// Extends every node by one row (result row `self.k`), keeping the
+    /// children that give the smallest row. False, with the nodes left as
+    /// they were, when the children would be more than the cap.
+    fn level(&mut self) -> bool {
+        let k = self.k;
+        self.best[9 * k..9 * k + 9].fill(u8::MAX);
         self.children.clear();
+        self.overflow = false;
         let nodes = std::mem::take(&mut self.nodes);
-        for node in &nodes {
-            if k % 3 == 0 {
-                for b in 0..3 {
-                    if node.bands_left & 1 << b == 0 {
-                        continue;
-                    }
-                    for r in 3 * b..3 * b + 3 {
-                        let mut st = *node;
-                        st.bands_left &= !(1 << b);
-                        st.rows_left = (0b111 << (3 * b)) & !(1 << r);
-                        self.row(st, r);
-                    }
-                }
-            } else {
-                let mut left = node.rows_left;
-                while left != 0 {
-                    let r = left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    let mut st = *node;
-                    st.rows_left &= !(1 << r);
-                    self.row(st, r);
-                }
+        for &node in &nodes {
+            self.extend(node);
+            if self.overflow {
+                self.nodes = nodes;
+                self.children.clear();
+                return false;
             }
         }
         self.nodes = nodes;
         std::mem::swap(&mut self.nodes, &mut self.children);
+        true
     }
 
-    /// Compares value `v` at position `p` of the row with the best: false
-    /// when above (prune); when below, it becomes the best and the children
-    /// found so far are dropped.
+    /// Extends `node` by every source row allowed as result row `self.k`.
+    fn extend(&mut self, node: Node) {
+        if self.k % 3 == 0 {
+            for b in 0..3 {
+                if node.bands_left & 1 << b == 0 {
+                    continue;
+                }
+                for r in 3 * b..3 * b + 3 {
+                    let mut st = node;
+                    st.bands_left &= !(1 << b);
+                    st.rows_left = (0b111 << (3 * b)) & !(1 << r);
+                    self.row(st, r);
+                }
+            }
+        } else {
+            let mut left = node.rows_left;
+            while left != 0 {
+                let r = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let mut st = node;
+                st.rows_left &= !(1 << r);
+                self.row(st, r);
+            }
+        }
+    }
+
+    /// Compares value `v` at position `p` of row `self.k` with the best:
+    /// false when above (prune); when below, it becomes the best and what
+    /// was found with the old one is dropped (the level's children, or
+    /// depth first the later rows and the maps counted).
     #[inline]
     fn at(&mut self, p: usize, v: u8) -> bool {
-        let b = self.best[p];
+        let i = 9 * self.k + p;
+        let b = self.best[i];
         if v > b {
             return false;
         }
         if v < b {
-            self.best[p] = v;
-            self.best[p + 1..].fill(u8::MAX);
-            self.children.clear();
+            self.best[i] = v;
+            if self.dfs {
+                self.best[i + 1..].fill(u8::MAX);
+                self.maps = 0;
+            } else {
+                self.best[i + 1..9 * self.k + 9].fill(u8::MAX);
+                self.children.clear();
+            }
         }
         true
     }
@@ -334,7 +454,7 @@ impl Canonicalizer {
                     return;
                 }
             }
-            self.children.push(st);
+            self.emit(st);
             return;
         }
         let nb = self.nonblank[view][r];
@@ -356,7 +476,7 @@ impl Canonicalizer {
     /// and take the free stacks that are not blank in it.
     fn slot(&mut self, st: Node, i: usize, old_free: usize, r: usize) {
         if i == 3 {
-            self.children.push(st);
+            self.emit(st);
             return;
         }
         let nb = self.nonblank[usize::from(st.view)][r];
