@@ -58,8 +58,7 @@ pub struct RunSpec {
     pub options: Vec<(&'static str, String)>,
     /// The CSV header, in column order.
     pub header: Vec<String>,
-    /// Whether the command has `--resume` (`canon` has not: its rows are
-    /// not one per record with `--distinct`). A stopped run of a command
+    /// Whether the command has `--resume`. A stopped run of a command
     /// without it still keeps `FILE.partial`, and says to delete it.
     pub resumable: bool,
 }
@@ -306,6 +305,12 @@ pub struct KeptRows {
     exhausted: bool,
     /// Rows per status, in order of first appearance.
     statuses: Vec<(String, u64)>,
+    /// Rows may skip records (`canon --distinct`): indices only increase.
+    sparse: bool,
+    /// Sparse: a row read but not yet matched to its record.
+    pending: bool,
+    /// Sparse: the index of the last row read.
+    last_index: u64,
 }
 
 impl KeptRows {
@@ -331,7 +336,22 @@ impl KeptRows {
                 self.columns
             );
         }
-        if let Some(c) = self.index_col {
+        if let (true, Some(c)) = (self.sparse, self.index_col) {
+            let index = std::str::from_utf8(&self.row[c])
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok())
+                .filter(|&i| i > self.last_index);
+            let Some(index) = index else {
+                bail!(
+                    "{}: row {row_no} has index {:?}, not above the row before's {}: the file \
+                     is damaged",
+                    self.name,
+                    String::from_utf8_lossy(&self.row[c]),
+                    self.last_index
+                );
+            };
+            self.last_index = index;
+        } else if let Some(c) = self.index_col {
             if self.row[c] != *row_no.to_string().as_bytes() {
                 bail!(
                     "{}: row {row_no} has index {:?}: the file is damaged",
@@ -359,9 +379,53 @@ impl KeptRows {
     /// Errors: the row is not this record's (the inputs are not those of
     /// the interrupted run), or the file is damaged.
     pub fn check(&mut self, record: &Record) -> anyhow::Result<bool> {
+        if self.sparse {
+            return self.check_sparse(record);
+        }
         if !self.next_row()? {
             return Ok(false);
         }
+        self.check_puzzle(record)?;
+        Ok(true)
+    }
+
+    /// Rows with gaps in their indices ([`KeptRows::set_sparse`]): a record
+    /// before the next kept row's index is skipped (the interrupted run
+    /// wrote no row for it), the record at that index is checked against
+    /// the row, and once every row is matched, records are worked on again.
+    fn check_sparse(&mut self, record: &Record) -> anyhow::Result<bool> {
+        if !self.pending {
+            if !self.next_row()? {
+                return Ok(false);
+            }
+            self.pending = true;
+        }
+        if record.index < self.last_index {
+            return Ok(true);
+        }
+        if record.index > self.last_index {
+            bail!(
+                "{}: row {} has index {}, but the inputs' records went past it: the file is \
+                 damaged",
+                self.name,
+                self.kept,
+                self.last_index
+            );
+        }
+        self.pending = false;
+        self.check_puzzle(record)?;
+        Ok(true)
+    }
+
+    /// Lets rows skip records: their `index` column must only increase
+    /// (`canon --distinct` writes no row for a repeated class). Records up
+    /// to the last kept row's index are skipped.
+    pub fn set_sparse(&mut self) {
+        self.sparse = true;
+    }
+
+    /// Checks the kept row just read against `record` (its `puzzle`).
+    fn check_puzzle(&mut self, record: &Record) -> anyhow::Result<()> {
         if let Some(c) = self.puzzle_col {
             // A parsed record's row may write its blanks as `--blank` asks
             // (`0`, `_`): the kept puzzle must be the same grid. Any other
@@ -388,7 +452,7 @@ impl KeptRows {
                 );
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Reads every kept row (checking their shape and `index`), for a
@@ -421,7 +485,7 @@ impl KeptRows {
     /// Errors: rows are left over (the inputs are shorter than those of the
     /// interrupted run).
     pub fn finish(&mut self) -> anyhow::Result<()> {
-        if self.next_row()? {
+        if self.pending || self.next_row()? {
             bail!(
                 "cannot resume: {} has more rows than the inputs have records ({}): the \
                  inputs are not those of the interrupted run",
@@ -574,6 +638,9 @@ impl RunOutput {
                 kept: 0,
                 exhausted: len == 0,
                 statuses: Vec::new(),
+                sparse: false,
+                pending: false,
+                last_index: 0,
             };
             if len > 0 {
                 let mut header = csv::StringRecord::new();
@@ -625,6 +692,12 @@ impl RunOutput {
             last_flush: Instant::now(),
         };
         Ok((out, sink, kept))
+    }
+
+    /// `FILE.partial`, where the rows go (`None` for stdout and files
+    /// written directly).
+    pub fn partial(&self) -> Option<&Path> {
+        self.file.as_ref().map(|f| f.partial.as_path())
     }
 
     /// Call after each row: pushes the buffered rows to the file once a

@@ -141,12 +141,14 @@ impl Canonical {
         self.cells.iter().map(|&v| char::from(b'0' + v)).collect()
     }
 
-    /// A 128-bit digest of the canonical cells (XXH3-128): equal forms have
-    /// equal digests, and two different forms share one with probability
-    /// about 2^-128, so a set of digests stands for a set of classes
-    /// (`canon --distinct`, `generate --distinct`).
+    /// A 128-bit digest (XXH3-128) of the form's line
+    /// ([`Canonical::to_line`]): equal forms have equal digests, and two
+    /// different forms share one with probability about 2^-128, so a set of
+    /// digests stands for a set of classes (`canon --distinct`, `generate
+    /// --distinct`). Hashing the line, not the cells, lets a resumed run
+    /// rebuild its set from the `canonical` column it wrote.
     pub fn digest(&self) -> u128 {
-        xxhash_rust::xxh3::xxh3_128(&self.cells)
+        super::line_digest(&self.cells.map(|v| b'0' + v))
     }
 }
 

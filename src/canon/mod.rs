@@ -62,8 +62,17 @@
 
 pub mod group;
 mod minlex;
+mod pencilmark;
 
-pub use minlex::{Canonical, Canonicalizer};
+pub use minlex::{Canonical, Canonicalizer, NODE_CAP};
+pub use pencilmark::{canonical_pencilmarks, PencilmarkCanonical, PencilmarkCanonicalizer};
+
+/// The 128-bit digest (XXH3-128) of a form's line as `canon` writes it
+/// (81 characters `0`-`9`, or a pencilmark form's 729): what [`Classes`]
+/// keys classes by.
+pub fn line_digest(line: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(line)
+}
 
 use crate::grid::Grid;
 

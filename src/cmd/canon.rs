@@ -7,7 +7,9 @@
 //! form) is looked up on the calling thread, in input order, in a
 //! [`Classes`] set, so the output is the same for any `-j`.
 
-use crate::canon::{Canonical, Canonicalizer, Classes};
+use crate::canon::{
+    line_digest, Canonical, Canonicalizer, Classes, PencilmarkCanonical, PencilmarkCanonicalizer,
+};
 use crate::cli;
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
@@ -42,15 +44,21 @@ to itself, relabellings of digits the puzzle does not use included: 1 for a puzz
 nine digits with no symmetry, 2 for one using eight. `class_index` is the index of the first \
 record of this run with the same form (the record's own index for a first occurrence). A line \
 that is not a puzzle (wrong length, bad character) gets a row with the error, empty \
-canonical, automorphisms and class_index. So does a pencilmark line (729 characters): the form \
-is defined on the 81 cells of a puzzle, not on candidates.
+canonical, automorphisms and class_index. A pencilmark line (729 characters, tdoku's -p: per \
+cell 9 characters, the digit if still possible, '.' if eliminated) is a puzzle given by its \
+candidates: its form is the smallest such 729-character line ('.' before digits) among its \
+transforms, and its classes are among pencilmark lines (a puzzle's 81-character line and the \
+pencilmarks of its givens are not one class, but two puzzles are equivalent exactly when \
+their givens' pencilmarks are).
 
 Memory: the classes seen are kept as 128-bit digests with their first index: 29 to 57 bytes \
 per distinct class (up to 86 while the table doubles), about 90 MB for a million distinct \
 classes whatever the number of records; repeats cost nothing.
 
 Exit codes: 0 the run completed; 1 --strict and some record was invalid (after the whole \
-output is written); 2 usage or I/O error, e.g. a missing input.
+output is written); 2 usage or I/O error, e.g. a missing input (rows written so far stay in \
+FILE.partial); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is kept for --resume). With -o \
+FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Examples:
   sudoflow canon datasets/puzzles2_17_clue.txt -o classes.csv
@@ -122,6 +130,21 @@ pub struct CanonArgs {
     )]
     pub quiet: bool,
 
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial, the rows it kept: the inputs and --distinct must be those of that \
+            run (-j, --batch-size and -q may differ), else the resume is refused, saying what \
+            differs. The records whose rows are kept are read again and checked, not worked \
+            on again; the classes are taken back from the rows (their canonical and \
+            class_index), so the final FILE is the one an uninterrupted run writes. Without \
+            FILE.partial the run starts afresh.\n\
+            Example: sudoflow canon big.txt --distinct -o distinct.csv --resume"
+    )]
+    pub resume: bool,
+
     /// Exit 1 if any record is invalid (after writing everything).
     #[arg(
         long,
@@ -133,25 +156,71 @@ pub struct CanonArgs {
     pub strict: bool,
 }
 
+/// The form of one record: of its 81 cells, or of its candidates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Form {
+    /// An 81-cell puzzle's form ([`Canonicalizer`]).
+    Puzzle(Canonical),
+    /// A pencilmark puzzle's form ([`PencilmarkCanonicalizer`]).
+    Pencilmarks(Box<PencilmarkCanonical>),
+}
+
+impl Form {
+    /// The `canonical` column: 81 characters (`0` blank), or 729.
+    pub fn to_line(&self) -> String {
+        match self {
+            Form::Puzzle(c) => c.to_line(),
+            Form::Pencilmarks(c) => c.to_line(),
+        }
+    }
+
+    /// The `automorphisms` column.
+    pub fn automorphisms(&self) -> u64 {
+        match self {
+            Form::Puzzle(c) => c.automorphisms,
+            Form::Pencilmarks(c) => c.automorphisms,
+        }
+    }
+}
+
 /// A worker's result for one record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CanonRow {
     /// 1-based position of the record among all records.
     pub index: u64,
-    /// The puzzle with `.` for blanks, or the raw text of an invalid record.
+    /// The puzzle with `.` for blanks, a pencilmark line as read, or the raw
+    /// text of an invalid record.
     pub puzzle: String,
     /// The form, or the error message (naming `source:line`) of an invalid
     /// record.
-    pub result: Result<Canonical, String>,
+    pub result: Result<Form, String>,
 }
 
-/// The row for one record: its form if it parsed, its error otherwise.
-pub fn canon_one(canon: &mut Canonicalizer, record: &Record) -> CanonRow {
+/// A worker's canonicalizers (one per kind of record).
+#[derive(Debug, Default)]
+pub struct CanonState {
+    puzzles: Canonicalizer,
+    pencilmarks: Option<PencilmarkCanonicalizer>,
+}
+
+/// The row for one record: its form if it parsed (as 81 cells or as
+/// candidates), its error otherwise.
+pub fn canon_one(state: &mut CanonState, record: &Record) -> CanonRow {
+    if let Some(pm) = &record.pencilmarks {
+        let canon = state
+            .pencilmarks
+            .get_or_insert_with(PencilmarkCanonicalizer::new);
+        return CanonRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            result: Ok(Form::Pencilmarks(Box::new(canon.canonicalize(pm)))),
+        };
+    }
     match &record.grid {
         Ok(grid) => CanonRow {
             index: record.index,
             puzzle: grid.to_line(),
-            result: Ok(canon.canonicalize(grid)),
+            result: Ok(Form::Puzzle(state.puzzles.canonicalize(grid))),
         },
         Err(message) => CanonRow {
             index: record.index,
@@ -173,11 +242,51 @@ impl pipeline::FromPanic for CanonRow {
     }
 }
 
+/// Takes back what the rows kept in `partial` say of the run so far: each
+/// first occurrence's class (rows with `class_index` = `index`), the
+/// repeats written (the others) and the invalid rows (no form).
+///
+/// Errors: the file cannot be read, or a row's numbers do not parse (a
+/// damaged file).
+fn take_back_classes(
+    partial: &std::path::Path,
+    classes: &mut Classes,
+    duplicates: &mut u64,
+    invalid: &mut u64,
+) -> anyhow::Result<()> {
+    let name = partial.display();
+    let mut rows = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_path(partial)
+        .with_context(|| format!("cannot resume {name}"))?;
+    let number = |field: &[u8]| std::str::from_utf8(field).ok()?.parse::<u64>().ok();
+    for (n, row) in rows.byte_records().enumerate() {
+        let row = row.with_context(|| format!("cannot resume {name}: row {} is damaged", n + 1))?;
+        if row.len() != CANON_HEADER.len() {
+            // KeptRows reports the damage, naming the row.
+            continue;
+        }
+        if row[2].is_empty() {
+            *invalid += 1;
+            continue;
+        }
+        let (Some(index), Some(class)) = (number(&row[0]), number(&row[4])) else {
+            anyhow::bail!("cannot resume {name}: row {} is damaged", n + 1);
+        };
+        if index == class {
+            classes.first_of(line_digest(&row[2]), index);
+        } else {
+            *duplicates += 1;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `sudoflow canon`.
 ///
-/// Errors: an input cannot be opened or read, or the output cannot be
-/// written (a closed stdout is reported as a broken pipe, which the binary
-/// turns into a quiet exit 0).
+/// Errors: an input cannot be opened or read, the output cannot be written
+/// (a closed stdout is reported as a broken pipe, which the binary turns
+/// into a quiet exit 0), or `--resume` is refused.
 pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     let opts = PipelineOptions {
         inputs: args.inputs,
@@ -187,60 +296,87 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     };
     pipeline::check_inputs(&opts.inputs)?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
-    // Atomic -o and a clean stop on a signal; no --resume (see RunSpec).
     let spec = RunSpec {
         command: "canon",
-        resumable: false,
+        resumable: true,
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
         options: vec![("distinct", args.distinct.to_string())],
         header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
     };
-    let (mut out, mut sink, _) = RunOutput::open(args.output.as_deref(), &spec, false)?;
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
 
     let mut classes = Classes::new();
     let (mut duplicates, mut invalid) = (0u64, 0u64);
-    let result = pipeline::run(
+    if let (Some(k), Some(partial)) = (kept.as_mut(), out.partial()) {
+        if args.distinct {
+            k.set_sparse();
+        }
+        take_back_classes(partial, &mut classes, &mut duplicates, &mut invalid)?;
+    }
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
         &opts,
-        Canonicalizer::new,
+        Some(&mut check),
+        CanonState::default,
         canon_one,
-        |row: CanonRow| match &row.result {
-            Ok(form) => {
-                let class = classes.first_of(form.digest(), row.index);
-                if class != row.index {
-                    duplicates += 1;
-                    if args.distinct {
-                        return Ok(());
+        |e: pipeline::Emit<CanonRow>| {
+            let row = match e {
+                pipeline::Emit::Row(row) => row,
+                pipeline::Emit::Flush => return sink.flush(),
+            };
+            match &row.result {
+                Ok(form) => {
+                    let line = form.to_line();
+                    let class = classes.first_of(line_digest(line.as_bytes()), row.index);
+                    if class != row.index {
+                        duplicates += 1;
+                        if args.distinct {
+                            return Ok(());
+                        }
                     }
+                    let mut index = itoa::Buffer::new();
+                    let mut automorphisms = itoa::Buffer::new();
+                    let mut class_index = itoa::Buffer::new();
+                    sink.write_record([
+                        index.format(row.index).as_bytes(),
+                        row.puzzle.as_bytes(),
+                        line.as_bytes(),
+                        automorphisms.format(form.automorphisms()).as_bytes(),
+                        class_index.format(class).as_bytes(),
+                        b"",
+                    ])?;
+                    out.row_written(&mut sink)
                 }
-                let mut index = itoa::Buffer::new();
-                let mut automorphisms = itoa::Buffer::new();
-                let mut class_index = itoa::Buffer::new();
-                sink.write_record([
-                    index.format(row.index).as_bytes(),
-                    row.puzzle.as_bytes(),
-                    form.to_line().as_bytes(),
-                    automorphisms.format(form.automorphisms).as_bytes(),
-                    class_index.format(class).as_bytes(),
-                    b"",
-                ])?;
-                out.row_written(&mut sink)
-            }
-            Err(error) => {
-                invalid += 1;
-                let mut index = itoa::Buffer::new();
-                sink.write_record([
-                    index.format(row.index).as_bytes(),
-                    row.puzzle.as_bytes(),
-                    b"",
-                    b"",
-                    b"",
-                    error.as_bytes(),
-                ])?;
-                out.row_written(&mut sink)
+                Err(error) => {
+                    invalid += 1;
+                    let mut index = itoa::Buffer::new();
+                    sink.write_record([
+                        index.format(row.index).as_bytes(),
+                        row.puzzle.as_bytes(),
+                        b"",
+                        b"",
+                        b"",
+                        error.as_bytes(),
+                    ])?;
+                    out.row_written(&mut sink)
+                }
             }
         },
     );
-    let summary = match result {
+    let signal = interrupt::requested();
+    let settled = result.and_then(|summary| {
+        if let Some(k) = kept.as_mut() {
+            if signal.is_none() {
+                k.finish()?;
+            }
+            // Records skipped without a row of their own: repeats that
+            // --distinct dropped.
+            duplicates += summary.resumed - k.kept().min(summary.resumed);
+        }
+        Ok(summary)
+    });
+    let summary = match settled {
         Ok(summary) => summary,
         Err(e) => return Err(out.fail(sink, e)),
     };
@@ -249,7 +385,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         ("duplicates", duplicates),
         ("invalid", invalid),
     ];
-    if let Some(signal) = interrupt::requested() {
+    if let Some(signal) = signal {
         return out.interrupted(sink, signal, &summary.line(&counts));
     }
     out.commit(sink)?;

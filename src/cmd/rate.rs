@@ -7,6 +7,7 @@
 //! `index,puzzle,status,er,ep,ed,technique,steps,error`.
 
 use crate::cli;
+use crate::grid::Pencilmarks;
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
@@ -75,8 +76,9 @@ pub struct RateArgs {
             The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
             blank), '#' comments and blank lines skipped, text after a separator ignored \
             (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip. \
-            A pencilmark line (729 characters) gets an invalid row: SE rates puzzles from \
-            their givens.\n\
+            A pencilmark line (729 characters, tdoku's -p) is rated from its candidates: a \
+            cell with one candidate is a given, the others keep the candidates given (less \
+            what the givens remove), and SE's steps go on from there.\n\
             Example: sudoflow rate a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
@@ -289,8 +291,30 @@ impl RateState {
     /// rates it if it has exactly one. `Err` carries a clash message.
     pub fn rate_grid(&mut self, grid: &crate::grid::Grid) -> Result<RateOutcome, String> {
         let outcome = self.solver.solve(grid);
-        match outcome.solutions {
-            0 => match grid.check_givens() {
+        self.rate_board(outcome.solutions, grid, || se::Board::new(grid))
+    }
+
+    /// Rates a puzzle given by its candidates ([`se::Board::from_pencilmarks`]:
+    /// single candidates are givens): counts its solutions within the
+    /// candidates first, then rates it from them if it has exactly one.
+    /// `Err` carries a clash message (two single candidates clashing).
+    pub fn rate_pencilmarks(&mut self, pm: &Pencilmarks) -> Result<RateOutcome, String> {
+        let (outcome, _) = self.solver.solve_pencilmarks(pm);
+        self.rate_board(outcome.solutions, &pm.singles(), || {
+            se::Board::from_pencilmarks(pm)
+        })
+    }
+
+    /// The outcome for a puzzle with `solutions` (up to 2) whose givens are
+    /// `givens` and whose board `board` makes.
+    fn rate_board(
+        &mut self,
+        solutions: u64,
+        givens: &crate::grid::Grid,
+        board: impl FnOnce() -> se::Board,
+    ) -> Result<RateOutcome, String> {
+        match solutions {
+            0 => match givens.check_givens() {
                 Err(clash) => Err(clash.to_string()),
                 Ok(()) => Ok(RateOutcome::Unsolvable),
             },
@@ -300,7 +324,7 @@ impl RateState {
                     keep_steps: false,
                     ceiling: None,
                 };
-                Ok(match self.rater.rate(grid, &opts) {
+                Ok(match self.rater.rate_board(board(), &opts) {
                     Ok(r) => RateOutcome::Rated(r),
                     Err(RateError::Timeout { budget, steps }) => {
                         RateOutcome::Timeout(budget, steps)
@@ -315,6 +339,16 @@ impl RateState {
 
 /// The row for one record: rated if it parsed and has one solution.
 pub fn rate_record(state: &mut RateState, record: &Record) -> RateRow {
+    if let Some(pm) = &record.pencilmarks {
+        let outcome = state.rate_pencilmarks(pm).unwrap_or_else(|clash| {
+            RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line))
+        });
+        return RateRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            outcome,
+        };
+    }
     match &record.grid {
         Ok(grid) => {
             let outcome = state.rate_grid(grid).unwrap_or_else(|clash| {

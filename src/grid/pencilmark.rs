@@ -85,6 +85,14 @@ impl Pencilmarks {
         Pencilmarks { masks }
     }
 
+    /// A puzzle with these candidates (bit layout in [`Pencilmarks`]; bits
+    /// other than 1..=9 are dropped).
+    pub fn from_masks(masks: [u16; 81]) -> Pencilmarks {
+        Pencilmarks {
+            masks: masks.map(|m| m & 0x3fe),
+        }
+    }
+
     /// The candidates of each cell (bit layout in [`Pencilmarks`]).
     #[inline]
     pub fn masks(&self) -> &[u16; 81] {

@@ -284,6 +284,34 @@ impl Board {
         Board::from_parts(values, cands)
     }
 
+    /// The board of a puzzle given by its candidates ([`Pencilmarks`],
+    /// tdoku's `-p` lines): a cell with one candidate is placed, as a given
+    /// is (the solver takes it so too); every other cell keeps the
+    /// candidates given, less the digits placed in its row, column or block
+    /// (what SE's `rebuildPotentialValues` would remove). The pencilmarks of
+    /// a puzzle's givens with full blanks give [`Board::new`]'s board.
+    ///
+    /// [`Pencilmarks`]: crate::grid::Pencilmarks
+    pub fn from_pencilmarks(pencilmarks: &crate::grid::Pencilmarks) -> Board {
+        let values = *pencilmarks.singles().cells();
+        let mut cands = [0u16; 81];
+        for (c, cand) in cands.iter_mut().enumerate() {
+            if values[c] == 0 {
+                *cand = pencilmarks.masks()[c];
+            }
+        }
+        for region in &REGION_CELLS {
+            let mut seen = 0u16;
+            for &c in region {
+                seen |= bit(values[c as usize]) & 0x3fe;
+            }
+            for &c in region {
+                cands[c as usize] &= !seen;
+            }
+        }
+        Board::from_parts(values, cands)
+    }
+
     /// A board with these values and candidates (taken as they are).
     pub fn from_parts(values: [u8; 81], cands: [u16; 81]) -> Board {
         let mut empty = [0u8; 27];

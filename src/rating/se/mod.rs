@@ -382,8 +382,19 @@ impl Rater {
     /// # Errors
     /// [`RateError::Timeout`] when `options.budget` runs out.
     pub fn rate(&mut self, puzzle: &Grid, options: &Options) -> Result<Rating, RateError> {
+        self.rate_board(Board::new(puzzle), options)
+    }
+
+    /// Rates the puzzle `board` stands for, from its candidates as they are
+    /// (e.g. [`Board::from_pencilmarks`]), as [`Rater::rate`] rates a
+    /// puzzle's board: SE's steps from that state on. Like a puzzle, the
+    /// board should have one solution.
+    ///
+    /// # Errors
+    /// [`RateError::Timeout`] when `options.budget` runs out.
+    pub fn rate_board(&mut self, board: Board, options: &Options) -> Result<Rating, RateError> {
         let deadline = options.budget.map(|b| Instant::now() + b);
-        let mut board = Board::new(puzzle);
+        let mut board = board;
         let mut rating = Rating {
             er: 0.0,
             ep: 0.0,
