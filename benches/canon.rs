@@ -7,15 +7,17 @@
 //! (49,158 puzzles) and `datasets/generated-10k.csv` (`generate`'s corpus,
 //! its `puzzle` column). Each iteration's time is the thread's CPU time
 //! (`cpu-time`), not wall time, so other work on a shared machine does not
-//! count; criterion's thrpt line is then puzzles per CPU-second. Sets that
+//! count; criterion's thrpt line is then puzzles per CPU-second. A third
+//! group times the pencilmark canonicaliser on the candidates of each set's
+//! first 2,000 puzzles (no peer). Sets that
 //! are missing (run `make datasets`) are skipped with a message.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;
-use sudoflow::canon::Canonicalizer;
-use sudoflow::grid::Grid;
+use sudoflow::canon::{Canonicalizer, PencilmarkCanonicalizer};
+use sudoflow::grid::{Grid, Pencilmarks};
 
 /// The puzzles of `path`: the `puzzle` column of a CSV with a header, else
 /// the first 81 characters of each line that is not blank or a comment.
@@ -81,6 +83,24 @@ fn canon(c: &mut Criterion) {
                 cpu_timed(iters, || {
                     for s in &theirs {
                         black_box(black_box(s).canonicalized());
+                    }
+                })
+            })
+        });
+        group.finish();
+        // Pencilmark lines: the candidates of the first 2,000 puzzles'
+        // givens (blanks full). No peer canonicalises candidates.
+        let marks: Vec<Pencilmarks> = ours.iter().take(2000).map(Pencilmarks::of_grid).collect();
+        let mut group = c.benchmark_group(format!("canon-pencilmarks/{name}"));
+        group.throughput(Throughput::Elements(marks.len() as u64));
+        group.sample_size(10);
+        group.measurement_time(Duration::from_secs(20));
+        let mut canon = PencilmarkCanonicalizer::new();
+        group.bench_function(BenchmarkId::new("sudoflow", marks.len()), |b| {
+            b.iter_custom(|iters| {
+                cpu_timed(iters, || {
+                    for pm in &marks {
+                        black_box(canon.canonicalize(black_box(pm)));
                     }
                 })
             })

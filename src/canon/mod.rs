@@ -49,12 +49,21 @@
 //!    rows, and only the orders giving the smallest second row become
 //!    nodes. A row whose columns are all placed is written in a plain loop.
 //!
+//! 5. *Memory.* A level keeps at most [`NODE_CAP`] nodes: a puzzle whose
+//!    rows tie that often (81 equal digits tie on all 3,359,232 position
+//!    maps) finishes depth first from the last level that fit, with the
+//!    same comparisons against a best form kept whole, so the result is the
+//!    same and memory stays a few MB.
+//!
 //! After the ninth row every node gives the form. The automorphism count is
 //! the number of position maps the nodes stand for (each free group of `n`
 //! columns or stacks counts `n!` arrangements, a free stack's columns 3!
 //! more) times the relabellings of the digits the puzzle does not use
 //! ((9 - distinct)!), because the maps reaching the form are one coset of
 //! the automorphism group.
+//!
+//! Puzzles given by their candidates (729-character pencilmark lines) have
+//! their own form, of the same group: [`PencilmarkCanonicalizer`].
 //!
 //! Speed: BENCHMARKS.md, "Canonical forms" (against the `sudoku` crate's
 //! `canonicalized`, which solves the puzzle and canonicalises its solution

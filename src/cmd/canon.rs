@@ -3,9 +3,13 @@
 //!
 //! Records stream through [`crate::pipeline`] exactly as in `solve` (same
 //! reader, worker pool, ordering and invalid rows); each worker reuses one
-//! [`Canonicalizer`]. The class of a record (the first record with the same
-//! form) is looked up on the calling thread, in input order, in a
-//! [`Classes`] set, so the output is the same for any `-j`.
+//! [`Canonicalizer`] (and, for pencilmark lines, a
+//! [`PencilmarkCanonicalizer`]). The class of a record (the first record
+//! with the same form) is looked up on the calling thread, in input order,
+//! in a [`Classes`] set, so the output is the same for any `-j`. `-o` is
+//! atomic and `--resume` continues a stopped run ([`crate::outfile`]): the
+//! classes come back from the kept rows, and with `--distinct` (rows only
+//! for first occurrences) the kept rows' indices may skip records.
 
 use crate::canon::{
     line_digest, Canonical, Canonicalizer, Classes, PencilmarkCanonical, PencilmarkCanonicalizer,
