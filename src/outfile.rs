@@ -58,6 +58,9 @@ pub struct RunSpec {
     pub options: Vec<(&'static str, String)>,
     /// The CSV header, in column order.
     pub header: Vec<String>,
+    /// The rows' format (`--format`, or `-o`'s extension); only CSV can be
+    /// resumed.
+    pub format: crate::output::Format,
     /// Whether the command has `--resume`. A stopped run of a command
     /// without it still keeps `FILE.partial`, and says to delete it.
     pub resumable: bool,
@@ -557,7 +560,7 @@ impl RunOutput {
                     }
                 );
             }
-            let mut sink = CsvSink::create(Some(direct), &spec.inputs)?;
+            let mut sink = CsvSink::create_as(Some(direct), &spec.inputs, spec.format)?;
             sink.write_record(&spec.header)?;
             let out = RunOutput {
                 file: None,
@@ -569,6 +572,13 @@ impl RunOutput {
         }
         let path = path.expect("not direct");
         refuse_input_as_output(path, &spec.inputs)?;
+        if resume && spec.format != crate::output::Format::Csv {
+            bail!(
+                "--resume reads the rows an interrupted run kept as CSV: a run writing {} \
+                 cannot be resumed",
+                spec.format.name()
+            );
+        }
         // A symbolic link stays one: the file it leads to is replaced.
         let target = std::fs::symlink_metadata(path)
             .is_ok_and(|m| m.file_type().is_symlink())
@@ -666,7 +676,7 @@ impl RunOutput {
         let sync = file
             .try_clone()
             .with_context(|| format!("cannot write {name}"))?;
-        let mut sink = CsvSink::to_writer(Box::new(file), name);
+        let mut sink = CsvSink::to_writer_as(Box::new(file), name, spec.format)?;
         let kept = match kept {
             Some((kept, len)) => {
                 if len == 0 {
@@ -760,7 +770,8 @@ impl RunOutput {
 
     /// Flushes the rows and fsyncs the partial file (stdout: flushes).
     fn sync(&self, sink: &mut CsvSink) -> anyhow::Result<()> {
-        sink.flush()?;
+        // A Parquet file's footer too: FILE.partial of a stopped run reads.
+        sink.finish()?;
         if let Some(f) = &self.file {
             f.sync
                 .sync_all()

@@ -39,7 +39,7 @@ use sudoflow::output::{SolveRow, Status, SOLVE_HEADER};
 use sudoflow::pipeline::{self, PipelineOptions, Record};
 use sudoflow::rating::se::Rating;
 use sudoflow::solver::{SolveOptions, Solver};
-use table::{Columns, Row};
+use table::{Columns, PushRow, Row};
 
 /// Rows per Arrow record batch of a returned table or stream.
 const BATCH_ROWS: usize = 64 * 1024;

@@ -7,6 +7,14 @@
 //! has no `solutions`, `solution`, `clues`, `wnf`, `wnf_level`, `guesses` or
 //! `backtracks`.
 
+#[cfg(feature = "parquet")]
+pub mod parquet;
+pub mod sink;
+#[cfg(feature = "arrow")]
+pub mod table;
+
+pub use sink::{Format, Sink};
+
 use crate::grid::Grid;
 use crate::rating::Wnf;
 use crate::solver::Outcome;
@@ -358,6 +366,8 @@ pub struct CsvSink {
     blank: u8,
     /// The same row with its fields quoted where needed.
     quoted: csv::ByteRecord,
+    /// `--format jsonl|parquet`: the rows go there instead, unquoted.
+    other: Option<Box<dyn Sink>>,
 }
 
 /// Whether `a` and `b` name one existing file (`-`, stdin, names none).
@@ -416,19 +426,59 @@ impl CsvSink {
         path: Option<&std::path::Path>,
         inputs: &[std::path::PathBuf],
     ) -> anyhow::Result<CsvSink> {
+        CsvSink::create_as(path, inputs, Format::Csv)
+    }
+
+    /// [`CsvSink::create`] writing `format` (rows in another format than
+    /// CSV go through a [`Sink`]).
+    ///
+    /// Errors: those of [`CsvSink::create`], and [`sink::open`]'s.
+    pub fn create_as(
+        path: Option<&std::path::Path>,
+        inputs: &[std::path::PathBuf],
+        format: Format,
+    ) -> anyhow::Result<CsvSink> {
         use anyhow::Context;
-        let (out, name): (Box<dyn std::io::Write>, String) = match path {
+        let (file, name) = match path {
             Some(path) if path.as_os_str() != "-" => (
-                Box::new({
+                Some({
                     refuse_input_as_output(path, inputs)?;
                     std::fs::File::create(path)
                         .with_context(|| format!("cannot create output {}", path.display()))?
                 }),
                 path.display().to_string(),
             ),
-            _ => (Box::new(std::io::stdout().lock()), "stdout".to_string()),
+            _ => (None, "stdout".to_string()),
+        };
+        if format != Format::Csv {
+            let out: Box<dyn std::io::Write + Send> = match file {
+                Some(f) => Box::new(f),
+                None => Box::new(std::io::stdout()),
+            };
+            return CsvSink::to_writer_as(out, name, format);
+        }
+        let out: Box<dyn std::io::Write> = match file {
+            Some(f) => Box::new(f),
+            None => Box::new(std::io::stdout().lock()),
         };
         Ok(CsvSink::to_writer(out, name))
+    }
+
+    /// A sink writing `format` to `out`, which write errors call `name`.
+    ///
+    /// Errors: [`sink::open`]'s (Parquet without the `parquet` feature).
+    pub fn to_writer_as(
+        out: Box<dyn std::io::Write + Send>,
+        name: String,
+        format: Format,
+    ) -> anyhow::Result<CsvSink> {
+        if format == Format::Csv {
+            return Ok(CsvSink::to_writer(out, name));
+        }
+        let other = sink::open(format, out, name.clone())?;
+        let mut sink = CsvSink::to_writer(Box::new(std::io::sink()), name);
+        sink.other = Some(other);
+        Ok(sink)
     }
 
     /// A sink writing to `out`, which write errors call `name`.
@@ -444,6 +494,7 @@ impl CsvSink {
             record: csv::ByteRecord::new(),
             quoted: csv::ByteRecord::new(),
             blank: b'.',
+            other: None,
         }
     }
 
@@ -465,6 +516,9 @@ impl CsvSink {
         for field in fields {
             self.record.push_field(field.as_ref());
         }
+        if let Some(other) = &mut self.other {
+            return other.write(&self.record);
+        }
         self.write_quoted()
     }
 
@@ -473,6 +527,9 @@ impl CsvSink {
     /// Errors: the destination's, see [`CsvSink`].
     pub fn write_solve_row(&mut self, row: &SolveRow) -> anyhow::Result<()> {
         row.fill_record_with_blank(&mut self.record, self.blank);
+        if let Some(other) = &mut self.other {
+            return other.write(&self.record);
+        }
         if row.puzzle.is_none() || !row.error.is_empty() {
             // Raw text and error messages may hold commas and quotes.
             return self.write_quoted();
@@ -494,6 +551,9 @@ impl CsvSink {
         row.fill_record_with_blank(&mut self.record, self.blank);
         for field in extra {
             self.record.push_field(field.as_bytes());
+        }
+        if let Some(other) = &mut self.other {
+            return other.write(&self.record);
         }
         self.write_quoted()
     }
@@ -530,9 +590,24 @@ impl CsvSink {
     ///
     /// Errors: the destination's, see [`CsvSink`].
     pub fn flush(&mut self) -> anyhow::Result<()> {
+        if let Some(other) = &mut self.other {
+            return other.flush();
+        }
         self.wtr
             .flush()
             .map_err(|e| anyhow::Error::from(e).context(format!("cannot write {}", self.name)))
+    }
+
+    /// Ends the output and flushes it: a Parquet file gets its footer here
+    /// (readable from then on); CSV and JSON Lines are only flushed. Later
+    /// calls only flush.
+    ///
+    /// Errors: the destination's, see [`CsvSink`].
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        match &mut self.other {
+            Some(other) => other.finish(),
+            None => self.flush(),
+        }
     }
 
     /// csv wraps I/O errors; unwrap them so that a closed stdout stays a
