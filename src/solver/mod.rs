@@ -57,7 +57,8 @@ use std::time::Duration;
 /// least as fast as `basic` on both hard sets and within 5% on 17-clue, so
 /// it is the default; the matching levels serve the study of the pruning,
 /// rating, and the seed's "no search" mode (`guess = false`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Prune {
     /// Naked singles, hidden singles and locked candidates, to a fixed point.
     #[default]
