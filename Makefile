@@ -32,10 +32,12 @@ run: build datasets
 	done
 	@echo "CSV output in target/run/"
 
-# Unit, property and integration tests (the integration tests need the sets),
-# then the CLI tests once more against the release binary, then the Python
-# package's tests.
+# The library without the command line (no clap, no indicatif: what the
+# Python package and other library users build), then unit, property and
+# integration tests (the integration tests need the sets), then the CLI tests
+# once more against the release binary, then the Python package's tests.
 test: datasets
+	$(CARGO) check --lib --no-default-features
 	$(CARGO) test --profile ci
 	@$(MAKE) --no-print-directory test-release-cli
 	@$(MAKE) --no-print-directory test-python
@@ -80,6 +82,7 @@ bench: datasets
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --lib --no-default-features -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 
 # Fuzz each target for FUZZ_SECONDS (default 900) in turn, then minimise its

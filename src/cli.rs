@@ -1,6 +1,8 @@
-//! The command line: clap derive definitions shared by the binary.
+//! The command line: clap derive definitions shared by the binary, the
+//! parsers of its option values and its progress bar (feature `cli`).
 
 use crate::cmd;
+use crate::pipeline::{Progress, ProgressHook};
 use clap::{Parser, Subcommand};
 
 /// Sudoku at scale: solve, rate, generate and count puzzles, and benchmark solvers.
@@ -38,25 +40,7 @@ pub enum Command {
     CountGrids(cmd::count_grids::CountGridsArgs),
 }
 
-/// The number of worker threads for `-j`: the value given, else every core
-/// the process may use (1 if that cannot be told).
-pub fn thread_count(threads: Option<std::num::NonZeroUsize>) -> usize {
-    threads.map(std::num::NonZeroUsize::get).unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
-}
-
-/// A rayon pool of [`thread_count`]`(threads)` workers, for commands that
-/// parallelise with rayon (`generate`, `count-grids`).
-///
-/// Errors: the threads cannot be started.
-pub fn worker_pool(threads: Option<std::num::NonZeroUsize>) -> anyhow::Result<rayon::ThreadPool> {
-    use anyhow::Context;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(thread_count(threads))
-        .build()
-        .context("cannot start the worker threads")
-}
+pub use crate::threads::{thread_count, worker_pool};
 
 /// Parses every duration option (`--time-budget`, `--se-budget`, `bench`'s
 /// `--time`, `--warmup`, `--budget`, `--validate-time`): a plain number is
@@ -122,6 +106,62 @@ pub fn show_progress(quiet: bool, output: Option<&std::path::Path>) -> bool {
     };
     let csv_on_terminal = to_stdout && std::io::stdout().is_terminal();
     !quiet && std::io::stderr().is_terminal() && !csv_on_terminal
+}
+
+/// [`show_progress`] as the pipeline's
+/// [`PipelineOptions::progress`](crate::pipeline::PipelineOptions::progress):
+/// a [`RecordsBar`] when it says so, else none.
+pub fn progress(quiet: bool, output: Option<&std::path::Path>) -> Option<ProgressHook> {
+    show_progress(quiet, output).then(RecordsBar::hook)
+}
+
+/// The progress bar of `solve`, `count`, `rate` and `canon` on stderr: a
+/// spinner, the records emitted, records/s and the time since the run
+/// started. Drawn from the pipeline's [`Progress::start`] on, cleared at
+/// [`Progress::finish`].
+#[derive(Default)]
+pub struct RecordsBar(std::sync::OnceLock<indicatif::ProgressBar>);
+
+impl RecordsBar {
+    /// A new bar, as the pipeline's progress reporter.
+    pub fn hook() -> ProgressHook {
+        ProgressHook(std::sync::Arc::new(RecordsBar::default()))
+    }
+}
+
+impl Progress for RecordsBar {
+    fn start(&self) {
+        self.0.get_or_init(|| {
+            use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} {human_pos} records  {rate}  {elapsed_precise}",
+                )
+                .expect("valid template")
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} records/s", state.per_sec());
+                    },
+                ),
+            );
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            bar
+        });
+    }
+
+    fn update(&self, records: u64) {
+        if let Some(bar) = self.0.get() {
+            bar.set_position(records);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.0.get() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Says on stderr that the puzzles are read from stdin when stdin is a

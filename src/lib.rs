@@ -16,12 +16,22 @@
 //! assert!(outcome.solution.unwrap().is_solution_of(&puzzle));
 //! # Ok::<(), sudoflow::grid::ParseError>(())
 //! ```
+//!
+//! **Features.** `cli` (on by default) adds the command line: the `sudoflow`
+//! binary and the `cli` and `cmd` modules, with clap, indicatif and
+//! humantime. Without it (`default-features = false`) the library depends
+//! on nothing terminal: [`pipeline`] reports progress through
+//! [`pipeline::Progress`], and the row each command writes for a record is
+//! in [`rows`]. `mimalloc` is the binary's allocator; `ilp` and `sat` add
+//! reference solvers to [`bench`](mod@bench).
 #![warn(missing_docs)]
 
 pub mod bench;
 pub mod canon;
 pub mod checks;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
 pub mod cmd;
 pub mod counting;
 pub mod datasets;
@@ -33,4 +43,6 @@ pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;
+pub mod rows;
 pub mod solver;
+pub mod threads;

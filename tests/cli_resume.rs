@@ -785,7 +785,11 @@ fn stop_and_resume(cmd: &str, extra: &[&str], input: &Path, dir: &Path) {
     // Whole rows only (`canon --distinct`'s indices have gaps, so they are
     // not checked here).
     let text = std::fs::read(partial(&out)).unwrap();
-    assert_eq!(text.last(), Some(&b'\n'), "{cmd}: the partial file ends inside a row");
+    assert_eq!(
+        text.last(),
+        Some(&b'\n'),
+        "{cmd}: the partial file ends inside a row"
+    );
     let kept = text.iter().filter(|&&b| b == b'\n').count() - 1;
     let mut resume = args.clone();
     resume.push("--resume");

@@ -29,15 +29,15 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
-use sudoflow::cmd::count::{count_one, CountRow, COUNT_HEADER};
-use sudoflow::cmd::rate::{rate_record, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER};
-use sudoflow::cmd::solve::solve_record;
 use sudoflow::counting::solutions::CountOptions;
 use sudoflow::generator::{seed_stream, GenerateOptions, Generated, Generator, Symmetry};
 use sudoflow::grid::Grid;
 use sudoflow::output::{SolveRow, Status, SOLVE_HEADER};
 use sudoflow::pipeline::{self, PipelineOptions, Record};
 use sudoflow::rating::se::Rating;
+use sudoflow::rows::count::{count_one, CountRow, COUNT_HEADER};
+use sudoflow::rows::rate::{rate_record, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::rows::solve::solve_record;
 use sudoflow::solver::{SolveOptions, Solver};
 use table::{Columns, PushRow, Row};
 
@@ -286,7 +286,7 @@ fn solve_file(
         inputs: paths,
         threads,
         batch_size: 1024,
-        progress: false,
+        progress: None,
     };
     let schema = Columns::new(&SOLVE_HEADER).schema();
     let (tx, rx) = bounded::<Result<RecordBatch, ArrowError>>(2);
@@ -429,7 +429,7 @@ fn generate(
     max_tries: u64,
     threads: Option<usize>,
 ) -> PyResult<PyTable> {
-    use sudoflow::cmd::generate::{parse_clues, parse_guesses, parse_se, parse_wnf_level};
+    use sudoflow::generator::spans::{parse_clues, parse_guesses, parse_se, parse_wnf_level};
     let default_clues = if minimal { 17..=81 } else { 17..=80 };
     let se = match se {
         None => None,

@@ -18,7 +18,8 @@ use super::BuildInfo;
 use std::io::Write;
 
 /// Output format (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// Aligned columns for people.
     #[default]

@@ -310,7 +310,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         inputs: args.inputs,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
-        progress: !args.quiet && std::io::stderr().is_terminal(),
+        progress: (!args.quiet && std::io::stderr().is_terminal()).then(cli::RecordsBar::hook),
     };
     pipeline::check_inputs(&opts.inputs)?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;

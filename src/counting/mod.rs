@@ -7,6 +7,7 @@
 //! box); a *minicolumn* is the part of a column inside one box.
 
 pub mod grids;
+mod shape;
 pub mod solutions;
 mod top_band;
 

@@ -11,7 +11,7 @@
 // Index loops mirror the notation (digit d, stack s, row i) of the method.
 #![allow(clippy::needless_range_loop)]
 
-use super::grids::{Bands, TopBandFigures, UnionFind, MAX_SIDE};
+use super::shape::{Bands, TopBandFigures, UnionFind, MAX_SIDE};
 use rayon::prelude::*;
 use std::collections::HashMap;
 

@@ -76,6 +76,7 @@
 //! (`o ≠ S[o]`, limit 1) would make step 3 a single run that never looks
 //! for `S`.
 
+pub mod spans;
 mod symmetry;
 
 pub use symmetry::{Orbit, Symmetry};

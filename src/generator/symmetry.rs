@@ -13,7 +13,8 @@ use crate::grid::Grid;
 /// The symmetry the pattern of givens must have (`generate --symmetry`).
 ///
 /// With `(r, c)` zero-based row and column, each variant maps a cell to:
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Symmetry {
     /// No constraint: every cell is its own orbit (81 orbits).
     #[default]
@@ -118,6 +119,7 @@ impl Symmetry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "cli")]
     use clap::ValueEnum;
 
     #[test]
@@ -131,6 +133,7 @@ mod tests {
             (Symmetry::Diagonal, 45),
             (Symmetry::Antidiagonal, 45),
         ];
+        #[cfg(feature = "cli")]
         assert_eq!(expected.len(), Symmetry::value_variants().len());
         for (sym, count) in expected {
             let orbits = sym.orbits();

@@ -106,9 +106,9 @@ pub fn open(
         #[cfg(feature = "parquet")]
         Format::Parquet => Ok(Box::new(super::parquet::ParquetSink::new(out, name))),
         #[cfg(not(feature = "parquet"))]
-        Format::Parquet => anyhow::bail!(
-            "--format parquet: this sudoflow was built without the `parquet` feature"
-        ),
+        Format::Parquet => {
+            anyhow::bail!("--format parquet: this sudoflow was built without the `parquet` feature")
+        }
     }
 }
 
@@ -169,7 +169,8 @@ impl Sink for JsonlSink {
                 let name = String::from_utf8_lossy(name);
                 let mut key = serde_json::to_vec(&name)?;
                 key.push(b':');
-                self.keys.push((key, column_kind(&name) != ColumnKind::Text));
+                self.keys
+                    .push((key, column_kind(&name) != ColumnKind::Text));
             }
             return Ok(());
         }
@@ -218,7 +219,9 @@ mod tests {
     #[test]
     fn formats_from_names_and_extensions() {
         assert_eq!(Format::parse("JSONL"), Ok(Format::Jsonl));
-        assert!(Format::parse("xml").unwrap_err().contains("csv, jsonl or parquet"));
+        assert!(Format::parse("xml")
+            .unwrap_err()
+            .contains("csv, jsonl or parquet"));
         let out = |p: &str| Format::resolve(None, Some(Path::new(p)));
         assert_eq!(out("a.parquet"), Format::Parquet);
         assert_eq!(out("a.JSONL"), Format::Jsonl);

@@ -8,10 +8,10 @@
 //! full 64-bit seed), everything else `string`. An empty field, which the
 //! CSV writes for "no value" (no solution, no rating, no error), is a null.
 
+use super::sink::{column_kind, ColumnKind};
 use arrow_array::builder::{Float64Builder, Int64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
-use super::sink::{column_kind, ColumnKind};
 use std::sync::Arc;
 
 /// The Arrow type of the CLI's column `name` ([`column_kind`]).

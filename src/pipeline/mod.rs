@@ -7,7 +7,7 @@
 //!                     │ window tokens                                 work(&mut S, &Record))
 //!                     │                                                   │
 //!  calling thread ◀───┴──────────── (seq, Vec<T>) unbounded ◀─────────────┘
-//!   (reorders by seq, emit(T) in input order, progress bar)
+//!   (reorders by seq, emit(T) in input order, reports progress)
 //! ```
 //!
 //! With one worker thread (`-j 1`) there is nothing to overlap: the calling
@@ -98,18 +98,51 @@ pub struct PipelineOptions {
     /// 1,000 amortises channel traffic without holding much memory. Batches
     /// are smaller when records are slow (see the module documentation).
     pub batch_size: usize,
-    /// Draw a progress bar (records, records/s) on stderr. The caller decides:
-    /// normally stderr is a terminal and `--quiet` is off.
-    pub progress: bool,
+    /// Where to report progress (rows emitted so far), e.g. to a progress
+    /// bar; `None` reports nothing. The library draws nothing itself: the
+    /// command line supplies a bar on stderr when stderr is a terminal and
+    /// `--quiet` is off.
+    pub progress: Option<ProgressHook>,
 }
+
+/// Receives a run's progress, e.g. to draw a progress bar. The pipeline
+/// calls it on the calling thread of [`run`] (the one that emits the rows).
+pub trait Progress: Send + Sync {
+    /// The run starts: called once, before the first record is read.
+    fn start(&self) {}
+    /// `records` rows have been emitted so far (not counting records that
+    /// [`run_resumed`] skips); called after each batch.
+    fn update(&self, records: u64);
+    /// The run has ended, complete or not: called once, after the last row.
+    fn finish(&self) {}
+}
+
+/// A shared [`Progress`], as [`PipelineOptions::progress`] holds it. Two
+/// hooks are equal when they share the same reporter.
+#[derive(Clone)]
+pub struct ProgressHook(pub Arc<dyn Progress>);
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressHook(..)")
+    }
+}
+
+impl PartialEq for ProgressHook {
+    fn eq(&self, other: &ProgressHook) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for ProgressHook {}
 
 impl Default for PipelineOptions {
     fn default() -> Self {
         PipelineOptions {
             inputs: Vec::new(),
-            threads: crate::cli::thread_count(None),
+            threads: crate::threads::thread_count(None),
             batch_size: 1024,
-            progress: false,
+            progress: None,
         }
     }
 }

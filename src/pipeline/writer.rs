@@ -4,11 +4,10 @@
 use super::reader::Item;
 use super::{
     reader, test_panic_at, work_caught, workers, Batch, Done, Emit, FromPanic, PipelineOptions,
-    Record, Skip, Summary,
+    Progress, Record, Skip, Summary,
 };
 use crate::interrupt;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -53,7 +52,7 @@ where
         token_tx.send(()).expect("receiver alive");
     }
     let stop = AtomicBool::new(false);
-    let progress = opts.progress.then(progress_bar);
+    let progress = start_progress(opts);
     let cost = AtomicU64::new(0);
     let idle_mark = AtomicU64::new(0);
     // Each worker times a sample of its records, so the reader can size
@@ -88,15 +87,15 @@ where
         drop(batch_rx);
         drop(done_tx);
 
-        let emitted = reorder(done_rx, token_tx, &mut emit, progress.as_ref(), &idle_mark);
+        let emitted = reorder(done_rx, token_tx, &mut emit, progress, &idle_mark);
         if emitted.is_err() {
             // Make the reader and workers give up; dropping our channel ends
             // (done in `reorder`) unblocks them.
             stop.store(true, Ordering::Relaxed);
         }
         let read = reader.join().expect("reader thread panicked");
-        if let Some(bar) = &progress {
-            bar.finish_and_clear();
+        if let Some(p) = progress {
+            p.finish();
         }
         let records = emitted?;
         let skipped = read?;
@@ -137,7 +136,7 @@ where
     T: FromPanic,
     E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
-    let progress = opts.progress.then(progress_bar);
+    let progress = start_progress(opts);
     let mut state = make_state();
     let mut records = 0u64;
     let mut emitted = Ok(());
@@ -164,8 +163,8 @@ where
         if waiting && std::mem::take(&mut unflushed) {
             emit(Emit::Flush)?;
         }
-        if let Some(bar) = &progress {
-            bar.set_position(records);
+        if let Some(p) = progress {
+            p.update(records);
         }
         Ok(())
     };
@@ -206,8 +205,8 @@ where
     if emitted.is_ok() && !batch.is_empty() {
         emitted = flush(&mut batch, false);
     }
-    if let Some(bar) = &progress {
-        bar.finish_and_clear();
+    if let Some(p) = progress {
+        p.finish();
     }
     emitted?;
     read?;
@@ -405,7 +404,7 @@ fn reorder<T, E>(
     done: Receiver<Done<T>>,
     tokens: crossbeam_channel::Sender<()>,
     emit: &mut E,
-    progress: Option<&ProgressBar>,
+    progress: Option<&dyn Progress>,
     idle_mark: &AtomicU64,
 ) -> anyhow::Result<u64>
 where
@@ -424,8 +423,8 @@ where
             next += 1;
             // The reader may have finished and dropped its receiver.
             let _ = tokens.send(());
-            if let Some(bar) = progress {
-                bar.inc(n);
+            if let Some(p) = progress {
+                p.update(records);
             }
         }
         let mark = idle_mark.load(Ordering::Acquire);
@@ -441,18 +440,11 @@ where
     Ok(records)
 }
 
-fn progress_bar() -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {human_pos} records  {rate}  {elapsed_precise}")
-            .expect("valid template")
-            .with_key(
-                "rate",
-                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0} records/s", state.per_sec());
-                },
-            ),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+/// Tells the run's progress reporter, if any, that the run starts.
+fn start_progress(opts: &PipelineOptions) -> Option<&dyn Progress> {
+    let progress = opts.progress.as_ref().map(|hook| &*hook.0);
+    if let Some(p) = progress {
+        p.start();
+    }
+    progress
 }

@@ -36,14 +36,14 @@
 //! but costs +62% instructions on serg.
 //!
 //! # Bit layout
-//! The scores are summed from the band masks of `core` (bit `9r + c` of band
+//! The scores are summed from the band masks of `state` (bit `9r + c` of band
 //! `b` = cell `27b + 9r + c`): the peers of a cell at bit `i` are
 //! [`NEAR`]`[i]` inside its own band (its row and its box, the cell itself
 //! excluded) and the three cells of its column, [`COLUMN`]`[i]`, in each of
 //! the other two bands.
 
-use super::core::{State, LANES};
 use super::masks::{spread_cols, ROW};
+use super::state::{State, LANES};
 
 /// `NEAR[i]`: the peers of band bit `i` (0..27) inside its band: the other
 /// cells of its band row and of its box (which holds its column's other
@@ -201,7 +201,7 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
 mod tests {
     use super::*;
     use crate::grid::PEERS;
-    use crate::solver::core::{PAIRS, UNSOLVED};
+    use crate::solver::state::{PAIRS, UNSOLVED};
     use rand::{RngCore, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -242,7 +242,7 @@ mod tests {
                 }
                 solved[cell] = mask.count_ones() == 1 && next() % 2 == 0;
             }
-            st.cands = [0; super::super::core::MASKS];
+            st.cands = [0; super::super::state::MASKS];
             for cell in 0..81 {
                 let (b, bit) = (cell / 27, 1u32 << (cell % 27));
                 for d in 0..9 {

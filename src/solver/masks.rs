@@ -1,4 +1,4 @@
-//! Lookup tables and small mask helpers for the band-digit solver in `core`.
+//! Lookup tables and small mask helpers for the band-digit solver in `state`.
 //!
 //! A *band mask* is a `u32` holding one bit per cell of a band (three rows):
 //! bit `9 * r + c` is band row `r` (0..3), column `c` (0..9). Bits 27..32 are

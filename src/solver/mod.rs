@@ -11,16 +11,18 @@
 //! buffers and never allocates on the hot path (the matching levels grow a
 //! per-depth buffer the first time a search goes deeper than before).
 //!
-//! Layout: `core` (state, propagation, search; its module doc has the cell
-//! numbering and bit layout), `masks` (lookup tables), `prune` (the seam
-//! between the band masks and the per-unit [`matching`] filter), `branch`
-//! (which cell to guess on).
+//! Layout, each module below the ones that use it: `state` (the band masks
+//! and their propagation; its module doc has the cell numbering and bit
+//! layout), `masks` (lookup tables), `branch` (which cell to guess on),
+//! `prune` (the seam between the band masks and the per-unit [`matching`]
+//! filter), and `core` (the search, which drives all of them).
 
 mod branch;
 mod core;
 mod masks;
 pub mod matching;
 mod prune;
+mod state;
 
 use crate::grid::{Grid, Pencilmarks};
 use crate::rating::Wnf;
@@ -28,7 +30,7 @@ use std::time::Duration;
 
 /// How much propagation runs before the solver guesses.
 ///
-/// Every level runs the basic propagation of `core` (naked and hidden
+/// Every level runs the basic propagation of `state` (naked and hidden
 /// singles, locked candidates, to a fixed point). The matching levels then
 /// delete forbidden edges ([`matching::filter_unit`], Régin 1994; SEEDS.md
 /// section 1) in the units whose candidates changed since the branch's last
@@ -55,7 +57,8 @@ use std::time::Duration;
 /// least as fast as `basic` on both hard sets and within 5% on 17-clue, so
 /// it is the default; the matching levels serve the study of the pruning,
 /// rating, and the seed's "no search" mode (`guess = false`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Prune {
     /// Naked singles, hidden singles and locked candidates, to a fixed point.
     #[default]

@@ -4,7 +4,7 @@
 //! writes removals back.
 //!
 //! ```text
-//!   band masks (core)                    per-cell masks (matching)
+//!   band masks (state)                    per-cell masks (matching)
 //!   cands[16 * b + d], bit 9r + c   <->  cands81[27 * b + 9r + c], bit d
 //!   b = band 0..3, r = band row 0..3,    cell index row-major 0..81,
 //!   c = column 0..9, d = digit - 1       as in crate::grid::UNITS
@@ -13,8 +13,8 @@
 //!   branch's snapshot of cands taken at its last matching pass
 //! ```
 
-use super::core::{Dead, Snapshot, State, LANES};
 use super::matching::filter_unit;
+use super::state::{Dead, Snapshot, State, LANES};
 use crate::grid::UNITS;
 
 /// Cells (bit `i` = cell `i`, 0..81) whose candidates differ between the

@@ -1,0 +1,217 @@
+//! `rate`'s row for one record: Sudoku Explainer's rating (ER/EP/ED) of a
+//! puzzle with one solution. Columns:
+//! `index,puzzle,status,er,ep,ed,technique,steps,error`.
+
+use crate::grid::Pencilmarks;
+use crate::pipeline::{self, Record};
+use crate::rating::se::{self, RateError, Rater, Rating};
+use crate::solver::{SolveOptions, Solver};
+use std::time::Duration;
+
+/// The header of `rate`'s CSV, in column order.
+pub const RATE_HEADER: [&str; 9] = [
+    "index",
+    "puzzle",
+    "status",
+    "er",
+    "ep",
+    "ed",
+    "technique",
+    "steps",
+    "error",
+];
+
+/// The default `--time-budget` per puzzle.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
+
+/// What rating one record gave.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RateOutcome {
+    /// One solution: SE's rating.
+    Rated(Rating),
+    /// Two or more solutions.
+    Multiple,
+    /// No solution.
+    Unsolvable,
+    /// The time budget ran out after this many steps.
+    Timeout(Duration, usize),
+    /// Not a puzzle: the message names the record and the problem.
+    Invalid(String),
+    /// The work on the record panicked (a bug): the message names the
+    /// record and the panic.
+    Error(String),
+}
+
+/// One row of `rate`'s output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateRow {
+    /// 1-based position of the record among all records.
+    pub index: u64,
+    /// The puzzle with `.` for blanks, or the raw text of an invalid record.
+    pub puzzle: String,
+    /// The outcome.
+    pub outcome: RateOutcome,
+}
+
+impl RateRow {
+    /// The status column.
+    pub fn status(&self) -> &'static str {
+        match self.outcome {
+            RateOutcome::Rated(_) => "rated",
+            RateOutcome::Multiple => "multiple",
+            RateOutcome::Unsolvable => "unsolvable",
+            RateOutcome::Timeout(..) => "timeout",
+            RateOutcome::Invalid(_) => "invalid",
+            RateOutcome::Error(_) => "error",
+        }
+    }
+
+    /// The fields in [`RATE_HEADER`] order; rating columns are empty unless
+    /// rated.
+    pub fn fields(&self) -> [String; 9] {
+        let mut f: [String; 9] = Default::default();
+        f[0] = self.index.to_string();
+        f[1].clone_from(&self.puzzle);
+        f[2] = self.status().to_string();
+        match &self.outcome {
+            RateOutcome::Rated(r) => {
+                f[3] = Rating::format(r.er);
+                f[4] = Rating::format(r.ep);
+                f[5] = Rating::format(r.ed);
+                f[6].clone_from(&r.technique);
+                f[7] = r.step_count.to_string();
+            }
+            RateOutcome::Timeout(budget, steps) => {
+                f[8] = format!(
+                    "rating took longer than the time budget of {} (stopped after {steps} steps)",
+                    human(*budget)
+                );
+            }
+            RateOutcome::Invalid(e) | RateOutcome::Error(e) => f[8].clone_from(e),
+            RateOutcome::Multiple | RateOutcome::Unsolvable => {}
+        }
+        f
+    }
+}
+
+impl pipeline::FromPanic for RateRow {
+    fn from_panic(record: &Record, message: &str) -> RateRow {
+        RateRow {
+            index: record.index,
+            puzzle: record
+                .grid
+                .as_ref()
+                .map_or_else(|_| record.raw.clone(), |g| g.to_line()),
+            outcome: RateOutcome::Error(pipeline::panic_message(record, message)),
+        }
+    }
+}
+
+/// A duration as a user wrote it: `10s`, `1.5s`, `500ms`.
+fn human(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else if d < Duration::from_secs(1) {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+/// A worker's state: a solver for the uniqueness check and a rater.
+pub struct RateState {
+    solver: Solver,
+    rater: Rater,
+    budget: Option<Duration>,
+}
+
+impl RateState {
+    /// A worker state rating with `budget` per puzzle (`None`: no limit).
+    pub fn new(budget: Option<Duration>) -> RateState {
+        RateState {
+            solver: Solver::new(SolveOptions::default()),
+            rater: Rater::new(),
+            budget,
+        }
+    }
+
+    /// Rates a parsed puzzle: counts its solutions (up to 2) first, then
+    /// rates it if it has exactly one. `Err` carries a clash message.
+    pub fn rate_grid(&mut self, grid: &crate::grid::Grid) -> Result<RateOutcome, String> {
+        let outcome = self.solver.solve(grid);
+        self.rate_board(outcome.solutions, grid, || se::Board::new(grid))
+    }
+
+    /// Rates a puzzle given by its candidates ([`se::Board::from_pencilmarks`]:
+    /// single candidates are givens): counts its solutions within the
+    /// candidates first, then rates it from them if it has exactly one.
+    /// `Err` carries a clash message (two single candidates clashing).
+    pub fn rate_pencilmarks(&mut self, pm: &Pencilmarks) -> Result<RateOutcome, String> {
+        let (outcome, _) = self.solver.solve_pencilmarks(pm);
+        self.rate_board(outcome.solutions, &pm.singles(), || {
+            se::Board::from_pencilmarks(pm)
+        })
+    }
+
+    /// The outcome for a puzzle with `solutions` (up to 2) whose givens are
+    /// `givens` and whose board `board` makes.
+    fn rate_board(
+        &mut self,
+        solutions: u64,
+        givens: &crate::grid::Grid,
+        board: impl FnOnce() -> se::Board,
+    ) -> Result<RateOutcome, String> {
+        match solutions {
+            0 => match givens.check_givens() {
+                Err(clash) => Err(clash.to_string()),
+                Ok(()) => Ok(RateOutcome::Unsolvable),
+            },
+            1 => {
+                let opts = se::Options {
+                    budget: self.budget,
+                    keep_steps: false,
+                    ceiling: None,
+                };
+                Ok(match self.rater.rate_board(board(), &opts) {
+                    Ok(r) => RateOutcome::Rated(r),
+                    Err(RateError::Timeout { budget, steps }) => {
+                        RateOutcome::Timeout(budget, steps)
+                    }
+                    Err(RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling"),
+                })
+            }
+            _ => Ok(RateOutcome::Multiple),
+        }
+    }
+}
+
+/// The row for one record: rated if it parsed and has one solution.
+pub fn rate_record(state: &mut RateState, record: &Record) -> RateRow {
+    if let Some(pm) = &record.pencilmarks {
+        let outcome = state.rate_pencilmarks(pm).unwrap_or_else(|clash| {
+            RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line))
+        });
+        return RateRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            outcome,
+        };
+    }
+    match &record.grid {
+        Ok(grid) => {
+            let outcome = state.rate_grid(grid).unwrap_or_else(|clash| {
+                RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line))
+            });
+            RateRow {
+                index: record.index,
+                puzzle: grid.to_line(),
+                outcome,
+            }
+        }
+        Err(message) => RateRow {
+            index: record.index,
+            puzzle: record.raw.clone(),
+            outcome: RateOutcome::Invalid(message.clone()),
+        },
+    }
+}
