@@ -109,7 +109,7 @@ pub fn reference_count(grid: &Grid, limit: u64, nodes: u64) -> Option<u64> {
         for (c, _) in cells.iter().enumerate().filter(|(_, &v)| v == 0) {
             let taken = s.used[0][c / 9] | s.used[1][c % 9] | s.used[2][c / 27 * 3 + c % 9 / 3];
             let free = !taken & 0b11_1111_1110;
-            if best.map_or(true, |(_, b)| free.count_ones() < b.count_ones()) {
+            if best.is_none_or(|(_, b)| free.count_ones() < b.count_ones()) {
                 best = Some((c, free));
             }
         }

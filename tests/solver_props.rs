@@ -30,7 +30,7 @@ fn reference_count(puzzle: &Grid, cap: u64) -> (u64, Option<Grid>) {
         for i in 0..81 {
             if cells[i] == 0 {
                 let a = allowed(cells, i);
-                if best.as_ref().map_or(true, |(_, b)| a.len() < b.len()) {
+                if best.as_ref().is_none_or(|(_, b)| a.len() < b.len()) {
                     best = Some((i, a));
                 }
             }

@@ -120,7 +120,7 @@ fn run_table<S, T: Row + Send>(
             }
         }
     }
-    if columns.len() > 0 || batches.is_empty() {
+    if !columns.is_empty() || batches.is_empty() {
         batches.push(columns.finish().map_err(arrow_err)?);
     }
     PyTable::try_new(batches, columns.schema())
@@ -310,7 +310,7 @@ fn solve_file(
                 },
             );
             let last = match run {
-                Ok(_) if columns.len() > 0 => Some(columns.finish().map_err(Into::into)),
+                Ok(_) if !columns.is_empty() => Some(columns.finish().map_err(Into::into)),
                 Ok(_) => None,
                 Err(e) => Some(Err(e)),
             };

@@ -45,7 +45,7 @@ impl ParquetSink {
         let (Some(columns), Some(writer)) = (&mut self.columns, &mut self.writer) else {
             return Ok(());
         };
-        if columns.len() == 0 {
+        if columns.is_empty() {
             return Ok(());
         }
         let batch = columns.finish()?;

@@ -107,6 +107,11 @@ impl Columns {
         self.rows
     }
 
+    /// True when no row was pushed since the last [`Columns::finish`].
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
     /// Appends one row, whose fields `fill` puts (after clearing it) into
     /// a record kept for reuse.
     ///

@@ -41,7 +41,7 @@ pub fn colour(puzzle: &Grid) -> Option<Grid> {
                 continue;
             }
             let key = (used[c].count_ones(), uncoloured_peers[c]);
-            if best.map_or(true, |(s, d, _)| key > (s, d)) {
+            if best.is_none_or(|(s, d, _)| key > (s, d)) {
                 best = Some((key.0, key.1, c));
             }
         }

@@ -49,7 +49,7 @@ pub fn fish(board: &Board, degree: usize) -> Option<Hint> {
                     }
                 }
                 if any {
-                    if first.as_ref().map_or(true, |&(c, _, _)| combo < c) {
+                    if first.as_ref().is_none_or(|&(c, _, _)| combo < c) {
                         first = Some((combo, v, removable));
                     }
                     break;

@@ -563,7 +563,7 @@ impl Multiple {
         let card = cands.card();
         let cell_chains = !rule.nishio && (card == 2 || (rule.multiple && card > 2));
         let cell_needed = cell_chains
-            && reach.map_or(true, |r| {
+            && reach.is_none_or(|r| {
                 r.share_a_consequence(
                     super::super::board::digits(cands).map(|v| key(cell, v, true)),
                 )

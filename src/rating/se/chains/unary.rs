@@ -339,7 +339,7 @@ fn x_pass_by_digit(
             }
         };
         if let Some(c) = found {
-            let better = best.as_ref().map_or(true, |b| {
+            let better = best.as_ref().is_none_or(|b| {
                 (c.difficulty, c.complexity, c.order) < (b.difficulty, b.complexity, b.order)
             });
             if better {
