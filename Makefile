@@ -53,11 +53,14 @@ $(PY_VENV)/.installed: python/requirements-test.txt
 	touch $@
 
 # Builds the extension into the venv (maturin develop: cargo's incremental
-# build in target/, profile `python`) and runs python/tests against the
-# release binary, including the Spark (local[2]) and Dask (LocalCluster) runs.
+# build in target/, profile `ci`, whose dependencies the Rust tests have
+# just built: a second optimised build of them in profile `python` cost CI
+# minutes; `pip install ./python` and the Python benchmarks use `python`)
+# and runs python/tests against the release binary, including the Spark
+# (local[2]) and Dask (LocalCluster) runs.
 test-python: build datasets python-venv
 	cd python && VIRTUAL_ENV=$(CURDIR)/$(PY_VENV) PYO3_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python \
-		$(CURDIR)/$(PY_VENV)/bin/maturin develop -q
+		$(CURDIR)/$(PY_VENV)/bin/maturin develop -q --profile ci
 	SUDOFLOW_BIN=$(CURDIR)/$(SUDOFLOW) SPARK_LOCAL_IP=127.0.0.1 \
 		$(PY_VENV)/bin/python -m pytest -q python/tests
 
