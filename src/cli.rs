@@ -221,3 +221,29 @@ mod tests {
         assert_eq!(parse_budget("0.5"), Ok(Duration::from_millis(500)));
     }
 }
+
+/// `--format`, shared by every command that writes rows.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct FormatArg {
+    /// Output format: csv, jsonl or parquet [default: -o's extension, else csv].
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        value_parser = crate::output::Format::parse,
+        long_help = "The rows' format: csv (the default), jsonl (one JSON object per row, \
+            numbers as numbers, empty fields null) or parquet (typed columns, zstd, a row \
+            group per 65,536 rows; pandas, polars, pyarrow and Spark read it). Without \
+            --format, -o's extension decides: .parquet or .pq, .jsonl or .ndjson, else csv. \
+            The columns are the CSV's in every format. Only CSV output can be --resume'd.\n\
+            Example: sudoflow solve puzzles.txt -o out.parquet"
+    )]
+    pub format: Option<crate::output::Format>,
+}
+
+impl FormatArg {
+    /// The format the run writes: `--format`, else `output`'s extension,
+    /// else CSV ([`crate::output::Format::resolve`]).
+    pub fn resolve(&self, output: Option<&std::path::Path>) -> crate::output::Format {
+        crate::output::Format::resolve(self.format, output)
+    }
+}

@@ -172,6 +172,45 @@ fn a_killed_run_leaves_no_file_and_an_older_file_stays() {
 
 /// Kills `solve -j threads` with SIGKILL at random moments (each resumed run
 /// after the first too), then resumes to the end.
+/// Runs `args` (a run with `--resume` into `out`) up to four times, killing
+/// each (SIGKILL) after a random delay within `within` ms, until one run
+/// completes by itself; checks that no killed run left `out`. Returns the
+/// kills (delay, lines in the partial file); at least one.
+fn kill_repeatedly(
+    args: &[&str],
+    out: &Path,
+    within: u64,
+    rng: &mut impl Rng,
+    seed: u64,
+) -> Vec<(Duration, usize)> {
+    let mut kills = Vec::new();
+    for _ in 0..4 {
+        let mut child = spawn(args);
+        // Past start-up (a few ms), somewhere in the first third of a run.
+        let delay = Duration::from_millis(rng.gen_range(5..within));
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        child.kill().unwrap();
+        // A run may complete between the look above and the kill: then it
+        // exited by itself (status 0, FILE in place), and the loop is over.
+        if child.wait().unwrap().success() {
+            break;
+        }
+        let rows =
+            std::fs::read(partial(out)).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count());
+        kills.push((delay, rows));
+        assert!(
+            !out.exists(),
+            "seed {seed}: a killed run left {}",
+            out.display()
+        );
+    }
+    assert!(!kills.is_empty(), "seed {seed}: no run was killed");
+    kills
+}
+
 fn resume_after_kills(threads: &str) {
     let dir = tempfile::tempdir().unwrap();
     let input = big_input(dir.path());
@@ -196,31 +235,7 @@ fn resume_after_kills(threads: &str) {
         out.to_str().unwrap(),
         "--resume",
     ];
-    let mut kills = Vec::new();
-    for _ in 0..4 {
-        let mut child = spawn(&args);
-        // Past start-up (a few ms), somewhere in the first third of a run.
-        let delay = Duration::from_millis(rng.gen_range(5..within));
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        child.kill().unwrap();
-        // A run may complete between the look above and the kill: then it
-        // exited by itself (status 0, FILE in place), and the loop is over.
-        if child.wait().unwrap().success() {
-            break;
-        }
-        let rows =
-            std::fs::read(partial(&out)).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count());
-        kills.push((delay, rows));
-        assert!(
-            !out.exists(),
-            "seed {seed}: a killed run left {}",
-            out.display()
-        );
-    }
-    assert!(!kills.is_empty(), "seed {seed}: no run was killed");
+    let kills = kill_repeatedly(&args, &out, within, &mut rng, seed);
     Command::new(bin()).args(args).assert().success();
     assert!(
         std::fs::read(&out).unwrap() == want,
@@ -1010,28 +1025,7 @@ fn canon_distinct_resumes_after_sigkills() {
         out.to_str().unwrap(),
         "--resume",
     ];
-    let mut kills = Vec::new();
-    for _ in 0..4 {
-        let mut child = spawn(&args);
-        let delay = Duration::from_millis(rng.gen_range(5..within));
-        std::thread::sleep(delay);
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        child.kill().unwrap();
-        if child.wait().unwrap().success() {
-            break;
-        }
-        let rows =
-            std::fs::read(partial(&out)).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count());
-        kills.push((delay, rows));
-        assert!(
-            !out.exists(),
-            "seed {seed}: a killed run left {}",
-            out.display()
-        );
-    }
-    assert!(!kills.is_empty(), "seed {seed}: no run was killed");
+    let kills = kill_repeatedly(&args, &out, within, &mut rng, seed);
     Command::new(bin()).args(args).assert().success();
     assert!(
         std::fs::read(&out).unwrap() == std::fs::read(&want).unwrap(),

@@ -6,24 +6,25 @@ use crate::grid::Grid;
 
 /// The 1,296 orders of the nine columns that keep stacks together:
 /// `COLUMN_ORDERS[n][p]` is the source column of result column `p`.
-static COLUMN_ORDERS: std::sync::LazyLock<Vec<[u8; 9]>> = std::sync::LazyLock::new(|| {
-    use super::group::PERMS3;
-    let mut orders = Vec::with_capacity(1296);
-    for stacks in PERMS3 {
-        for a in PERMS3 {
-            for b in PERMS3 {
-                for c in PERMS3 {
-                    let within = [a, b, c];
-                    orders.push(std::array::from_fn(|p| {
-                        let s = stacks[p / 3];
-                        3 * s + within[usize::from(s)][p % 3]
-                    }));
+pub(super) static COLUMN_ORDERS: std::sync::LazyLock<Vec<[u8; 9]>> =
+    std::sync::LazyLock::new(|| {
+        use super::group::PERMS3;
+        let mut orders = Vec::with_capacity(1296);
+        for stacks in PERMS3 {
+            for a in PERMS3 {
+                for b in PERMS3 {
+                    for c in PERMS3 {
+                        let within = [a, b, c];
+                        orders.push(std::array::from_fn(|p| {
+                            let s = stacks[p / 3];
+                            3 * s + within[usize::from(s)][p % 3]
+                        }));
+                    }
                 }
             }
         }
-    }
-    orders
-});
+        orders
+    });
 
 /// A position not yet tied to one source column (see [`Node::pos_col`]).
 const FREE: u8 = u8::MAX;

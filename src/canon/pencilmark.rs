@@ -40,7 +40,8 @@
 //! for each. Time is at least the 23,328 first rows (about 3 ms for the
 //! pencilmarks of a 17-clue puzzle), more for puzzles whose rows tie often.
 
-use super::group::{factorial, PERMS3};
+use super::group::factorial;
+use super::minlex::COLUMN_ORDERS;
 use crate::grid::Pencilmarks;
 
 /// The minlex form of a [`Pencilmarks`] puzzle and its automorphism count.
@@ -67,26 +68,6 @@ impl PencilmarkCanonical {
     pub fn digest(&self) -> u128 {
         super::line_digest(self.to_line().as_bytes())
     }
-}
-
-/// The 1,296 orders of nine lines that keep the blocks of three together:
-/// `orders[n][p]` is the source line of result line `p`.
-fn line_orders() -> Vec<[u8; 9]> {
-    let mut orders = Vec::with_capacity(1296);
-    for blocks in PERMS3 {
-        for a in PERMS3 {
-            for b in PERMS3 {
-                for c in PERMS3 {
-                    let within = [a, b, c];
-                    orders.push(std::array::from_fn(|p| {
-                        let s = blocks[p / 3];
-                        3 * s + within[usize::from(s)][p % 3]
-                    }));
-                }
-            }
-        }
-    }
-    orders
 }
 
 /// Which labels the digits hold: `start[d - 1]` is the first label position
@@ -137,7 +118,6 @@ fn relabellings(part: &Partition) -> u64 {
 /// reusing its tables across puzzles.
 #[derive(Debug)]
 pub struct PencilmarkCanonicalizer {
-    orders: Vec<[u8; 9]>,
     /// The candidates of each cell in each view: `views[0][r][c]` is cell
     /// `(r, c)`, `views[1][r][c]` cell `(c, r)`.
     views: [[[u16; 9]; 9]; 2],
@@ -159,7 +139,6 @@ pub struct PencilmarkCanonicalizer {
 impl Default for PencilmarkCanonicalizer {
     fn default() -> Self {
         PencilmarkCanonicalizer {
-            orders: line_orders(),
             views: [[[0; 9]; 9]; 2],
             rows: [[0; 9]; 9],
             best: [u16::MAX; 81],
@@ -171,7 +150,7 @@ impl Default for PencilmarkCanonicalizer {
 }
 
 impl PencilmarkCanonicalizer {
-    /// A canonicalizer (builds its 1,296 column orders once).
+    /// A canonicalizer with empty buffers.
     pub fn new() -> PencilmarkCanonicalizer {
         PencilmarkCanonicalizer::default()
     }
@@ -195,7 +174,7 @@ impl PencilmarkCanonicalizer {
             // its maps counted for each.
             let mut distinct = std::mem::take(&mut self.distinct);
             distinct.clear();
-            for order in &self.orders {
+            for order in COLUMN_ORDERS.iter() {
                 let mut moved = [0u16; 81];
                 for r in 0..9 {
                     for p in 0..9 {

@@ -136,15 +136,9 @@ pub struct GenerateArgs {
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
 
-    /// Output format: csv, jsonl or parquet [default: -o's extension, else csv].
-    ///
-    /// jsonl: one JSON object per row (numbers as numbers, empty fields
-    /// null); parquet: typed columns, zstd, a row group per 65,536 rows.
-    /// Without --format, -o's extension decides (.parquet or .pq, .jsonl or
-    /// .ndjson, else csv). Only CSV output can be --resume'd. Example:
-    /// `sudoflow generate -n 100000 -o corpus.parquet`.
-    #[arg(long, value_name = "FORMAT", value_parser = crate::output::Format::parse)]
-    pub format: Option<crate::output::Format>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub format: crate::cli::FormatArg,
 
     /// No progress bar and no summary line.
     #[arg(short, long)]
@@ -437,7 +431,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("distinct", args.distinct.to_string()),
         ],
         header,
-        format: crate::output::Format::resolve(args.format, Some(&args.output)),
+        format: args.format.resolve(Some(&args.output)),
     };
     let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
     // --distinct: the classes written (those of the kept rows first), and

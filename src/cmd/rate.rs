@@ -79,19 +79,9 @@ pub struct RateArgs {
     )]
     pub output: Option<PathBuf>,
 
-    /// Output format: csv, jsonl or parquet [default: -o's extension, else csv].
-    #[arg(
-        long,
-        value_name = "FORMAT",
-        value_parser = crate::output::Format::parse,
-        long_help = "The rows' format: csv (the default), jsonl (one JSON object per row, \
-            numbers as numbers, empty fields null) or parquet (typed columns, zstd, a row \
-            group per 65,536 rows; pandas, polars, pyarrow and Spark read it). Without \
-            --format, -o's extension decides: .parquet or .pq, .jsonl or .ndjson, else csv. \
-            The columns are the CSV's in every format. Only CSV output can be --resume'd.\n\
-            Example: sudoflow rate puzzles.txt -o out.parquet"
-    )]
-    pub format: Option<crate::output::Format>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub format: crate::cli::FormatArg,
 
     /// Worker threads [default: all cores].
     #[arg(
@@ -201,7 +191,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
             ("blank", char::from(args.blank).to_string()),
         ],
         header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
-        format: crate::output::Format::resolve(args.format, args.output.as_deref()),
+        format: args.format.resolve(args.output.as_deref()),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.as_deref(), &spec, args.resume)?;

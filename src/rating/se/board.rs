@@ -265,11 +265,16 @@ impl Board {
     /// digits not already placed in its row, column or block (SE's
     /// `rebuildPotentialValues`). Clashing givens are not checked here.
     pub fn new(puzzle: &Grid) -> Board {
-        let values = *puzzle.cells();
+        Board::placed_and_open(*puzzle.cells(), &[0x3fe; 81])
+    }
+
+    /// `values` placed, every empty cell given its candidates in `open`
+    /// less the digits placed in its row, column or block.
+    fn placed_and_open(values: [u8; 81], open: &[u16; 81]) -> Board {
         let mut cands = [0u16; 81];
         for (c, cand) in cands.iter_mut().enumerate() {
             if values[c] == 0 {
-                *cand = 0x3fe;
+                *cand = open[c];
             }
         }
         for region in &REGION_CELLS {
@@ -293,23 +298,7 @@ impl Board {
     ///
     /// [`Pencilmarks`]: crate::grid::Pencilmarks
     pub fn from_pencilmarks(pencilmarks: &crate::grid::Pencilmarks) -> Board {
-        let values = *pencilmarks.singles().cells();
-        let mut cands = [0u16; 81];
-        for (c, cand) in cands.iter_mut().enumerate() {
-            if values[c] == 0 {
-                *cand = pencilmarks.masks()[c];
-            }
-        }
-        for region in &REGION_CELLS {
-            let mut seen = 0u16;
-            for &c in region {
-                seen |= bit(values[c as usize]) & 0x3fe;
-            }
-            for &c in region {
-                cands[c as usize] &= !seen;
-            }
-        }
-        Board::from_parts(values, cands)
+        Board::placed_and_open(*pencilmarks.singles().cells(), pencilmarks.masks())
     }
 
     /// A board with these values and candidates (taken as they are).
