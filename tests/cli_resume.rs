@@ -174,15 +174,13 @@ fn a_killed_run_leaves_no_file_and_an_older_file_stays() {
 /// after the first too), then resumes to the end.
 /// Runs `args` (a run with `--resume` into `out`) up to four times, killing
 /// each (SIGKILL) after a random delay within `within` ms, until one run
-/// completes by itself; checks that no killed run left `out`. Returns the
-/// kills (delay, lines in the partial file); at least one.
-fn kill_repeatedly(
-    args: &[&str],
-    out: &Path,
-    within: u64,
-    rng: &mut impl Rng,
-    seed: u64,
-) -> Vec<(Duration, usize)> {
+/// completes by itself, checking that no killed run left `out`; then runs
+/// it once more to the end and checks that `out` holds `want`, the bytes of
+/// an uninterrupted run, and that no partial file or sidecar is left. The
+/// delays come from a random seed, named in every failure.
+fn kill_and_resume(args: &[&str], out: &Path, within: u64, want: &[u8]) {
+    let seed: u64 = rand::random();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut kills = Vec::new();
     for _ in 0..4 {
         let mut child = spawn(args);
@@ -208,7 +206,13 @@ fn kill_repeatedly(
         );
     }
     assert!(!kills.is_empty(), "seed {seed}: no run was killed");
-    kills
+    Command::new(bin()).args(args).assert().success();
+    assert!(
+        std::fs::read(out).unwrap() == want,
+        "seed {seed}, kills (delay, lines in the partial file) {kills:?}: the resumed \
+         output differs from the uninterrupted run's"
+    );
+    assert!(!partial(out).exists() && !sidecar(out).exists());
 }
 
 fn resume_after_kills(threads: &str) {
@@ -221,8 +225,6 @@ fn resume_after_kills(threads: &str) {
     // so the first run at least is stopped part-way with -j 2 too.
     let within = (started.elapsed().as_millis() as u64 / 3).max(6);
     let out = dir.path().join("out.csv");
-    let seed: u64 = rand::random();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let args = [
         "solve",
         "-q",
@@ -235,14 +237,7 @@ fn resume_after_kills(threads: &str) {
         out.to_str().unwrap(),
         "--resume",
     ];
-    let kills = kill_repeatedly(&args, &out, within, &mut rng, seed);
-    Command::new(bin()).args(args).assert().success();
-    assert!(
-        std::fs::read(&out).unwrap() == want,
-        "seed {seed}, kills (delay, lines in the partial file) {kills:?}: the resumed \
-         output differs from the uninterrupted run's"
-    );
-    assert!(!partial(&out).exists() && !sidecar(&out).exists());
+    kill_and_resume(&args, &out, within, &want);
 }
 
 #[test]
@@ -1010,8 +1005,6 @@ fn canon_distinct_resumes_after_sigkills() {
         .success();
     let within = (started.elapsed().as_millis() as u64 / 3).max(6);
     let out = dir.path().join("out.csv");
-    let seed: u64 = rand::random();
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let args = [
         "canon",
         "-q",
@@ -1025,11 +1018,5 @@ fn canon_distinct_resumes_after_sigkills() {
         out.to_str().unwrap(),
         "--resume",
     ];
-    let kills = kill_repeatedly(&args, &out, within, &mut rng, seed);
-    Command::new(bin()).args(args).assert().success();
-    assert!(
-        std::fs::read(&out).unwrap() == std::fs::read(&want).unwrap(),
-        "seed {seed}, kills (delay, lines in the partial file) {kills:?}: the resumed \
-         output differs from the uninterrupted run's"
-    );
+    kill_and_resume(&args, &out, within, &std::fs::read(&want).unwrap());
 }
