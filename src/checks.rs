@@ -155,7 +155,7 @@ pub fn check_grid_parse(data: &[u8]) {
     let chars: Vec<char> = text.chars().collect();
     let value = |ch: char| match ch {
         '1'..='9' => Some(ch as u8 - b'0'),
-        '.' | '0' | '_' => Some(0),
+        '.' | '0' | '_' | '-' | '*' | 'x' | 'X' => Some(0),
         _ => None,
     };
     match Grid::parse(&text) {
@@ -418,10 +418,39 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
     let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
     // The piece after the last `\n`: a last line without an end, if any.
     let unended = lines.pop().filter(|l| !l.is_empty());
-    let mut records = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
     let mut first = true;
     // The puzzle's 0-based CSV column, from a header naming it.
     let mut column = 0;
+    // Pasted puzzles are read only when no header named a column.
+    let mut csv = false;
+    // The rows of a 9-line grid read so far: cells, first and last line.
+    let mut rows: (Vec<u8>, u64, u64) = (Vec::new(), 0, 0);
+    // The record of rows cut short, if any are pending.
+    let cut_short = |records: &mut Vec<Record>, rows: &mut (Vec<u8>, u64, u64)| {
+        if rows.0.is_empty() {
+            return;
+        }
+        let n = rows.0.len() / 9;
+        let (what, lines) = if n == 1 {
+            ("one row".to_owned(), format!("line {}", rows.1))
+        } else {
+            (format!("{n} rows"), format!("lines {}-{}", rows.1, rows.2))
+        };
+        records.push(Record {
+            index: records.len() as u64 + 1,
+            source: source.clone(),
+            line: rows.1,
+            raw: String::from_utf8_lossy(&rows.0).into_owned(),
+            grid: Err(format!(
+                "fuzz:{}: looks like {what} of a 9-line grid ({lines}); a grid written on lines \
+                 needs 9 rows of 9 cells",
+                rows.1
+            )),
+            pencilmarks: None,
+        });
+        rows.0.clear();
+    };
     let ended = lines.len();
     let lines = lines
         .into_iter()
@@ -435,7 +464,8 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             content.strip_suffix(b"\r").unwrap_or(content)
         };
         let line_no = i as u64 + 1;
-        let index = records.len() as u64 + 1;
+        // The record made now follows any rows cut short (one more index).
+        let index = records.len() as u64 + 1 + u64::from(!rows.0.is_empty());
         let record = |raw: String, grid| Record {
             index,
             source: source.clone(),
@@ -450,6 +480,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             if start.is_some_and(|s| head[s] == b'#') {
                 continue;
             }
+            cut_short(&mut records, &mut rows);
             first = false;
             let raw = clip(&String::from_utf8_lossy(head));
             let message = format!(
@@ -464,12 +495,32 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         if first {
             body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
         }
-        // From the puzzle's column on (nothing when the line has fewer).
+        // From the puzzle's column on (nothing when the line has fewer); a
+        // field opening with a quote (after blanks) runs to its closing quote,
+        // `""` inside it being a quote.
         for _ in 0..column {
-            body = body
-                .iter()
-                .position(|&b| b == b',')
-                .map_or(&body[body.len()..], |c| &body[c + 1..]);
+            let mut quoted = false;
+            let mut opened = false;
+            let mut end = None;
+            let mut k = 0;
+            while k < body.len() {
+                let b = body[k];
+                if !quoted && b == b',' {
+                    end = Some(k);
+                    break;
+                } else if !opened && b != b' ' && b != b'\t' {
+                    opened = true;
+                    quoted = b == b'"';
+                } else if quoted && b == b'"' {
+                    if body.get(k + 1) == Some(&b'"') {
+                        k += 1;
+                    } else {
+                        quoted = false;
+                    }
+                }
+                k += 1;
+            }
+            body = end.map_or(&body[body.len()..], |c| &body[c + 1..]);
         }
         let Some(start) = body.iter().position(|&b| b != b' ' && b != b'\t') else {
             continue;
@@ -496,7 +547,30 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             let header = header_text
                 .strip_prefix(b"\xef\xbb\xbf")
                 .unwrap_or(header_text);
-            let named = header.split(|&b| b == b',').position(|name| {
+            // Its fields, quotes respected: a comma inside a quoted field
+            // (`""` being a quote there) does not end it.
+            let mut names = Vec::new();
+            let (mut from, mut opened, mut quoted) = (0, false, false);
+            let mut k = 0;
+            while k <= header.len() {
+                let b = header.get(k).copied();
+                if b.is_none() || (!quoted && b == Some(b',')) {
+                    names.push(&header[from..k]);
+                    from = k + 1;
+                    opened = false;
+                } else if !opened && b != Some(b' ') && b != Some(b'\t') {
+                    opened = true;
+                    quoted = b == Some(b'"');
+                } else if quoted && b == Some(b'"') {
+                    if header.get(k + 1) == Some(&b'"') {
+                        k += 1;
+                    } else {
+                        quoted = false;
+                    }
+                }
+                k += 1;
+            }
+            let named = names.into_iter().position(|name| {
                 let name = name.trim_ascii();
                 let name = name
                     .strip_prefix(b"\"")
@@ -508,9 +582,61 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             });
             if let Some(k) = named {
                 column = k;
+                csv = true;
                 continue;
             }
         }
+        // Pasted: a field of another length than 81 or 729 on a line of
+        // cell characters (1-9 . 0 _ - * x X) between blanks and `|`.
+        if !csv && field.len() != 81 && field.len() != 729 {
+            let text = header_text;
+            let dashes = text.iter().filter(|&&b| b == b'-').count();
+            let rule = text.iter().all(|b| b"-+=| \t".contains(b))
+                && (text.iter().any(|b| b"+=".contains(b)) || (dashes >= 10 && dashes != 81));
+            if rule {
+                continue;
+            }
+            let cells: Vec<u8> = text
+                .iter()
+                .copied()
+                .filter(|b| !b" \t|".contains(b))
+                .collect();
+            if !cells.is_empty() && cells.iter().all(|b| b"123456789._0-*xX".contains(b)) {
+                if cells.len() == 9 {
+                    if rows.0.is_empty() {
+                        rows.1 = line_no;
+                    }
+                    rows.2 = line_no;
+                    rows.0.extend(&cells);
+                    if rows.0.len() == 81 {
+                        let grid = Grid::parse(std::str::from_utf8(&rows.0).expect("ASCII"));
+                        records.push(Record {
+                            index: records.len() as u64 + 1,
+                            line: rows.1,
+                            ..record(String::new(), Ok(grid.expect("cell characters")))
+                        });
+                        rows.0.clear();
+                    }
+                    continue;
+                }
+                cut_short(&mut records, &mut rows);
+                if cells.len() == 81 {
+                    let grid = Grid::parse(std::str::from_utf8(&cells).expect("ASCII"));
+                    records.push(record(String::new(), Ok(grid.expect("cell characters"))));
+                    continue;
+                }
+                if cells.len() != field.len() {
+                    let message = format!(
+                        "fuzz:{line_no}: wrong length: expected 81 cells, or 9 for a row of a \
+                         9-line grid; found {} cells between the spaces or '|'",
+                        cells.len()
+                    );
+                    records.push(record(clip(&String::from_utf8_lossy(text)), Err(message)));
+                    continue;
+                }
+            }
+        }
+        cut_short(&mut records, &mut rows);
         // 729 characters: a pencilmark puzzle, position i holding the digit
         // i % 9 + 1 or '.'.
         let bad = field
@@ -562,6 +688,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         };
         records.push(r);
     }
+    cut_short(&mut records, &mut rows);
     records
 }
 

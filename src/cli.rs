@@ -178,21 +178,40 @@ pub fn note_terminal_stdin(inputs: &[std::path::PathBuf], quiet: bool) {
 }
 
 /// Parses `--blank`: the character the output's `puzzle` column writes for
-/// a blank cell, one of the blanks every command reads (`.`, `0`, `_`).
+/// a blank cell, one of the blanks every command reads (`.`, `0`, `_`, `-`,
+/// `*`, `x`).
 ///
 /// Errors: anything else.
 pub fn parse_blank(text: &str) -> Result<u8, String> {
     match text {
-        "." | "0" | "_" => Ok(text.as_bytes()[0]),
+        "." | "0" | "_" | "-" | "*" | "x" => Ok(text.as_bytes()[0]),
         _ => Err(format!(
-            "{text:?}: the blank must be '.', '0' or '_' (what the reader takes for a blank)"
+            "{text:?}: the blank must be '.', '0', '_', '-', '*' or 'x' (what the reader takes \
+             for a blank)"
         )),
     }
 }
 
+/// Parses `--column`: digits are a 1-based column number, anything else a
+/// column name.
+///
+/// Errors: an empty text, or column number 0.
+pub fn parse_column(text: &str) -> Result<crate::pipeline::reader::Column, String> {
+    text.parse()
+}
+
+/// `--column`'s long help, shared by the commands that read records.
+pub const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
+    so named in each input's first line (a header; any case), or N, the N-th comma-separated \
+    column (1-based; a first line whose N-th field is a name, such as 'sudoku', is taken for \
+    a header and skipped). Quoted fields may hold commas. Without --column the puzzle is the \
+    first field, or the column a header names 'puzzle', 'quizzes' or 'quiz' wherever it is \
+    (Kaggle's sets, sudoflow's own CSV).\n\
+    Example: sudoflow solve --column sudoku data.csv; sudoflow solve --column 3 data.csv";
+
 /// `--blank`'s long help, shared by `solve`, `count` and `rate`.
 pub const BLANK_HELP: &str = "The character the output's puzzle column writes for a blank \
-    cell: '.' (the default), '0' or '_'. With the input's own blank (Kaggle's sets use '0') the \
+    cell: '.' (the default), '0', '_', '-', '*' or 'x'. With the input's own blank (Kaggle's sets use '0') the \
     column equals the input's puzzle field, so the output joins back on it (pandas: \
     df.merge(out, left_on='quizzes', right_on='puzzle')). Invalid records' text is written as \
     read whatever the option.\nExample: sudoflow solve --blank 0 sudoku.csv -o out.csv";

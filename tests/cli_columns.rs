@@ -62,12 +62,12 @@ fn blank_zero_gives_back_the_kaggle_field_in_every_command() {
     let (header, rows) = records(&out.stdout);
     assert_eq!(rows[0][column(&header, "puzzle")], INKALA);
     sudoflow()
-        .args(["solve", "--blank", "x"])
+        .args(["solve", "--blank", "y"])
         .write_stdin(input)
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "the blank must be '.', '0' or '_'",
+            "the blank must be '.', '0', '_', '-', '*' or 'x'",
         ));
 }
 

@@ -254,7 +254,7 @@ fn bad_records_get_invalid_rows_naming_their_line() {
         SOLVED.into(),
         "12345".into(),
         String::new(),
-        format!("x{}", &SOLVED[1..]),
+        format!("y{}", &SOLVED[1..]),
         format!("11{}", ".".repeat(79)),
         two_solution_rectangle(),
     ];
@@ -283,7 +283,7 @@ fn bad_records_get_invalid_rows_naming_their_line() {
         format!("{path}:3: wrong length: expected 81 cells, found 5")
     );
     assert!(
-        r[2][4].starts_with(&format!("{path}:5: bad character 'x'")),
+        r[2][4].starts_with(&format!("{path}:5: bad character 'y'")),
         "{}",
         r[2][4]
     );

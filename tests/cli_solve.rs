@@ -186,11 +186,12 @@ fn every_record_class_gets_one_row_in_order() {
         "mixed.txt:9: wrong length: expected 81 cells, found 83",
     );
     let mut bad = P17.to_string();
-    bad.replace_range(13..14, "x");
+    bad.replace_range(13..14, "y");
     check_invalid(
         &rows[7],
         &bad,
-        "mixed.txt:10: bad character 'x' at position 14 (r2c5): expected 1-9, '.', '0' or '_'",
+        "mixed.txt:10: bad character 'y' at position 14 (r2c5): expected 1-9 or a blank ('.', \
+         '0', '_', '-', '*' or 'x')",
     );
     let dots = |n| ".".repeat(n);
     check_invalid(

@@ -281,9 +281,10 @@ fn solve_file(
         Ok(one) => vec![one],
         Err(_) => paths.extract()?,
     };
-    pipeline::check_inputs(&paths).map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
+    pipeline::check_inputs(&paths, None).map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
     let popts = PipelineOptions {
         inputs: paths,
+        column: None,
         threads,
         batch_size: 1024,
         progress: None,

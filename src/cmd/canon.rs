@@ -74,12 +74,21 @@ pub struct CanonArgs {
     #[arg(
         value_name = "INPUT",
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
-            The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
-            blank), '#' comments and blank lines skipped, text after a separator ignored, \
-            sudoflow's own CSV read by its puzzle column, gzip read as is.\n\
+            The same records as `solve`: one puzzle per line (81 cells, '.', '0', '_', \
+            '-', '*' or 'x' blank), pasted grids (cells between spaces or '|', 9 lines of 9), '#' comments and blank lines skipped, text after a separator ignored, \
+            sudoflow's own CSV read by its puzzle column, gzip and zip read as is.\n\
             Example: sudoflow canon a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
+
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(
+        long,
+        value_name = "NAME|N",
+        value_parser = crate::cli::parse_column,
+        long_help = crate::cli::COLUMN_HELP
+    )]
+    pub column: Option<crate::pipeline::reader::Column>,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -298,17 +307,21 @@ fn take_back_classes(
 pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     let opts = PipelineOptions {
         inputs: args.inputs,
+        column: args.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: (!args.quiet && std::io::stderr().is_terminal()).then(cli::RecordsBar::hook),
     };
-    pipeline::check_inputs(&opts.inputs)?;
+    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "canon",
         resumable: true,
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
-        options: vec![("distinct", args.distinct.to_string())],
+        options: vec![
+            ("distinct", args.distinct.to_string()),
+            ("column", format!("{:?}", args.column)),
+        ],
         header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
         format: args.format.resolve(args.output.as_deref()),
     };

@@ -57,13 +57,22 @@ pub struct CountArgs {
     #[arg(
         value_name = "INPUT",
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
-            The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
-            blank), '#' comments and blank lines skipped, text after a separator ignored, \
-            gzip read as is. A field of 729 characters is a puzzle given by its candidates \
+            The same records as `solve`: one puzzle per line (81 cells, '.', '0', '_', \
+            '-', '*' or 'x' blank), pasted grids (cells between spaces or '|', 9 lines of 9), '#' comments and blank lines skipped, text after a separator ignored, \
+            gzip and zip read as is. A field of 729 characters is a puzzle given by its candidates \
             (tdoku's -p pencilmarks), counted from them.\n\
             Example: sudoflow count a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
+
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(
+        long,
+        value_name = "NAME|N",
+        value_parser = crate::cli::parse_column,
+        long_help = crate::cli::COLUMN_HELP
+    )]
+    pub column: Option<crate::pipeline::reader::Column>,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -190,11 +199,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let solve_opts = count_opts.solve_options();
     let opts = PipelineOptions {
         inputs: args.inputs,
+        column: args.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
     };
-    pipeline::check_inputs(&opts.inputs)?;
+    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "count",
@@ -204,6 +214,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             ("max", format!("{:?}", args.max)),
             ("time-budget", format!("{:?}", args.time_budget)),
             ("blank", char::from(args.blank).to_string()),
+            ("column", format!("{:?}", args.column)),
         ],
         header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
         format: args.format.resolve(args.output.as_deref()),

@@ -56,15 +56,24 @@ pub struct RateArgs {
     #[arg(
         value_name = "INPUT",
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
-            The same records as `solve`: one puzzle per line (81 cells, '.', '0' or '_' \
-            blank), '#' comments and blank lines skipped, text after a separator ignored \
-            (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip. \
+            The same records as `solve`: one puzzle per line (81 cells, '.', '0', '_', \
+            '-', '*' or 'x' blank), pasted grids (cells between spaces or '|', 9 lines of 9), '#' comments and blank lines skipped, text after a separator ignored \
+            (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip, zip. \
             A pencilmark line (729 characters, tdoku's -p) is rated from its candidates: a \
             cell with one candidate is a given, the others keep the candidates given (less \
             what the givens remove), and SE's steps go on from there.\n\
             Example: sudoflow rate a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
+
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(
+        long,
+        value_name = "NAME|N",
+        value_parser = crate::cli::parse_column,
+        long_help = crate::cli::COLUMN_HELP
+    )]
+    pub column: Option<crate::pipeline::reader::Column>,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -176,11 +185,12 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let budget = Some(args.time_budget.unwrap_or(DEFAULT_BUDGET));
     let opts = PipelineOptions {
         inputs: args.inputs,
+        column: args.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
     };
-    pipeline::check_inputs(&opts.inputs)?;
+    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "rate",
@@ -189,6 +199,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         options: vec![
             ("time-budget", format!("{:?}", budget)),
             ("blank", char::from(args.blank).to_string()),
+            ("column", format!("{:?}", args.column)),
         ],
         header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
         format: args.format.resolve(args.output.as_deref()),

@@ -51,18 +51,31 @@ pub struct SolveArgs {
     #[arg(
         value_name = "INPUT",
         long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin.\n\
-            One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks. Blank \
-            lines and lines starting with '#' are skipped; text after the 81 cells is ignored \
-            when separated by whitespace, ',', ';' or ':'; a CSV header with a column named \
-            'puzzle', 'quizzes' or 'quiz' is skipped and that column read (Kaggle's sets, \
-            sudoflow's own CSV), quoted fields too; CRLF line ends and gzip (.gz) are read as \
+            One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0', '_', '-', '*' or \
+            'x' blanks. Blank lines and lines starting with '#' are skipped; text after the 81 \
+            cells is ignored when separated by whitespace, ',', ';' or ':'; a CSV header with a \
+            column named 'puzzle', 'quizzes' or 'quiz' is skipped and that column read \
+            (Kaggle's sets, sudoflow's own CSV; --column picks another), quoted fields too; \
+            CRLF line ends, gzip (.gz) and zip archives (.zip, members in order) are read as \
             is; a directory or a UTF-16 file is an error naming it.\n\
+            Pasted puzzles: cells separated by spaces or '|' ('5 3 . | . 7 . | ...'), and a \
+            grid on 9 lines of 9 cells, box rules ('------+-------+------') skipped, which is \
+            one record; rows cut short are one invalid record saying so.\n\
             A field of 729 characters is a puzzle given by its candidates (tdoku's -p \
             pencilmarks: per cell 9 characters, the digit if still possible, '.' if \
             eliminated), solved from them.\n\
             Example: sudoflow solve a.txt b.txt.gz -"
     )]
     pub inputs: Vec<PathBuf>,
+
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(
+        long,
+        value_name = "NAME|N",
+        value_parser = crate::cli::parse_column,
+        long_help = crate::cli::COLUMN_HELP
+    )]
+    pub column: Option<crate::pipeline::reader::Column>,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -243,11 +256,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let opts = PipelineOptions {
         inputs: args.inputs,
+        column: args.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
     };
-    pipeline::check_inputs(&opts.inputs)?;
+    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
     let mut header: Vec<String> = SOLVE_HEADER.iter().map(|h| h.to_string()).collect();
@@ -265,6 +279,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ("se", args.se.to_string()),
             ("se-budget", format!("{:?}", budget.filter(|_| args.se))),
             ("blank", char::from(args.blank).to_string()),
+            ("column", format!("{:?}", args.column)),
         ],
         header,
         format: args.format.resolve(args.output.as_deref()),

@@ -180,7 +180,8 @@ impl Grid {
     }
 
     /// Parses exactly the 81 puzzle characters of one record: digits `1`-`9` are
-    /// givens; `.`, `0` and `_` are blanks.
+    /// givens; `.`, `0` and `_` are blanks, and so are `-`, `*`, `x` and `X`
+    /// (puzzles pasted from web pages and books).
     ///
     /// Errors: [`ParseError::Length`] when `text` is not 81 characters long,
     /// [`ParseError::Char`] naming the first character that is not a cell.

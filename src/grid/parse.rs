@@ -12,8 +12,12 @@ pub enum ParseError {
         /// Number of characters found.
         found: usize,
     },
-    /// A character that is not a digit 1-9 or a blank (`.`, `0`, `_`).
-    #[error("bad character {ch:?} at position {position} ({cell}): expected 1-9, '.', '0' or '_'")]
+    /// A character that is not a digit 1-9 or a blank (`.`, `0`, `_`, `-`,
+    /// `*`, `x`, `X`).
+    #[error(
+        "bad character {ch:?} at position {position} ({cell}): expected 1-9 or a blank \
+         ('.', '0', '_', '-', '*' or 'x')"
+    )]
     Char {
         /// The offending character.
         ch: char,
@@ -79,7 +83,7 @@ pub(super) fn parse_cells(text: &str) -> Result<Grid, ParseError> {
     for (i, ch) in text.chars().enumerate() {
         cells[i] = match ch {
             '1'..='9' => ch as u8 - b'0',
-            '.' | '0' | '_' => 0,
+            '.' | '0' | '_' | '-' | '*' | 'x' | 'X' => 0,
             _ => {
                 return Err(ParseError::Char {
                     ch,
@@ -143,19 +147,20 @@ mod tests {
     #[test]
     fn bad_char_names_char_and_cell() {
         let mut text = ".".repeat(81);
-        text.replace_range(13..14, "x");
+        text.replace_range(13..14, "y");
         let err = Grid::parse(&text).unwrap_err();
         assert_eq!(
             err,
             ParseError::Char {
-                ch: 'x',
+                ch: 'y',
                 position: 14,
                 cell: "r2c5".into()
             }
         );
         assert_eq!(
             err.to_string(),
-            "bad character 'x' at position 14 (r2c5): expected 1-9, '.', '0' or '_'"
+            "bad character 'y' at position 14 (r2c5): expected 1-9 or a blank ('.', '0', '_', \
+             '-', '*' or 'x')"
         );
     }
 

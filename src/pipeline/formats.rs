@@ -1,6 +1,8 @@
 //! Recognising the shapes of input that people have, line by line: which
-//! CSV column holds the puzzle (from a header naming it), quoted fields, and
-//! text in an encoding the reader does not take (UTF-16).
+//! CSV column holds the puzzle (from a header naming it, or `--column`),
+//! quoted fields, puzzles pasted from web pages and books (cells between
+//! spaces or `|`, box rules, 9-line grids), and text in an encoding the
+//! reader does not take (UTF-16).
 
 /// Header names of a puzzle column (any case, optionally quoted): Kaggle's
 /// `quizzes` (1M set) and `puzzle` (3M set, sudoflow's own CSV), and `quiz`.
@@ -12,10 +14,7 @@ const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 /// clues,difficulty`, sudoflow's `index,puzzle,...`, `quizzes,solutions`);
 /// `None` for any other line.
 pub(super) fn header_column(line: &[u8]) -> Option<usize> {
-    let line = trim_line_end(line);
-    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
-    line.split(|&b| b == b',').position(|field| {
-        let name = unquote(field.trim_ascii());
+    header_names(line).position(|name| {
         PUZZLE_COLUMN_NAMES
             .iter()
             .any(|n| name.eq_ignore_ascii_case(n))
@@ -23,18 +22,142 @@ pub(super) fn header_column(line: &[u8]) -> Option<usize> {
 }
 
 /// The text of `line` from its `k`-th comma-separated field on (0-based; the
-/// whole line for `k` = 0, the empty end when it has fewer fields). Commas
-/// inside quoted fields before it are not told apart (puzzle columns hold
-/// none, and neither do Kaggle's other columns).
+/// whole line for `k` = 0, the empty end when it has fewer fields). A field
+/// that starts with a double quote (after blanks) runs to its closing quote
+/// (`""` inside it is a quote, RFC 4180), so a comma inside a quoted field
+/// before the puzzle's (`"Smith, J.",0043...`) does not shift the columns.
 pub(super) fn from_field(line: &[u8], k: usize) -> &[u8] {
     let mut rest = line;
     for _ in 0..k {
-        match rest.iter().position(|&b| b == b',') {
+        match field_end(rest) {
             Some(i) => rest = &rest[i + 1..],
             None => return &rest[rest.len()..],
         }
     }
     rest
+}
+
+/// The position of the comma that ends the first field of `line`, quotes
+/// respected, or `None` when it is the last field.
+fn field_end(line: &[u8]) -> Option<usize> {
+    let start = line.iter().position(|&b| b != b' ' && b != b'\t')?;
+    if line[start] != b'"' {
+        return line.iter().position(|&b| b == b',');
+    }
+    let mut at = start + 1;
+    // Inside the quotes: `""` is a quote, a lone `"` closes them.
+    while at < line.len() {
+        if line[at] == b'"' {
+            if line.get(at + 1) == Some(&b'"') {
+                at += 2;
+                continue;
+            }
+            break;
+        }
+        at += 1;
+    }
+    line[at.min(line.len())..]
+        .iter()
+        .position(|&b| b == b',')
+        .map(|i| at + i)
+}
+
+/// The 0-based column a header line (an input's first line) names `name`
+/// in (any case, blanks and one pair of quotes aside), for `--column NAME`.
+pub(super) fn named_column(line: &[u8], name: &str) -> Option<usize> {
+    header_names(line).position(|field| field.eq_ignore_ascii_case(name.as_bytes()))
+}
+
+/// The names of a header line's comma-separated columns, blanks and one
+/// pair of quotes aside (a UTF-8 byte-order mark before the first skipped).
+pub(super) fn header_names(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let line = trim_line_end(line);
+    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    fields(line).map(|field| unquote(field.trim_ascii()))
+}
+
+/// The comma-separated fields of `line`, quotes respected as in
+/// [`from_field`] (a comma inside a quoted field does not end it).
+fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(line);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match field_end(r) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// Whether the field `--column N` picked from an input's first line is a
+/// column name rather than a puzzle: it holds a letter that is no cell
+/// character (`puzzle`, `sudoku`, `grid`; not `x`, a blank).
+pub(super) fn is_column_name(field: &[u8]) -> bool {
+    field
+        .iter()
+        .any(|&b| b.is_ascii_alphabetic() && !is_cell_char(b))
+}
+
+/// A character that a pasted puzzle may hold in a cell: the givens `1`-`9`
+/// and the blanks `.`, `0`, `_`, `-`, `*`, `x` and `X` (the ones web pages
+/// and books use), as [`crate::grid::Grid::parse`] reads them.
+pub(super) fn is_cell_char(b: u8) -> bool {
+    matches!(b, b'0'..=b'9' | b'.' | b'_' | b'-' | b'*' | b'x' | b'X')
+}
+
+/// What a line that is not a puzzle as it stands looks like, read as
+/// pasted from a web page or a book ([`pasted`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Pasted {
+    /// A box rule drawn between the bands of a grid: only `-`, `+`, `=`,
+    /// `|` and blanks, with a `+` or `=` in it, or ten or more dashes (but
+    /// not 81, a puzzle of `-` blanks): `------+-------+------`,
+    /// `+-------+-------+-------+`, `=====================`.
+    Rule,
+    /// The line's cells once the spaces, tabs and `|` between them are
+    /// dropped (`5 3 . | . 7 . | . . .` is `53..7....`): 81 of them are a
+    /// puzzle, 9 a row of a 9-line grid.
+    Cells(Vec<u8>),
+}
+
+/// The pasted reading of `line` (end of line included): a [`Pasted::Rule`],
+/// the [`Pasted::Cells`] of a line made of cell characters and the spaces,
+/// tabs and `|` between them, or `None` for anything else.
+pub(super) fn pasted(line: &[u8]) -> Option<Pasted> {
+    let line = trim_line_end(line);
+    if is_rule(line) {
+        return Some(Pasted::Rule);
+    }
+    let mut cells = Vec::with_capacity(81);
+    for &b in line {
+        match b {
+            b' ' | b'\t' | b'|' => {}
+            b if is_cell_char(b) => cells.push(b),
+            _ => return None,
+        }
+    }
+    (!cells.is_empty()).then_some(Pasted::Cells(cells))
+}
+
+/// See [`Pasted::Rule`].
+fn is_rule(line: &[u8]) -> bool {
+    let mut dashes = 0;
+    let mut marks = false;
+    for &b in line {
+        match b {
+            b'-' => dashes += 1,
+            b'+' | b'=' => marks = true,
+            b'|' | b' ' | b'\t' => {}
+            _ => return false,
+        }
+    }
+    marks || (dashes >= 10 && dashes != 81)
 }
 
 /// `field` without one pair of surrounding double quotes.
@@ -54,7 +177,7 @@ pub(super) fn quoted_field(line: &[u8]) -> Option<&[u8]> {
 }
 
 /// `line` without its `\n` or `\r\n`.
-fn trim_line_end(line: &[u8]) -> &[u8] {
+pub(super) fn trim_line_end(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
 }
@@ -88,6 +211,10 @@ mod tests {
         assert_eq!(header_column(b"\xef\xbb\xbfid, \"quiz\" ,x"), Some(1));
         assert_eq!(header_column(b"puzzles,x\n"), None);
         assert_eq!(header_column(b"8........,x\n"), None);
+        assert_eq!(header_column(b"\"Smith, J.\",puzzle\n"), Some(1));
+        assert_eq!(header_column(b"\"a \"\"b,\"\" c\", quiz\n"), Some(1));
+        assert_eq!(named_column(b"id,Sudoku\r\n", "sudoku"), Some(1));
+        assert_eq!(named_column(b"id,Sudoku\r\n", "grid"), None);
     }
 
     #[test]
@@ -96,11 +223,33 @@ mod tests {
         assert_eq!(from_field(b"a,b,c\n", 1), b"b,c\n");
         assert_eq!(from_field(b"a,b,c\n", 2), b"c\n");
         assert_eq!(from_field(b"a,b\n", 3), b"");
+        assert_eq!(from_field(b"\"a,b\",c\n", 1), b"c\n");
+        assert_eq!(from_field(b" \"a\"\",b\",c,d", 2), b"d");
+        assert_eq!(from_field(b"\"a,b", 1), b"");
         assert_eq!(quoted_field(b"\"0043\",x"), Some(&b"0043"[..]));
         assert_eq!(quoted_field(b"\"0043"), Some(&b"0043"[..]));
         assert_eq!(quoted_field(b"0043"), None);
         assert_eq!(utf16_bom(b"\xff\xfe8\x00"), Some("UTF-16LE"));
         assert_eq!(utf16_bom(b"\xfe\xff\x008"), Some("UTF-16BE"));
         assert_eq!(utf16_bom(b"\xef\xbb\xbf8"), None);
+    }
+
+    #[test]
+    fn pasted_lines() {
+        let cells = |s: &[u8]| Some(Pasted::Cells(s.to_vec()));
+        assert_eq!(pasted(b"5 3 . | . 7 . | . . .\r\n"), cells(b"53..7...."));
+        assert_eq!(pasted(b"|5-3|x*X|\t0__|\n"), cells(b"5-3x*X0__"));
+        assert_eq!(pasted(b"------+-------+------\n"), Some(Pasted::Rule));
+        assert_eq!(pasted(b"+---+---+---+"), Some(Pasted::Rule));
+        assert_eq!(pasted(b"=========="), Some(Pasted::Rule));
+        assert_eq!(pasted(b"----------"), Some(Pasted::Rule));
+        // Nine dashes are a row of blanks, 81 a puzzle of them.
+        assert_eq!(pasted(b"---------"), cells(b"---------"));
+        assert_eq!(pasted(&[b'-'; 81]), cells(&[b'-'; 81]));
+        assert_eq!(pasted(b"5 3 a"), None);
+        assert_eq!(pasted(b"53,7"), None);
+        assert_eq!(pasted(b" | \n"), None);
+        assert!(is_column_name(b"sudoku"));
+        assert!(!is_column_name(b"x.x.X-*0123"));
     }
 }

@@ -92,6 +92,9 @@ pub struct PipelineOptions {
     /// Inputs read in order as one stream; `-` is stdin, and no input at all
     /// means stdin.
     pub inputs: Vec<PathBuf>,
+    /// The CSV column that holds the puzzle (`--column`); `None`: the first
+    /// field, or the column a header names (see [`reader`]).
+    pub column: Option<reader::Column>,
     /// Worker threads (values below 1 are treated as 1).
     pub threads: usize,
     /// Most records per batch (values below 1 are treated as 1); about
@@ -140,6 +143,7 @@ impl Default for PipelineOptions {
     fn default() -> Self {
         PipelineOptions {
             inputs: Vec::new(),
+            column: None,
             threads: crate::threads::thread_count(None),
             batch_size: 1024,
             progress: None,
@@ -242,14 +246,24 @@ impl Summary {
 }
 
 /// Checks that every input can be opened, so that a missing file is reported
-/// (exit 2, naming it) before any output is created.
+/// (exit 2, naming it) before any output is created; with `--column NAME`
+/// (`column`), also that each regular file's header names that column.
 ///
-/// Errors: the first input that cannot be opened, is a directory, or is
-/// UTF-16 text, with its path.
-pub fn check_inputs(inputs: &[PathBuf]) -> anyhow::Result<()> {
+/// Errors: the first input that cannot be opened, is a directory, is
+/// UTF-16 text, is a damaged zip archive or lacks the named column, with
+/// its path.
+pub fn check_inputs(inputs: &[PathBuf], column: Option<&reader::Column>) -> anyhow::Result<()> {
     for path in inputs {
         if path.as_os_str() != "-" {
             reader::check_file(path)?;
+            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            if regular && matches!(column, Some(reader::Column::Name(_))) {
+                // Read up to the first record: the header check is the
+                // reader's own, through gzip and zip alike.
+                reader::for_each_item(std::slice::from_ref(path), column, |_| {
+                    std::ops::ControlFlow::Break(())
+                })?;
+            }
         }
     }
     Ok(())

@@ -15,15 +15,30 @@
 //!   first separator (space, tab, `,`, `;` or `:`), or a quoted CSV field's
 //!   text (`"0043..."`); what follows the separator
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
-//!   ignored. The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`
-//!   blanks), otherwise the record's grid is an error naming `source:line`
-//!   and the problem, e.g. `a.txt:7: wrong length: expected 81 cells, found 80`.
+//!   ignored. With `--column` ([`Column`]) the puzzle is read from that CSV
+//!   column instead (a comma inside a quoted field before it does not count).
+//!   The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`, `-`, `*`,
+//!   `x` or `X` blanks), otherwise the record's grid is an error naming
+//!   `source:line` and the problem, e.g. `a.txt:7: wrong length: expected 81
+//!   cells, found 80`.
 //!   A field of exactly 729 characters is a pencilmark puzzle
 //!   ([`Pencilmarks`], tdoku's `-p` format) in [`Record::pencilmarks`].
 //!   A malformed line is still exactly one record, so it never shifts the
 //!   records after it. Whether the givens clash is the workers' check
 //!   ([`Grid::check_givens`]), so that it runs in parallel, and in `solve`
 //!   only for the records the solver finds no solution to.
+//!
+//! Puzzles pasted from web pages and books: where no CSV column is in use
+//! (no header naming one, no `--column`), a line whose field is neither 81
+//! nor 729 characters long but that holds only cell characters between
+//! spaces, tabs and `|` is read by its cells: 81 of them are a puzzle (`5 3 . | . 7 . |
+//! ...`), 9 are a row of a grid written on 9 lines, which is one record
+//! (numbered at its first row) once its ninth row is read. Box rules between
+//! the bands (`------+-------+------`, `+---+---+---+`; see
+//! `Pasted::Rule` in the `formats` module) are skipped, as are blank lines and comments
+//! inside a grid. Rows cut short by another line or the input's end are one
+//! invalid record saying what they look like (`a.txt:3: looks like one row
+//! of a 9-line grid (line 3); ...`).
 //!
 //! A line longer than [`LINE_CAP`] (64 KiB) is read as a stream, never held
 //! whole: a `#` comment (told by its first non-blank byte) is skipped as any
@@ -39,14 +54,20 @@
 //! `cat a.txt b.txt.gz | sudoflow solve` all work; members follow one another
 //! as in `cat` (a line may run across a member boundary, as bgzip writes
 //! them). A file named `*.gz` must start with gzip's magic bytes.
+//!
+//! Zip: an input (a file or stdin) that starts with a zip signature is an
+//! archive whose members are read in the order they lie in it, each a
+//! source named `ARCHIVE/MEMBER` with its own line numbers and header
+//! (Kaggle ships its sets as `.zip`); directories are skipped. Members may
+//! be stored or deflated. A file named `*.zip` must be a zip archive.
 
-use super::formats;
+use super::formats::{self, Pasted};
 use super::Record;
 use crate::grid::{Grid, Pencilmarks};
 use anyhow::{bail, Context};
 use flate2::bufread::GzDecoder;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -85,16 +106,32 @@ pub fn open_file(path: &Path) -> anyhow::Result<File> {
 
 /// Checks that the input file `path` can be read as records before any
 /// output is created: it opens, is not a directory, and (a regular file)
-/// does not start with a UTF-16 byte-order mark.
+/// does not start with a UTF-16 byte-order mark; a zip archive's central
+/// directory reads, and a file named `*.zip` is one.
 ///
 /// Errors: the first of those that fails; the message names the file.
 pub fn check_file(path: &Path) -> anyhow::Result<()> {
     let mut file = open_file(path)?;
     if file.metadata().is_ok_and(|m| m.is_file()) {
-        let mut head = [0u8; 2];
+        let mut head = [0u8; 4];
         let n = file.read(&mut head).unwrap_or(0);
-        if let Some(encoding) = formats::utf16_bom(&head[..n]) {
+        let head = &head[..n];
+        if let Some(encoding) = formats::utf16_bom(head) {
             bail!("{}", utf16_message(&path.display().to_string(), encoding));
+        }
+        if is_zip(head) {
+            // The central directory must read: a truncated download is
+            // reported now, before any output exists.
+            file.rewind()
+                .with_context(|| format!("cannot read input {}", path.display()))?;
+            zip::ZipArchive::new(BufReader::new(file)).with_context(|| {
+                format!("input {} is not a readable zip archive", path.display())
+            })?;
+        } else if is_named_zip(path) && n > 0 {
+            bail!(
+                "input {} is named .zip but is not a zip archive (no zip signature)",
+                path.display()
+            );
         }
     }
     Ok(())
@@ -119,7 +156,7 @@ pub fn for_each_record(
     inputs: &[PathBuf],
     mut f: impl FnMut(Record) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    for_each_item(inputs, |item| match item {
+    for_each_item(inputs, None, |item| match item {
         Item::Record(record) => f(record),
         Item::Waiting => ControlFlow::Continue(()),
     })
@@ -138,13 +175,17 @@ pub enum Item {
     Waiting,
 }
 
-/// [`for_each_record`], also telling `f` when the reader is about to wait
-/// for input ([`Item::Waiting`]; never for regular files, and not inside a
-/// gzip member).
+/// [`for_each_record`], with the puzzle read from `column` of CSV inputs
+/// when given (`--column`; `None`: the first field, or the column a header
+/// names), also telling `f` when the reader is about to wait for input
+/// ([`Item::Waiting`]; never for regular files, and not inside a gzip
+/// member or a zip archive).
 ///
-/// Errors: as [`for_each_record`].
+/// Errors: as [`for_each_record`]; also, with [`Column::Name`], an input
+/// whose first line names no such column.
 pub fn for_each_item(
     inputs: &[PathBuf],
+    column: Option<&Column>,
     mut f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
     let stdin_only = [PathBuf::from("-")];
@@ -172,34 +213,159 @@ pub fn for_each_item(
                 (Arc::from(path.display().to_string()), Box::new(input))
             } else {
                 let mut input = BufReader::with_capacity(BUFFER, file);
-                if path.extension().is_some_and(|e| e == "gz") {
-                    let head = input
-                        .fill_buf()
-                        .with_context(|| format!("cannot read input {}", path.display()))?;
-                    if !head.is_empty() && !head.starts_with(&GZIP_MAGIC) {
-                        bail!(
-                            "input {} is named .gz but is not gzip data (no gzip magic bytes)",
-                            path.display()
-                        );
-                    }
+                let head = input
+                    .fill_buf()
+                    .with_context(|| format!("cannot read input {}", path.display()))?;
+                if path.extension().is_some_and(|e| e == "gz")
+                    && !head.is_empty()
+                    && !head.starts_with(&GZIP_MAGIC)
+                {
+                    bail!(
+                        "input {} is named .gz but is not gzip data (no gzip magic bytes)",
+                        path.display()
+                    );
+                }
+                if is_named_zip(path) && !is_zip(head) {
+                    bail!(
+                        "input {} is named .zip but is not a zip archive (no zip signature)",
+                        path.display()
+                    );
                 }
                 (Arc::from(path.display().to_string()), Box::new(input))
             }
         };
-        let flow = records_of(
-            &name,
-            input,
-            LINE_CAP,
-            watch.as_ref(),
-            &mut index,
-            &mut buf,
-            &mut f,
-        )?;
-        if flow.is_break() {
+        let reading = Reading {
+            line_cap: LINE_CAP,
+            column,
+            watch: watch.as_ref(),
+        };
+        if records_of_input(&name, input, &reading, &mut index, &mut buf, &mut f)?.is_break() {
             return Ok(());
         }
     }
     Ok(())
+}
+
+/// Which CSV column of the inputs holds the puzzle (`--column NAME|N`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Column {
+    /// The column with this name (any case, quotes aside) in each input's
+    /// first line, a header.
+    Name(String),
+    /// The N-th comma-separated column (1-based). An input's first line is a
+    /// header, and skipped, when it names a puzzle column (as without
+    /// `--column`) or its N-th field holds a letter that no cell character
+    /// is (`id,sudoku,...`).
+    Number(std::num::NonZeroUsize),
+}
+
+impl std::str::FromStr for Column {
+    type Err = String;
+
+    /// Digits are a column number (1 or more), anything else a name.
+    fn from_str(text: &str) -> Result<Column, String> {
+        if text.is_empty() {
+            return Err("give a column name or a 1-based column number".into());
+        }
+        if text.bytes().all(|b| b.is_ascii_digit()) {
+            return match text.parse::<std::num::NonZeroUsize>() {
+                Ok(n) => Ok(Column::Number(n)),
+                Err(_) => Err(format!(
+                    "{text}: column numbers start at 1 (the first column is 1)"
+                )),
+            };
+        }
+        Ok(Column::Name(text.to_owned()))
+    }
+}
+
+impl std::fmt::Display for Column {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Column::Name(name) => f.write_str(name),
+            Column::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The signatures a zip archive starts with: a local file header, or the
+/// end of the central directory (an archive with no members).
+const ZIP_MAGIC: [&[u8]; 2] = [b"PK\x03\x04", b"PK\x05\x06"];
+
+/// Whether `head`, an input's first bytes, start a zip archive.
+fn is_zip(head: &[u8]) -> bool {
+    ZIP_MAGIC.iter().any(|m| head.starts_with(m))
+}
+
+/// Whether `path` is named `*.zip` (any case).
+fn is_named_zip(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+}
+
+/// How [`records_of`] reads one input.
+struct Reading<'a> {
+    /// Longest line kept whole ([`LINE_CAP`], smaller in the fuzz checks).
+    line_cap: usize,
+    /// `--column`, if given.
+    column: Option<&'a Column>,
+    /// The descriptor to watch for [`Item::Waiting`] (pipes, terminals).
+    watch: Option<&'a streaming::Watch>,
+}
+
+/// The records of one input: those of each member of a zip archive in turn
+/// when the input starts with a zip signature (each member a source named
+/// `ARCHIVE/MEMBER`, with its own lines and header; directories skipped),
+/// else those of its lines ([`records_of`]).
+///
+/// Errors: as [`records_of`]; also a zip member that cannot be read (an
+/// unsupported compression method, encryption, damage), named.
+fn records_of_input(
+    name: &Arc<str>,
+    mut input: Box<dyn BufRead + '_>,
+    reading: &Reading,
+    index: &mut u64,
+    buf: &mut Vec<u8>,
+    f: &mut impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<ControlFlow<()>> {
+    let head = input
+        .fill_buf()
+        .with_context(|| format!("cannot read input {name}"))?;
+    if head.is_empty() {
+        // Empty (on a terminal, Ctrl-D at once: not to be read twice).
+        return Ok(ControlFlow::Continue(()));
+    }
+    if !is_zip(head) {
+        return records_of(name, input, reading, index, buf, f);
+    }
+    // Members in the order they lie in the archive, read as a stream, so
+    // that a zip on stdin reads as a file does.
+    let members = Reading {
+        watch: None,
+        ..*reading
+    };
+    let mut previous = String::new();
+    loop {
+        let member = zip::read::read_zipfile_from_stream(&mut input).with_context(|| {
+            if previous.is_empty() {
+                format!("cannot read zip archive {name}: its first member")
+            } else {
+                format!("cannot read zip archive {name}: the member after {previous}")
+            }
+        })?;
+        let Some(member) = member else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        previous = member.name().to_owned();
+        if member.is_dir() {
+            continue;
+        }
+        let source: Arc<str> = Arc::from(format!("{name}/{previous}"));
+        let member: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(BUFFER, member));
+        if records_of(&source, member, &members, index, buf, f)?.is_break() {
+            return Ok(ControlFlow::Break(()));
+        }
+    }
 }
 
 /// [`for_each_record`] over one input already open: `name` is its
@@ -220,11 +386,15 @@ pub fn for_each_record_in(
         Item::Record(record) => f(record),
         Item::Waiting => ControlFlow::Continue(()),
     };
+    let reading = Reading {
+        line_cap,
+        column: None,
+        watch: None,
+    };
     records_of(
         &Arc::from(name),
         input,
-        line_cap,
-        None,
+        &reading,
         &mut index,
         &mut Vec::new(),
         &mut f,
@@ -232,24 +402,51 @@ pub fn for_each_record_in(
     .map(drop)
 }
 
-/// The records of one input, numbered on from `index`; breaks when `f` does.
+/// The records of one input's lines, numbered on from `index`; breaks when
+/// `f` does.
+///
+/// Errors: the input fails to read, starts with a UTF-16 byte-order mark, or
+/// (with `--column NAME`) its first line names no such column.
 fn records_of(
     name: &Arc<str>,
-    input: Box<dyn BufRead>,
-    line_cap: usize,
-    watch: Option<&streaming::Watch>,
+    input: Box<dyn BufRead + '_>,
+    reading: &Reading,
     index: &mut u64,
     buf: &mut Vec<u8>,
     f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
+    let line_cap = reading.line_cap;
     let mut lines = Lines::new(input, line_cap);
     let mut line_no = 0u64;
     let mut first = true;
-    // The puzzle's CSV column, from a header naming it (sudoflow's own
-    // CSV, Kaggle's sets); 0: the first field.
-    let mut column = 0usize;
+    // The puzzle's CSV column, from `--column N` or a header naming it
+    // (sudoflow's own CSV, Kaggle's sets); 0: the first field.
+    let mut column = match reading.column {
+        Some(Column::Number(n)) => n.get() - 1,
+        _ => 0,
+    };
+    // Lines are read as pasted puzzles (cells between spaces or `|`, box
+    // rules, 9-line grids) only where no CSV column is in use.
+    let mut csv = reading.column.is_some();
+    let mut grid = PendingGrid::default();
+    // Hands `f` a record; returns from `records_of` when it breaks.
+    macro_rules! emit {
+        ($record:expr) => {
+            if f(Item::Record($record)).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        };
+    }
+    // Hands `f` the rows of a 9-line grid cut short, if any.
+    macro_rules! end_grid {
+        () => {
+            if let Some(record) = grid.cut_short(name, index) {
+                emit!(record);
+            }
+        };
+    }
     loop {
-        if let Some(w) = watch {
+        if let Some(w) = reading.watch {
             if lines.will_wait(w) && f(Item::Waiting).is_break() {
                 return Ok(ControlFlow::Break(()));
             }
@@ -258,6 +455,7 @@ fn records_of(
             .next_line(buf)
             .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
         let Some(Line { bytes: whole, len }) = line else {
+            end_grid!();
             return Ok(ControlFlow::Continue(()));
         };
         line_no += 1;
@@ -274,9 +472,10 @@ fn records_of(
             if start.is_some_and(|s| head[s] == b'#') {
                 continue;
             }
+            end_grid!();
             first = false;
             *index += 1;
-            let record = Record {
+            emit!(Record {
                 index: *index,
                 source: Arc::clone(name),
                 line: line_no,
@@ -285,42 +484,175 @@ fn records_of(
                     "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
                 )),
                 pencilmarks: None,
-            };
-            if f(Item::Record(record)).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
+            });
             continue;
         }
         let line = formats::from_field(whole, column);
         // The common case first: 81 cells then a separator or the end.
-        if let Some(grid) = line_of_valid_puzzle(line).filter(|_| !first) {
+        if let Some(puzzle) = line_of_valid_puzzle(line).filter(|_| !first) {
+            end_grid!();
             *index += 1;
-            let record = Record {
+            emit!(Record {
                 index: *index,
                 source: Arc::clone(name),
                 line: line_no,
                 raw: String::new(),
-                grid: Ok(grid),
+                grid: Ok(puzzle),
                 pencilmarks: None,
-            };
-            if f(Item::Record(record)).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
+            });
             continue;
         }
         let Some(field) = puzzle_field(line, first) else {
             continue;
         };
         if std::mem::take(&mut first) {
-            if let Some(k) = formats::header_column(whole) {
-                column = k;
-                continue;
+            match reading.column {
+                None => {
+                    if let Some(k) = formats::header_column(whole) {
+                        column = k;
+                        csv = true;
+                        continue;
+                    }
+                }
+                Some(Column::Name(wanted)) => match formats::named_column(whole, wanted) {
+                    Some(k) => {
+                        column = k;
+                        continue;
+                    }
+                    None => bail!(
+                        "input {name} has no column named {wanted:?} (--column): its first \
+                         line, read as a CSV header, names {}",
+                        header_list(whole)
+                    ),
+                },
+                Some(Column::Number(_)) => {
+                    if formats::header_column(whole).is_some() || formats::is_column_name(field) {
+                        continue;
+                    }
+                }
             }
         }
-        *index += 1;
-        if f(Item::Record(make_record(*index, name, line_no, field))).is_break() {
-            return Ok(ControlFlow::Break(()));
+        // A field of 81 or 729 characters is read as it stands.
+        if !csv && field.len() != 81 && field.len() != 729 {
+            match formats::pasted(line) {
+                Some(Pasted::Rule) => continue,
+                Some(Pasted::Cells(cells)) if cells.len() == 9 => {
+                    if let Some(record) = grid.push(&cells, name, line_no, index) {
+                        emit!(record);
+                    }
+                    continue;
+                }
+                Some(Pasted::Cells(cells)) if cells.len() == 81 => {
+                    end_grid!();
+                    *index += 1;
+                    emit!(make_record(*index, name, line_no, &cells));
+                    continue;
+                }
+                Some(Pasted::Cells(cells)) if cells.len() != field.len() => {
+                    // Cells between spaces or `|`, too few or too many.
+                    end_grid!();
+                    *index += 1;
+                    emit!(Record {
+                        index: *index,
+                        source: Arc::clone(name),
+                        line: line_no,
+                        raw: clip(&String::from_utf8_lossy(formats::trim_line_end(line))),
+                        grid: Err(format!(
+                            "{name}:{line_no}: wrong length: expected 81 cells, or 9 for a row \
+                             of a 9-line grid; found {} cells between the spaces or '|'",
+                            cells.len()
+                        )),
+                        pencilmarks: None,
+                    });
+                    continue;
+                }
+                _ => {}
+            }
         }
+        end_grid!();
+        *index += 1;
+        emit!(make_record(*index, name, line_no, field));
+    }
+}
+
+/// A header line's column names for a message: `id, puzzle, solution`
+/// (at most 20, then `...`).
+fn header_list(line: &[u8]) -> String {
+    let names: Vec<String> = formats::header_names(line)
+        .take(21)
+        .map(|n| format!("{:?}", String::from_utf8_lossy(n)))
+        .collect();
+    if names.len() > 20 {
+        format!("{}, ...", names[..20].join(", "))
+    } else {
+        names.join(", ")
+    }
+}
+
+/// The rows read so far of a puzzle written on 9 lines of 9 cells (a grid
+/// pasted from a web page or a book); see [`formats::Pasted`].
+#[derive(Default)]
+struct PendingGrid {
+    /// The rows' cells, 9 per row read, at most 72.
+    cells: Vec<u8>,
+    /// Lines of the first and the last row read.
+    first_line: u64,
+    last_line: u64,
+}
+
+impl PendingGrid {
+    /// Takes the row read on line `line_no`: the grid's record (numbered on
+    /// from `index`) when it is the ninth row, else `None`.
+    fn push(
+        &mut self,
+        row: &[u8],
+        name: &Arc<str>,
+        line_no: u64,
+        index: &mut u64,
+    ) -> Option<Record> {
+        if self.cells.is_empty() {
+            self.first_line = line_no;
+        }
+        self.last_line = line_no;
+        self.cells.extend_from_slice(row);
+        if self.cells.len() < 81 {
+            return None;
+        }
+        let cells = std::mem::take(&mut self.cells);
+        *index += 1;
+        Some(make_record(*index, name, self.first_line, &cells))
+    }
+
+    /// The record of rows read but cut short by a line that is no row (or
+    /// the input's end), numbered on from `index`: an invalid record saying
+    /// what they look like; `None` when no row is pending.
+    fn cut_short(&mut self, name: &Arc<str>, index: &mut u64) -> Option<Record> {
+        if self.cells.is_empty() {
+            return None;
+        }
+        let cells = std::mem::take(&mut self.cells);
+        let rows = cells.len() / 9;
+        let (what, lines) = if rows == 1 {
+            ("one row".to_owned(), format!("line {}", self.first_line))
+        } else {
+            (
+                format!("{rows} rows"),
+                format!("lines {}-{}", self.first_line, self.last_line),
+            )
+        };
+        *index += 1;
+        Some(Record {
+            index: *index,
+            source: Arc::clone(name),
+            line: self.first_line,
+            raw: String::from_utf8_lossy(&cells).into_owned(),
+            grid: Err(format!(
+                "{name}:{}: looks like {what} of a 9-line grid ({lines}); a grid written on \
+                 lines needs 9 rows of 9 cells",
+                self.first_line
+            )),
+            pencilmarks: None,
+        })
     }
 }
 
@@ -372,7 +704,8 @@ fn is_separator(b: u8) -> bool {
 const NOT_A_CELL: u8 = 0x10;
 
 /// Value of each byte as a cell: 1..=9 for the givens `1`-`9`, 0 for the
-/// blanks `.`, `0` and `_`, [`NOT_A_CELL`] for anything else. A table, so that
+/// blanks `.`, `0`, `_`, `-`, `*`, `x` and `X`, [`NOT_A_CELL`] for anything
+/// else. A table, so that
 /// the parse loop has no branch per cell: with givens scattered at random a
 /// branch on "given or blank" is mispredicted several dozen times a puzzle.
 #[cfg(any(not(target_arch = "x86_64"), test))]
@@ -381,6 +714,10 @@ const CELL_VALUE: [u8; 256] = {
     t[b'.' as usize] = 0;
     t[b'0' as usize] = 0;
     t[b'_' as usize] = 0;
+    t[b'-' as usize] = 0;
+    t[b'*' as usize] = 0;
+    t[b'x' as usize] = 0;
+    t[b'X' as usize] = 0;
     let mut d = 1;
     while d <= 9 {
         t[(b'0' + d) as usize] = d;
@@ -390,20 +727,22 @@ const CELL_VALUE: [u8; 256] = {
 };
 
 /// The common case in one branch-free pass: 81 cell characters (`1`-`9`
-/// givens; `.`, `0`, `_` blanks), SSE2 on x86_64. `None` for anything else,
+/// givens; `.`, `0`, `_`, `-`, `*`, `x`, `X` blanks), SSE2 on x86_64. `None` for anything else,
 /// which callers then run through [`Grid::parse`] for the exact message (as
 /// the reader does for a record; the Python package's inputs take the same path).
 pub fn parse_valid(field: &[u8]) -> Option<Grid> {
     Grid::from_cells(cell_values(field.try_into().ok()?)?)
 }
 
-/// The values of 81 cell characters (1..=9 for `1`-`9`, 0 for `.`, `0` and
-/// `_`), or `None` if some byte is not a cell character.
+/// The values of 81 cell characters (1..=9 for `1`-`9`, 0 for `.`, `0`,
+/// `_`, `-`, `*`, `x` and `X`), or `None` if some byte is not a cell
+/// character.
 ///
 /// On x86_64, SSE2 over 16 bytes at a time (the last vector overlaps the one
 /// before it): a byte `b` is a digit when `b - '0'` (wrapping) is at most 9,
-/// which is then its value, and a blank when it is `.` or `_`; about 50
-/// instructions against ~400 for the table loop.
+/// which is then its value, and a blank when it is `.`, `_`, `-`, `*`, or
+/// `x` once lower-cased (`b | 0x20`); about 70 instructions against ~400 for
+/// the table loop.
 #[cfg(target_arch = "x86_64")]
 fn cell_values(field: &[u8; 81]) -> Option<[u8; 81]> {
     use std::arch::x86_64::*;
@@ -417,11 +756,21 @@ fn cell_values(field: &[u8; 81]) -> Option<[u8; 81]> {
         let nine = _mm_set1_epi8(9);
         let dot = _mm_set1_epi8(b'.' as i8);
         let underscore = _mm_set1_epi8(b'_' as i8);
+        let dash = _mm_set1_epi8(b'-' as i8);
+        let star = _mm_set1_epi8(b'*' as i8);
+        let case = _mm_set1_epi8(0x20);
+        let x = _mm_set1_epi8(b'x' as i8);
         for at in [0, 16, 32, 48, 64, 65] {
             let v = _mm_loadu_si128(field[at..at + 16].as_ptr() as *const __m128i);
             let d = _mm_sub_epi8(v, zero);
             let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
-            let blank = _mm_or_si128(_mm_cmpeq_epi8(v, dot), _mm_cmpeq_epi8(v, underscore));
+            let blank = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, dot), _mm_cmpeq_epi8(v, underscore)),
+                _mm_or_si128(
+                    _mm_or_si128(_mm_cmpeq_epi8(v, dash), _mm_cmpeq_epi8(v, star)),
+                    _mm_cmpeq_epi8(_mm_or_si128(v, case), x),
+                ),
+            );
             bad |= !_mm_movemask_epi8(_mm_or_si128(digit, blank)) & 0xffff;
             _mm_storeu_si128(
                 cells[at..at + 16].as_mut_ptr() as *mut __m128i,
@@ -536,8 +885,8 @@ fn pencilmark_record(
 }
 
 /// The bytes of one input, gzip members decompressed where they start.
-struct Lines {
-    layer: Layer,
+struct Lines<'a> {
+    layer: Layer<'a>,
     /// Bytes of the layer's buffer that the line last returned by
     /// [`Lines::next_line`] took in place; consumed on the next call.
     pending: usize,
@@ -596,17 +945,17 @@ impl LineSoFar {
 
 /// A gzip member's decoder reads from the bytes of the line where its magic
 /// bytes were seen, then from the rest of the input.
-type Member = BufReader<GzDecoder<io::Chain<Cursor<Vec<u8>>, Box<dyn BufRead>>>>;
+type Member<'a> = BufReader<GzDecoder<io::Chain<Cursor<Vec<u8>>, Box<dyn BufRead + 'a>>>>;
 
-enum Layer {
-    Plain(Box<dyn BufRead>),
-    Gzip(Box<Member>),
+enum Layer<'a> {
+    Plain(Box<dyn BufRead + 'a>),
+    Gzip(Box<Member<'a>>),
     /// Only while switching between the two.
     Switching,
 }
 
-impl Lines {
-    fn new(input: Box<dyn BufRead>, cap: usize) -> Lines {
+impl<'a> Lines<'a> {
+    fn new(input: Box<dyn BufRead + 'a>, cap: usize) -> Lines<'a> {
         Lines {
             layer: Layer::Plain(input),
             pending: 0,
@@ -638,11 +987,16 @@ impl Lines {
     /// which keeps at most the cap's worth of it. In plain bytes, a line
     /// starting with gzip's first magic byte always takes that path, which
     /// opens gzip members.
-    fn next_line<'a>(&'a mut self, buf: &'a mut Vec<u8>) -> io::Result<Option<Line<'a>>> {
+    fn next_line<'b>(&'b mut self, buf: &'b mut Vec<u8>) -> io::Result<Option<Line<'b>>> {
         let pending = std::mem::take(&mut self.pending);
         self.input().consume(pending);
         let plain = matches!(self.layer, Layer::Plain(_));
         let avail = self.input().fill_buf()?;
+        if plain && avail.is_empty() {
+            // The end, told once: a terminal's Ctrl-D is a single read of
+            // nothing, and reading again would wait for more typing.
+            return Ok(None);
+        }
         let in_place = if plain && avail.first() == Some(&GZIP_MAGIC[0]) {
             None
         } else {
@@ -681,6 +1035,10 @@ impl Lines {
             if plain && std::mem::take(&mut member_may_start) {
                 let input = self.input();
                 let avail = input.fill_buf()?;
+                if avail.is_empty() {
+                    // The end (read once: see `next_line`).
+                    return Ok((line.len > 0).then(|| line.without_end()));
+                }
                 if avail.first() == Some(&GZIP_MAGIC[0]) {
                     if avail.get(1) == Some(&GZIP_MAGIC[1]) {
                         input.consume(2);
@@ -690,12 +1048,17 @@ impl Lines {
                     if avail.len() == 1 {
                         // The second byte lies past the buffer's end.
                         input.consume(1);
-                        if input.fill_buf()?.first() == Some(&GZIP_MAGIC[1]) {
+                        let next = input.fill_buf()?;
+                        if next.first() == Some(&GZIP_MAGIC[1]) {
                             input.consume(1);
                             self.enter_gzip(GZIP_MAGIC.to_vec());
                             continue;
                         }
+                        let end = next.is_empty();
                         line.push(&GZIP_MAGIC[..1], buf);
+                        if end {
+                            return Ok(Some(line.without_end()));
+                        }
                     }
                 }
             }
@@ -965,7 +1328,11 @@ mod tests {
             (16, '1'),
             (20, '2'),
             (30, '9'),
-            (5, 'x'),
+            (5, 'y'),
+            (6, 'x'),
+            (7, '*'),
+            (8, '-'),
+            (9, 'X'),
             (80, '3'),
         ] {
             let mut s = p17.to_string();
@@ -995,7 +1362,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x3c6e_f372_fe94_f82b);
         // Mostly cell characters, sometimes any byte, at every position.
-        let cell_chars = b"123456789.0_";
+        let cell_chars = b"123456789.0_-*xX";
         for n in 0..20_000 {
             let mut field = [0u8; 81];
             for b in field.iter_mut() {

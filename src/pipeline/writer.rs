@@ -169,7 +169,7 @@ where
         Ok(())
     };
     let mut skipper = Skipper::new(skip);
-    let read = reader::for_each_item(&opts.inputs, |item| {
+    let read = reader::for_each_item(&opts.inputs, opts.column.as_ref(), |item| {
         if interrupt::requested().is_some() {
             // Stop reading; the records already read get their rows below.
             return ControlFlow::Break(());
@@ -345,7 +345,7 @@ fn read_batches(
     let mut sent_since_wait = false;
     let mut skipper = Skipper::new(skip);
     let mut skip_error = None;
-    let read = reader::for_each_item(&opts.inputs, |item| {
+    let read = reader::for_each_item(&opts.inputs, opts.column.as_ref(), |item| {
         if interrupt::requested().is_some() {
             // Stop reading, and make the workers drop the batches they have
             // not started: the rows emitted stay a prefix of the input.
