@@ -200,8 +200,21 @@ pub fn parse_column(text: &str) -> Result<crate::pipeline::reader::Column, Strin
     text.parse()
 }
 
-/// `--column`'s long help, shared by the commands that read records.
-pub const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
+/// `--column`, flattened into the commands that read records.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ColumnArg {
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(
+        long,
+        value_name = "NAME|N",
+        value_parser = parse_column,
+        long_help = COLUMN_HELP
+    )]
+    pub column: Option<crate::pipeline::reader::Column>,
+}
+
+/// `--column`'s long help.
+const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
     so named in each input's first line (a header; any case), or N, the N-th comma-separated \
     column (1-based; a first line whose N-th field is a name, such as 'sudoku', is taken for \
     a header and skipped). Quoted fields may hold commas. Without --column the puzzle is the \

@@ -11,6 +11,11 @@ fn sudoflow() -> Command {
     Command::cargo_bin("sudoflow").unwrap()
 }
 
+/// The stdout of `command`, which must succeed.
+fn stdout_ok(command: &mut Command) -> Vec<u8> {
+    command.assert().success().get_output().stdout.clone()
+}
+
 fn rows(out: &[u8]) -> Vec<Vec<String>> {
     csv::Reader::from_reader(out)
         .records()
@@ -40,14 +45,7 @@ fn the_header_names_the_puzzle_column_wherever_it_is() {
         format!("source,level,Quiz\nbook,5,{easy}\nbook,5,\"{zeros}\"\n"),
     ] {
         for command in ["solve", "count", "rate"] {
-            let out = sudoflow()
-                .arg(command)
-                .write_stdin(input.clone())
-                .assert()
-                .success()
-                .get_output()
-                .stdout
-                .clone();
+            let out = stdout_ok(sudoflow().arg(command).write_stdin(input.clone()));
             let rows = rows(&out);
             assert_eq!(rows.len(), 2, "{command} {input}");
             for row in &rows {
@@ -113,15 +111,7 @@ fn a_directory_input_creates_no_output_file() {
 
 /// The rows of `sudoflow solve ARGS` on `input` (stdin), which must succeed.
 fn solve_rows(args: &[&str], input: impl Into<Vec<u8>>) -> Vec<Vec<String>> {
-    let out = sudoflow()
-        .arg("solve")
-        .args(args)
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = stdout_ok(sudoflow().arg("solve").args(args).write_stdin(input));
     rows(&out)
 }
 
@@ -225,22 +215,8 @@ fn zip_archives_are_read_member_by_member() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sudoku.zip");
     std::fs::write(&path, &bytes).unwrap();
-    let from_file = sudoflow()
-        .arg("solve")
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let from_stdin = sudoflow()
-        .arg("solve")
-        .write_stdin(bytes.clone())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let from_file = stdout_ok(sudoflow().arg("solve").arg(&path));
+    let from_stdin = stdout_ok(sudoflow().arg("solve").write_stdin(bytes.clone()));
     for (out, name) in [
         (from_file, path.display().to_string()),
         (from_stdin, "<stdin>".into()),

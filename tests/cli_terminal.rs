@@ -36,6 +36,15 @@ fn openpty() -> (File, OwnedFd) {
         )
     };
     assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // Not inherited by the processes other tests start meanwhile (their
+    // copies would keep the terminal open after our child exits).
+    for fd in [master, slave] {
+        // SAFETY: fcntl on a descriptor just opened.
+        assert_eq!(
+            unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) },
+            0
+        );
+    }
     // SAFETY: openpty returned two open descriptors that nothing else owns.
     unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
 }
@@ -56,6 +65,24 @@ fn collect(mut master: File) -> mpsc::Receiver<Vec<u8>> {
         let _ = tx.send(all);
     });
     rx
+}
+
+/// Runs `command` (stdin and stdout null) with stderr on a terminal; it must
+/// succeed. Returns what it wrote there.
+fn stderr_on_a_terminal(mut command: Command) -> String {
+    let (master, slave) = openpty();
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    // The command holds its copy of the terminal until dropped: the reads
+    // end only once no process but the child's holds it.
+    drop(command);
+    let err = collect(master);
+    assert!(child.wait().unwrap().success());
+    String::from_utf8_lossy(&err.recv_timeout(Duration::from_secs(30)).unwrap()).into_owned()
 }
 
 fn sudoflow() -> Command {
@@ -119,21 +146,13 @@ fn the_progress_bar_is_drawn_when_only_stderr_is_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let input = slow_input(dir.path(), 2);
     let output = dir.path().join("out.csv");
-    let (master, slave) = openpty();
-    let mut child = sudoflow()
+    let mut count = sudoflow();
+    count
         .args(["count", "-j", "1", "--time-budget", "0.25"])
         .arg(&input)
         .arg("-o")
-        .arg(&output)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(slave))
-        .spawn()
-        .unwrap();
-    let err = collect(master);
-    assert!(child.wait().unwrap().success());
-    let text =
-        String::from_utf8_lossy(&err.recv_timeout(Duration::from_secs(30)).unwrap()).into_owned();
+        .arg(&output);
+    let text = stderr_on_a_terminal(count);
     assert!(text.contains(BAR), "no bar on the terminal: {text:?}");
     let csv = std::fs::read_to_string(&output).unwrap();
     assert_eq!(csv.lines().count(), 1 + 8);
@@ -187,17 +206,8 @@ fn stdin_on_a_terminal_is_announced_and_read() {
 /// Stdin from a file: no note (the same run, stdin not a terminal).
 #[test]
 fn no_note_when_stdin_is_not_a_terminal() {
-    let (master, slave) = openpty();
-    let mut child = sudoflow()
-        .arg("solve")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(slave))
-        .spawn()
-        .unwrap();
-    let err = collect(master);
-    assert!(child.wait().unwrap().success());
-    let text =
-        String::from_utf8_lossy(&err.recv_timeout(Duration::from_secs(30)).unwrap()).into_owned();
+    let mut solve = sudoflow();
+    solve.arg("solve");
+    let text = stderr_on_a_terminal(solve);
     assert!(!text.contains("reading puzzles from stdin"), "{text:?}");
 }

@@ -81,14 +81,9 @@ pub struct CanonArgs {
     )]
     pub inputs: Vec<PathBuf>,
 
-    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
-    #[arg(
-        long,
-        value_name = "NAME|N",
-        value_parser = crate::cli::parse_column,
-        long_help = crate::cli::COLUMN_HELP
-    )]
-    pub column: Option<crate::pipeline::reader::Column>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub column: crate::cli::ColumnArg,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -307,7 +302,7 @@ fn take_back_classes(
 pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     let opts = PipelineOptions {
         inputs: args.inputs,
-        column: args.column.clone(),
+        column: args.column.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: (!args.quiet && std::io::stderr().is_terminal()).then(cli::RecordsBar::hook),
@@ -320,7 +315,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
         options: vec![
             ("distinct", args.distinct.to_string()),
-            ("column", format!("{:?}", args.column)),
+            ("column", format!("{:?}", args.column.column)),
         ],
         header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
         format: args.format.resolve(args.output.as_deref()),

@@ -65,14 +65,9 @@ pub struct CountArgs {
     )]
     pub inputs: Vec<PathBuf>,
 
-    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
-    #[arg(
-        long,
-        value_name = "NAME|N",
-        value_parser = crate::cli::parse_column,
-        long_help = crate::cli::COLUMN_HELP
-    )]
-    pub column: Option<crate::pipeline::reader::Column>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub column: crate::cli::ColumnArg,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -199,7 +194,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let solve_opts = count_opts.solve_options();
     let opts = PipelineOptions {
         inputs: args.inputs,
-        column: args.column.clone(),
+        column: args.column.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
@@ -214,7 +209,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             ("max", format!("{:?}", args.max)),
             ("time-budget", format!("{:?}", args.time_budget)),
             ("blank", char::from(args.blank).to_string()),
-            ("column", format!("{:?}", args.column)),
+            ("column", format!("{:?}", args.column.column)),
         ],
         header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
         format: args.format.resolve(args.output.as_deref()),

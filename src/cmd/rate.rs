@@ -66,14 +66,9 @@ pub struct RateArgs {
     )]
     pub inputs: Vec<PathBuf>,
 
-    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
-    #[arg(
-        long,
-        value_name = "NAME|N",
-        value_parser = crate::cli::parse_column,
-        long_help = crate::cli::COLUMN_HELP
-    )]
-    pub column: Option<crate::pipeline::reader::Column>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub column: crate::cli::ColumnArg,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -185,7 +180,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let budget = Some(args.time_budget.unwrap_or(DEFAULT_BUDGET));
     let opts = PipelineOptions {
         inputs: args.inputs,
-        column: args.column.clone(),
+        column: args.column.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
@@ -199,7 +194,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         options: vec![
             ("time-budget", format!("{:?}", budget)),
             ("blank", char::from(args.blank).to_string()),
-            ("column", format!("{:?}", args.column)),
+            ("column", format!("{:?}", args.column.column)),
         ],
         header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
         format: args.format.resolve(args.output.as_deref()),

@@ -68,14 +68,9 @@ pub struct SolveArgs {
     )]
     pub inputs: Vec<PathBuf>,
 
-    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
-    #[arg(
-        long,
-        value_name = "NAME|N",
-        value_parser = crate::cli::parse_column,
-        long_help = crate::cli::COLUMN_HELP
-    )]
-    pub column: Option<crate::pipeline::reader::Column>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub column: crate::cli::ColumnArg,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -256,7 +251,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let opts = PipelineOptions {
         inputs: args.inputs,
-        column: args.column.clone(),
+        column: args.column.column.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
@@ -279,7 +274,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ("se", args.se.to_string()),
             ("se-budget", format!("{:?}", budget.filter(|_| args.se))),
             ("blank", char::from(args.blank).to_string()),
-            ("column", format!("{:?}", args.column)),
+            ("column", format!("{:?}", args.column.column)),
         ],
         header,
         format: args.format.resolve(args.output.as_deref()),
