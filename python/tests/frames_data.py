@@ -5,7 +5,7 @@ import csv
 from conftest import puzzles
 
 N_PER_FILE = 50_000
-BAD = {1234: "1" * 80, 40_000: "x" + "." * 80}  # per file: line n -> bad puzzle
+BAD = {1234: "1" * 80, 40_000: "y" + "." * 80}  # per file: line n -> bad puzzle
 
 
 def write_two_files(tmp_path):

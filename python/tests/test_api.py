@@ -18,7 +18,7 @@ EASY_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368
 MULTIPLE = "." * 81
 CLASH = "11" + "." * 79
 SHORT = "1" * 80
-BADCHAR = "x" + "." * 80
+BADCHAR = "y" + "." * 80
 
 INPUT_LINES = [EASY, SHORT, MULTIPLE, CLASH, BADCHAR, EASY]
 
@@ -94,7 +94,7 @@ def test_every_item_is_one_row_with_its_error():
     assert got[2]["error"] == "<input>:3: no puzzle (null)"
     assert got[3]["error"] == "<input>:4: not a string but int"
     assert got[4]["error"].startswith("<input>:5: ") and "r1c1" in got[4]["error"]
-    assert got[5]["error"].startswith("<input>:6: ") and "'x'" in got[5]["error"]
+    assert got[5]["error"].startswith("<input>:6: ") and "'y'" in got[5]["error"]
     assert got[6]["solutions"] == 2 and got[6]["solution"] is not None
 
 
