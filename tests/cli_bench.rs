@@ -359,3 +359,37 @@ fn any_external_program_is_safe_to_bench() {
     // The built-in row is unaffected.
     assert_eq!(field("sudoflow", "answered_pct"), "100.00");
 }
+
+/// The build line says which solver path ran (`sudoflow::solver::simd`):
+/// `SUDOFLOW_SIMD=sse2` forces the baseline, and without it a CPU with AVX2
+/// runs the AVX2 copy.
+#[test]
+fn the_build_says_which_solver_path_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    let path_of = |env: Option<&str>| -> String {
+        let mut cmd = bench();
+        if let Some(v) = env {
+            cmd.env("SUDOFLOW_SIMD", v);
+        } else {
+            cmd.env_remove("SUDOFLOW_SIMD");
+        }
+        let out = cmd
+            .args(["--format", "json", "-s", "sudoflow"])
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        doc["build"]["target_features"].as_str().unwrap().to_owned()
+    };
+    assert!(path_of(Some("sse2")).ends_with("(solver: sse2)"));
+    let want = if sudoflow::solver::simd::avx2_available() {
+        "(solver: avx2)"
+    } else {
+        "(solver: sse2)"
+    };
+    assert!(path_of(None).ends_with(want), "{}", path_of(None));
+}

@@ -92,7 +92,9 @@ pub struct BuildInfo {
     pub rustc: String,
     /// `debug` when debug assertions are on, else `release`.
     pub profile: String,
-    /// The SIMD target features enabled at compile time, e.g. `sse2,avx2`.
+    /// The SIMD target features enabled at compile time, then the solver's
+    /// path chosen at run time ([`crate::solver::simd`]), e.g.
+    /// `sse2 (solver: avx2)`.
     pub target_features: String,
 }
 
@@ -137,11 +139,15 @@ impl BuildInfo {
                 "release"
             }
             .to_string(),
-            target_features: if features.is_empty() {
-                "none".to_string()
-            } else {
-                features.join(",")
-            },
+            target_features: format!(
+                "{} (solver: {})",
+                if features.is_empty() {
+                    "none".to_string()
+                } else {
+                    features.join(",")
+                },
+                crate::solver::simd::current().name()
+            ),
         }
     }
 }

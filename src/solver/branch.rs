@@ -111,10 +111,25 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
         fewest(st)
     };
     #[cfg(target_arch = "x86_64")]
+    if super::simd::current() == super::simd::Simd::Avx2 {
+        // SAFETY: the Avx2 path is only chosen where the CPU has its features.
+        return unsafe { best_avx2(st, pairs, chosen) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT, checked just above.
         return unsafe { best_popcnt(st, pairs, chosen) };
     }
+    best(st, pairs, chosen)
+}
+
+/// [`best`] compiled for the AVX2 path ([`super::simd`]).
+///
+/// # Safety
+/// The CPU must have AVX2, BMI1, BMI2, POPCNT and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+unsafe fn best_avx2(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
     best(st, pairs, chosen)
 }
 

@@ -22,6 +22,7 @@ mod core;
 mod masks;
 pub mod matching;
 mod prune;
+pub mod simd;
 mod state;
 
 use crate::grid::{Grid, Pencilmarks};
