@@ -96,19 +96,23 @@ fn csv_has_the_columns_and_one_row_per_solver() {
     assert_eq!(&rows[0][8], "50.00");
 }
 
-#[test]
-fn json_has_the_build_and_the_same_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = tiny(dir.path());
-    let out = bench()
-        .args(["--format", "json", "-s", "mrv,welsh-powell"])
-        .arg(&file)
+/// `bench --format json` with `command`'s arguments, which must succeed.
+fn json_of(command: &mut Command) -> serde_json::Value {
+    let out = command
+        .args(["--format", "json"])
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn json_has_the_build_and_the_same_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    let doc = json_of(bench().args(["-s", "mrv,welsh-powell"]).arg(&file));
     for key in ["rustc", "profile", "target_features"] {
         assert!(doc["build"][key].is_string(), "build.{key}");
     }
@@ -374,15 +378,7 @@ fn the_build_says_which_solver_path_ran() {
         } else {
             cmd.env_remove("SUDOFLOW_SIMD");
         }
-        let out = cmd
-            .args(["--format", "json", "-s", "sudoflow"])
-            .arg(&file)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let doc = json_of(cmd.args(["-s", "sudoflow"]).arg(&file));
         doc["build"]["target_features"].as_str().unwrap().to_owned()
     };
     assert!(path_of(Some("sse2")).ends_with("(solver: sse2)"));
