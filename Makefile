@@ -36,6 +36,10 @@ run: build datasets
 # Python package and other library users build), then unit, property and
 # integration tests (the integration tests need the sets), then the CLI tests
 # once more against the release binary, then the Python package's tests.
+# The solver's set checks (pinned guess totals) and property tests run a
+# second time with SUDOFLOW_SIMD=sse2, on the baseline path the AVX2 path
+# is chosen over at run time on this CPU (src/solver/simd.rs; the test
+# binaries are already built, so only their run time is added).
 # The Python venv is made in the background meanwhile (pip mostly waits on
 # downloads while cargo compiles); its log is target/py-venv.log.
 test: datasets
@@ -43,6 +47,7 @@ test: datasets
 	@( $(MAKE) --no-print-directory python-venv > target/py-venv.log 2>&1; echo $$? > target/py-venv.rc ) &
 	$(CARGO) check --lib --no-default-features
 	$(CARGO) test --profile ci
+	SUDOFLOW_SIMD=sse2 $(CARGO) test --profile ci --test solver_sets --test solver_props --test matching_props
 	@$(MAKE) --no-print-directory test-release-cli
 	@while [ ! -f target/py-venv.rc ]; do sleep 1; done; \
 		if [ "$$(cat target/py-venv.rc)" != 0 ]; then cat target/py-venv.log; echo "python venv failed"; exit 1; fi
