@@ -265,14 +265,16 @@ fn seconds(secs: Option<f64>, name: &str) -> PyResult<Option<std::time::Duration
 /// The files go through the CLI's own pipeline (reader, workers, reordering),
 /// on threads of their own; the reader pulls batches from it and holds at
 /// most a few in memory, whatever the files' size. Dropping the reader
-/// stops the run.
+/// stops the run. `column` is the CLI's `--column`: a header's column name
+/// (`str`) or a 1-based column number (`int`).
 #[pyfunction]
-#[pyo3(signature = (paths, *, limit = 2, threads = None, batch_rows = 65536))]
+#[pyo3(signature = (paths, *, limit = 2, threads = None, batch_rows = 65536, column = None))]
 fn solve_file(
     paths: &Bound<'_, PyAny>,
     limit: u64,
     threads: Option<usize>,
     batch_rows: usize,
+    column: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyRecordBatchReader> {
     let opts = solve_options(limit)?;
     let threads = check_threads(threads)?;
@@ -281,10 +283,21 @@ fn solve_file(
         Ok(one) => vec![one],
         Err(_) => paths.extract()?,
     };
-    pipeline::check_inputs(&paths, None).map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
+    let column = column
+        .map(|c| {
+            let text = match c.extract::<u64>() {
+                Ok(n) => n.to_string(),
+                Err(_) => c.extract::<String>()?,
+            };
+            text.parse::<pipeline::reader::Column>()
+                .map_err(|e| PyValueError::new_err(format!("column: {e}")))
+        })
+        .transpose()?;
+    pipeline::check_inputs(&paths, column.as_ref())
+        .map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
     let popts = PipelineOptions {
         inputs: paths,
-        column: None,
+        column,
         threads,
         batch_size: 1024,
         progress: None,

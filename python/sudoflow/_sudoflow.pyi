@@ -63,9 +63,12 @@ def solve_file(
     limit: int = 2,
     threads: Optional[int] = None,
     batch_rows: int = 65536,
+    column: Optional[Union[str, int]] = None,
 ) -> RecordBatchReader:
     """`sudoflow solve FILE...` streamed: batches of up to batch_rows rows, in order.
-    Raises OSError at once for a file that cannot be opened."""
+    column is the CLI's --column: a header's column name or a 1-based number.
+    Raises OSError at once for a file that cannot be opened (or, with a column
+    name, whose header lacks it)."""
 
 class Grid:
     """A Sudoku grid: 81 cells, row-major, 0 for a blank."""

@@ -208,6 +208,20 @@ def cli_error(csv_text):
     return csv_rows(csv_text)[-1]["error"]
 
 
+def test_solve_file_reads_another_column(cli, tmp_path):
+    lines = puzzles("puzzles3_magictour_top1465", 50)
+    f = tmp_path / "in.csv"
+    f.write_text("author,sudoku\n" + "".join(f'"Smith, J.",{p}\n' for p in lines))
+    for column in ["sudoku", 2]:
+        got = pa.RecordBatchReader.from_stream(sudoflow.solve_file(f, column=column)).read_all()
+        assert_same_as_cli(got, cli("solve", "-q", "--column", "sudoku", f))
+        assert got.column("puzzle").to_pylist() == lines
+    with pytest.raises(OSError, match='no column named "grid"'):
+        sudoflow.solve_file(f, column="grid")
+    with pytest.raises(ValueError, match="column numbers start at 1"):
+        sudoflow.solve_file(f, column=0)
+
+
 def test_solve_file_missing_file_raises_at_once(tmp_path):
     with pytest.raises(OSError, match="nope.txt"):
         sudoflow.solve_file(tmp_path / "nope.txt")
