@@ -155,6 +155,23 @@ impl UnitGivens {
     }
 }
 
+/// The characters read as a blank cell: `.`, `0` and `_`, and `-`, `*`,
+/// `x` and `X` as puzzles pasted from web pages and books write them.
+pub const BLANKS: [u8; 7] = *b".0_-*xX";
+
+/// Whether `b` is one of the [`BLANKS`].
+#[inline]
+pub const fn is_blank(b: u8) -> bool {
+    let mut k = 0;
+    while k < BLANKS.len() {
+        if BLANKS[k] == b {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// A 9x9 grid: 81 cells row-major, each 0 (blank) or a digit 1..=9.
 ///
 /// Built by [`Grid::parse`] (which checks characters and length) or

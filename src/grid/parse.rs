@@ -83,7 +83,7 @@ pub(super) fn parse_cells(text: &str) -> Result<Grid, ParseError> {
     for (i, ch) in text.chars().enumerate() {
         cells[i] = match ch {
             '1'..='9' => ch as u8 - b'0',
-            '.' | '0' | '_' | '-' | '*' | 'x' | 'X' => 0,
+            _ if ch.is_ascii() && super::is_blank(ch as u8) => 0,
             _ => {
                 return Err(ParseError::Char {
                     ch,

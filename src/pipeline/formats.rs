@@ -108,7 +108,7 @@ pub(super) fn is_column_name(field: &[u8]) -> bool {
 /// and the blanks `.`, `0`, `_`, `-`, `*`, `x` and `X` (the ones web pages
 /// and books use), as [`crate::grid::Grid::parse`] reads them.
 pub(super) fn is_cell_char(b: u8) -> bool {
-    matches!(b, b'0'..=b'9' | b'.' | b'_' | b'-' | b'*' | b'x' | b'X')
+    matches!(b, b'1'..=b'9') || crate::grid::is_blank(b)
 }
 
 /// What a line that is not a puzzle as it stands looks like, read as

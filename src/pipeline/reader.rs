@@ -106,8 +106,8 @@ pub fn open_file(path: &Path) -> anyhow::Result<File> {
 
 /// Checks that the input file `path` can be read as records before any
 /// output is created: it opens, is not a directory, and (a regular file)
-/// does not start with a UTF-16 byte-order mark; a zip archive's central
-/// directory reads, and a file named `*.zip` is one.
+/// does not start with a UTF-16 byte-order mark; a file named `*.gz` or
+/// `*.zip` is one, and a zip archive's central directory reads.
 ///
 /// Errors: the first of those that fails; the message names the file.
 pub fn check_file(path: &Path) -> anyhow::Result<()> {
@@ -119,6 +119,7 @@ pub fn check_file(path: &Path) -> anyhow::Result<()> {
         if let Some(encoding) = formats::utf16_bom(head) {
             bail!("{}", utf16_message(&path.display().to_string(), encoding));
         }
+        check_signature(path, head)?;
         if is_zip(head) {
             // The central directory must read: a truncated download is
             // reported now, before any output exists.
@@ -127,11 +128,6 @@ pub fn check_file(path: &Path) -> anyhow::Result<()> {
             zip::ZipArchive::new(BufReader::new(file)).with_context(|| {
                 format!("input {} is not a readable zip archive", path.display())
             })?;
-        } else if is_named_zip(path) && n > 0 {
-            bail!(
-                "input {} is named .zip but is not a zip archive (no zip signature)",
-                path.display()
-            );
         }
     }
     Ok(())
@@ -216,21 +212,7 @@ pub fn for_each_item(
                 let head = input
                     .fill_buf()
                     .with_context(|| format!("cannot read input {}", path.display()))?;
-                if path.extension().is_some_and(|e| e == "gz")
-                    && !head.is_empty()
-                    && !head.starts_with(&GZIP_MAGIC)
-                {
-                    bail!(
-                        "input {} is named .gz but is not gzip data (no gzip magic bytes)",
-                        path.display()
-                    );
-                }
-                if is_named_zip(path) && !is_zip(head) {
-                    bail!(
-                        "input {} is named .zip but is not a zip archive (no zip signature)",
-                        path.display()
-                    );
-                }
+                check_signature(path, head)?;
                 (Arc::from(path.display().to_string()), Box::new(input))
             }
         };
@@ -297,10 +279,29 @@ fn is_zip(head: &[u8]) -> bool {
     ZIP_MAGIC.iter().any(|m| head.starts_with(m))
 }
 
-/// Whether `path` is named `*.zip` (any case).
-fn is_named_zip(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+/// Checks that a file named `*.gz` starts with gzip's magic bytes and one
+/// named `*.zip` (any case) with a zip signature; `head` holds its first
+/// bytes (at least four, or the whole file). An empty file passes.
+///
+/// Errors: the name promises a format the bytes do not start with.
+fn check_signature(path: &Path, head: &[u8]) -> anyhow::Result<()> {
+    if head.is_empty() {
+        return Ok(());
+    }
+    let extension = path.extension();
+    if extension.is_some_and(|e| e == "gz") && !head.starts_with(&GZIP_MAGIC) {
+        bail!(
+            "input {} is named .gz but is not gzip data (no gzip magic bytes)",
+            path.display()
+        );
+    }
+    if extension.is_some_and(|e| e.eq_ignore_ascii_case("zip")) && !is_zip(head) {
+        bail!(
+            "input {} is named .zip but is not a zip archive (no zip signature)",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// How [`records_of`] reads one input.
@@ -711,13 +712,11 @@ const NOT_A_CELL: u8 = 0x10;
 #[cfg(any(not(target_arch = "x86_64"), test))]
 const CELL_VALUE: [u8; 256] = {
     let mut t = [NOT_A_CELL; 256];
-    t[b'.' as usize] = 0;
-    t[b'0' as usize] = 0;
-    t[b'_' as usize] = 0;
-    t[b'-' as usize] = 0;
-    t[b'*' as usize] = 0;
-    t[b'x' as usize] = 0;
-    t[b'X' as usize] = 0;
+    let mut k = 0;
+    while k < crate::grid::BLANKS.len() {
+        t[crate::grid::BLANKS[k] as usize] = 0;
+        k += 1;
+    }
     let mut d = 1;
     while d <= 9 {
         t[(b'0' + d) as usize] = d;
