@@ -132,9 +132,13 @@ impl Search {
 
 /// Propagates `st` to a fixed point at the run's pruning level; `snapshot`
 /// is the branch's matching snapshot.
-#[inline]
-fn settle(st: &mut State, prune: Prune, snapshot: Option<&mut Snapshot>) -> Result<(), Dead> {
-    st.propagate()?;
+#[inline(always)]
+fn settle<P: Path>(
+    st: &mut State,
+    prune: Prune,
+    snapshot: Option<&mut Snapshot>,
+) -> Result<(), Dead> {
+    P::propagate(st)?;
     if let (Prune::Matching | Prune::MatchingRoot, Some(snapshot)) = (prune, snapshot) {
         while !st.solved() && super::prune::matching_pass(st, snapshot)? {
             st.propagate()?;
@@ -143,8 +147,77 @@ fn settle(st: &mut State, prune: Prune, snapshot: Option<&mut Snapshot>) -> Resu
     Ok(())
 }
 
-/// Searches below `st` at search depth `depth` (0 = root).
+/// An instruction-set path of the search ([`super::simd`]): the search is
+/// compiled once per path, with propagation inlined into it, so that a node
+/// costs no call into propagation and a guess's 256-byte copy is inlined
+/// (AVX2: eight 32-byte moves, not a `memcpy` call).
+trait Path {
+    /// The search below a node, on this path.
+    fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>);
+    /// Basic propagation, inlined into this path's search.
+    fn propagate(st: &mut State) -> Result<(), Dead>;
+}
+
+/// The x86_64 baseline (or any architecture).
+struct Baseline;
+
+impl Path for Baseline {
+    #[inline(always)]
+    fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+        search_baseline(st, depth, run)
+    }
+    #[inline(always)]
+    fn propagate(st: &mut State) -> Result<(), Dead> {
+        st.propagate_body()
+    }
+}
+
+/// AVX2, BMI1, BMI2, POPCNT, LZCNT ([`super::simd::Simd::Avx2`]).
+#[cfg(target_arch = "x86_64")]
+struct Avx2;
+
+#[cfg(target_arch = "x86_64")]
+impl Path for Avx2 {
+    #[inline(always)]
+    fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+        // SAFETY: this path only runs where the CPU has its features
+        // (`search` chose it from `simd::current`).
+        unsafe { search_avx2(st, depth, run) }
+    }
+    #[inline(always)]
+    fn propagate(st: &mut State) -> Result<(), Dead> {
+        st.propagate_body()
+    }
+}
+
+/// Searches below `st` at search depth `depth` (0 = root), on the path
+/// [`super::simd::current`] gives.
 fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+    #[cfg(target_arch = "x86_64")]
+    if super::simd::current() == super::simd::Simd::Avx2 {
+        return Avx2::search(st, depth, run);
+    }
+    search_baseline(st, depth, run)
+}
+
+/// The search compiled for the baseline.
+fn search_baseline(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+    search_body::<Baseline>(st, depth, run)
+}
+
+/// The search compiled for the AVX2 path.
+///
+/// # Safety
+/// The CPU must have AVX2, BMI1, BMI2, POPCNT and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+unsafe fn search_avx2(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+    search_body::<Avx2>(st, depth, run)
+}
+
+/// The body of the search, inlined into each path's copy.
+#[inline(always)]
+fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     run.nodes += 1;
     let matching = match run.opts.prune {
         Prune::Basic => false,
@@ -162,7 +235,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     } else {
         None
     };
-    if settle(st, run.opts.prune, snapshot).is_err() {
+    if settle::<P>(st, run.opts.prune, snapshot).is_err() {
         run.out.backtracks += 1;
         return;
     }
@@ -206,7 +279,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
             digits.swap(i, j);
         }
         for (k, &d) in digits[..n].iter().enumerate() {
-            if try_digit(st, b, bit, d, k + 1 == n, depth, run) {
+            if try_digit::<P>(st, b, bit, d, k + 1 == n, depth, run) {
                 return;
             }
         }
@@ -214,7 +287,7 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         while set != 0 {
             let d = set.trailing_zeros() as usize;
             set &= set - 1;
-            if try_digit(st, b, bit, d, set == 0, depth, run) {
+            if try_digit::<P>(st, b, bit, d, set == 0, depth, run) {
                 return;
             }
         }
@@ -224,8 +297,8 @@ fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
 /// One alternative of a guess: digit `d` in the cell at bit `bit` of band
 /// `b`, searched on a copy of `st`, or on `st` itself for the `last`
 /// alternative. True when the run is done (limit or time budget reached).
-#[inline]
-fn try_digit(
+#[inline(always)]
+fn try_digit<P: Path>(
     st: &mut State,
     b: usize,
     bit: usize,
@@ -236,7 +309,7 @@ fn try_digit(
 ) -> bool {
     if last {
         if st.place_one(d, b, bit).is_ok() {
-            search(st, depth + 1, run);
+            P::search(st, depth + 1, run);
         } else {
             run.out.backtracks += 1;
         }
@@ -244,7 +317,7 @@ fn try_digit(
     }
     let mut next = st.child();
     if next.place_one(d, b, bit).is_ok() {
-        search(&mut next, depth + 1, run);
+        P::search(&mut next, depth + 1, run);
     } else {
         run.out.backtracks += 1;
     }

@@ -2,8 +2,9 @@
 //!
 //! The product binary is built for the x86_64 baseline (SSE2), never with
 //! `-C target-cpu=native`. Where the CPU has AVX2, BMI1, BMI2, POPCNT and
-//! LZCNT (every x86_64 CPU since Intel Haswell and AMD Zen), propagation
-//! (`State::propagate` in `solver/state.rs`) and the branching score
+//! LZCNT (every x86_64 CPU since Intel Haswell and AMD Zen), the search
+//! (`solver/core.rs`, with propagation, `State::propagate_body` in
+//! `solver/state.rs`, inlined into it) and the branching score
 //! (`super::branch`) run a second copy of the same code compiled with them:
 //! VEX encodings (three-operand SSE, no register copies), `tzcnt`, `blsr`,
 //! `andn`, `shlx`/`shrx` for the variable shifts, `popcnt`. The search is the

@@ -869,7 +869,7 @@ impl State {
 
     /// The body of [`State::propagate`], inlined into each copy.
     #[inline(always)]
-    fn propagate_body(&mut self) -> Result<(), Dead> {
+    pub(super) fn propagate_body(&mut self) -> Result<(), Dead> {
         let mut touched = 0u64;
         loop {
             // The dirty set lives in a register while the updates run; the
