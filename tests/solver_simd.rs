@@ -1,12 +1,13 @@
-//! The solver's two instruction-set paths (`sudoflow::solver::simd`, issue
-//! 15): the AVX2 copy of propagation and branching must search exactly as
-//! the baseline SSE2 copy does. Every puzzle of the four public sets (17-clue
-//! and serg cut to their first 5,000) is solved under both, at both pruning
-//! levels, counting to 2: the same solution, count, guesses and backtracks,
-//! and the solution obeys the rules. On a CPU without AVX2 the test says so
-//! and checks the baseline alone.
+//! The solver's instruction-set paths (`sudoflow::solver::simd`, issue 15):
+//! the AVX2 copy of the search, propagation and branching, and the AVX2 copy
+//! with `pext`, must search exactly as the baseline SSE2 copy does. Every
+//! puzzle of the four public sets (17-clue and serg cut to their first
+//! 5,000) is solved under each, at both pruning levels, counting to 2: the
+//! same solution, count, guesses and backtracks, and the solution obeys the
+//! rules. On a CPU without AVX2 (or without a fast `pext`) the test says so
+//! and checks the paths it can run.
 //!
-//! One test function: the path is process-wide, so the two runs must not
+//! One test function: the path is process-wide, so the runs must not
 //! overlap with another test's.
 
 use sudoflow::datasets;
@@ -24,10 +25,17 @@ fn outcomes(puzzles: &[Grid], prune: Prune) -> Vec<Outcome> {
 }
 
 #[test]
-fn both_paths_search_alike_on_the_public_sets() {
-    let avx2 = simd::avx2_available();
-    if !avx2 {
+fn every_path_searches_alike_on_the_public_sets() {
+    let mut wide = Vec::new();
+    if simd::avx2_available() {
+        wide.push(Simd::Avx2);
+    } else {
         eprintln!("this CPU has no AVX2 path: checking the baseline alone");
+    }
+    if simd::fast_pext_available() {
+        wide.push(Simd::Avx2Pext);
+    } else {
+        eprintln!("this CPU has no fast PEXT: the avx2+pext path is not checked");
     }
     for name in [
         datasets::SEVENTEEN_CLUE,
@@ -47,12 +55,12 @@ fn both_paths_search_alike_on_the_public_sets() {
                 let solution = out.solution.expect("every public puzzle has a solution");
                 assert!(solution.is_solution_of(p), "{name}: {}", p.to_line());
             }
-            if avx2 {
-                simd::force(Simd::Avx2).unwrap();
-                assert_eq!(simd::current(), Simd::Avx2);
-                let wide = outcomes(&puzzles, prune);
-                for (k, (a, b)) in baseline.iter().zip(&wide).enumerate() {
-                    assert_eq!(a, b, "{name} #{} {prune:?}", k + 1);
+            for &path in &wide {
+                simd::force(path).unwrap();
+                assert_eq!(simd::current(), path);
+                let other = outcomes(&puzzles, prune);
+                for (k, (a, b)) in baseline.iter().zip(&other).enumerate() {
+                    assert_eq!(a, b, "{name} #{} {prune:?} {}", k + 1, path.name());
                 }
             }
         }

@@ -94,7 +94,7 @@ pub struct BuildInfo {
     pub profile: String,
     /// The SIMD target features enabled at compile time, then the solver's
     /// path chosen at run time ([`crate::solver::simd`]), e.g.
-    /// `sse2 (solver: avx2)`.
+    /// `sse2 (solver: avx2+pext)`.
     pub target_features: String,
 }
 

@@ -111,7 +111,7 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
         fewest(st)
     };
     #[cfg(target_arch = "x86_64")]
-    if super::simd::current() == super::simd::Simd::Avx2 {
+    if super::simd::current() != super::simd::Simd::Sse2 {
         // SAFETY: the Avx2 path is only chosen where the CPU has its features.
         return unsafe { best_avx2(st, pairs, chosen) };
     }

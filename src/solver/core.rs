@@ -168,7 +168,7 @@ impl Path for Baseline {
     }
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
-        st.propagate_body()
+        st.propagate_body::<false>()
     }
 }
 
@@ -186,7 +186,24 @@ impl Path for Avx2 {
     }
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
-        st.propagate_body()
+        st.propagate_body::<false>()
+    }
+}
+
+/// [`Avx2`] with `pext` in propagation ([`super::simd::Simd::Avx2Pext`]).
+#[cfg(target_arch = "x86_64")]
+struct Avx2Pext;
+
+#[cfg(target_arch = "x86_64")]
+impl Path for Avx2Pext {
+    #[inline(always)]
+    fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+        // SAFETY: as for `Avx2`.
+        unsafe { search_avx2_pext(st, depth, run) }
+    }
+    #[inline(always)]
+    fn propagate(st: &mut State) -> Result<(), Dead> {
+        st.propagate_body::<true>()
     }
 }
 
@@ -194,8 +211,10 @@ impl Path for Avx2 {
 /// [`super::simd::current`] gives.
 fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     #[cfg(target_arch = "x86_64")]
-    if super::simd::current() == super::simd::Simd::Avx2 {
-        return Avx2::search(st, depth, run);
+    match super::simd::current() {
+        super::simd::Simd::Avx2Pext => return Avx2Pext::search(st, depth, run),
+        super::simd::Simd::Avx2 => return Avx2::search(st, depth, run),
+        super::simd::Simd::Sse2 => {}
     }
     search_baseline(st, depth, run)
 }
@@ -213,6 +232,16 @@ fn search_baseline(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 unsafe fn search_avx2(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     search_body::<Avx2>(st, depth, run)
+}
+
+/// The search compiled for the AVX2 path with `pext`.
+///
+/// # Safety
+/// As [`search_avx2`]; `pext` should be fast ([`super::simd::fast_pext_available`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+unsafe fn search_avx2_pext(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+    search_body::<Avx2Pext>(st, depth, run)
 }
 
 /// The body of the search, inlined into each path's copy.

@@ -158,7 +158,8 @@ pub fn interleaved(band: u32) -> usize {
 }
 
 /// `MINIROWS` (below) indexed by the [`interleaved`] pattern (2,048
-/// entries; the 512-entry table itself is kept for the tests).
+/// entries; the 512-entry table itself serves the `pext` path, which reads
+/// the pattern in its own order).
 pub static MINIROWS_IL: [u32; 2048] = build_minirows_il();
 
 const fn build_minirows_il() -> [u32; 2048] {
@@ -193,7 +194,6 @@ const fn build_minirows_il() -> [u32; 2048] {
 /// band mask with this keeps exactly the cells consistent with that: it
 /// applies locked candidates inside the band (pointing along a row, claiming
 /// from a row) and the band-local hidden singles, and finds the dead ends.
-#[cfg(test)]
 pub static MINIROWS: [u32; 512] = build_minirows();
 
 /// The six permutations of three boxes, as box-of-row triples.

@@ -75,7 +75,7 @@
 use super::masks::spread_cols;
 use super::masks::{
     fold_cols, interleaved, rows_touched, single_rows_table, ALONE_BAND, BAND, CLAIM_BAND,
-    MINIROWS_IL,
+    MINIROWS, MINIROWS_IL,
 };
 use crate::grid::Grid;
 
@@ -484,10 +484,25 @@ impl State {
     }
 
     /// One propagation step on mask `i = LANES * b + d` (see the module doc).
+    ///
+    /// `PEXT`: read the row-by-box pattern with `pext` into [`MINIROWS`]
+    /// (set only in copies compiled with BMI2, [`super::simd::Simd::Avx2Pext`]);
+    /// otherwise the ten ALU instructions of [`interleaved`] into
+    /// [`MINIROWS_IL`].
     #[inline]
-    fn update(&mut self, i: usize, dirty: &mut u64) -> Result<(), Dead> {
+    fn update<const PEXT: bool>(&mut self, i: usize, dirty: &mut u64) -> Result<(), Dead> {
         let b = (i >> 4) & 3;
-        let band = self.cands[i] & MINIROWS_IL[interleaved(self.cands[i])];
+        let m = self.cands[i];
+        #[cfg(target_arch = "x86_64")]
+        let band = if PEXT {
+            // SAFETY: PEXT is only set by the copies compiled with BMI2.
+            let p = unsafe { std::arch::x86_64::_pext_u32(m | m >> 1 | m >> 2, 0o111_111_111) };
+            m & MINIROWS[p as usize & 511]
+        } else {
+            m & MINIROWS_IL[interleaved(m)]
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let band = m & MINIROWS_IL[interleaved(m)];
         if band == 0 {
             return Err(Dead);
         }
@@ -842,10 +857,12 @@ impl State {
     #[inline]
     pub(super) fn propagate(&mut self) -> Result<(), Dead> {
         #[cfg(target_arch = "x86_64")]
-        if super::simd::current() == super::simd::Simd::Avx2 {
-            // SAFETY: the Avx2 path is only chosen (or forced) where the CPU
-            // has every feature the copy is compiled with.
-            return unsafe { self.propagate_avx2() };
+        match super::simd::current() {
+            // SAFETY: a path is only chosen (or forced) where the CPU has
+            // every feature its copy is compiled with.
+            super::simd::Simd::Avx2Pext => return unsafe { self.propagate_avx2_pext() },
+            super::simd::Simd::Avx2 => return unsafe { self.propagate_avx2() },
+            super::simd::Simd::Sse2 => {}
         }
         self.propagate_baseline()
     }
@@ -853,7 +870,7 @@ impl State {
     /// [`State::propagate`] for the x86_64 baseline (or any architecture).
     #[inline(never)]
     fn propagate_baseline(&mut self) -> Result<(), Dead> {
-        self.propagate_body()
+        self.propagate_body::<false>()
     }
 
     /// [`State::propagate`] compiled with AVX2, BMI1, BMI2, POPCNT, LZCNT.
@@ -864,12 +881,24 @@ impl State {
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     #[inline(never)]
     unsafe fn propagate_avx2(&mut self) -> Result<(), Dead> {
-        self.propagate_body()
+        self.propagate_body::<false>()
     }
 
-    /// The body of [`State::propagate`], inlined into each copy.
+    /// [`State::propagate_avx2`] with the minirow pattern read by `pext`.
+    ///
+    /// # Safety
+    /// As [`State::propagate_avx2`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    #[inline(never)]
+    unsafe fn propagate_avx2_pext(&mut self) -> Result<(), Dead> {
+        self.propagate_body::<true>()
+    }
+
+    /// The body of [`State::propagate`], inlined into each copy (and into
+    /// each copy of the search); `PEXT` as in [`State::update`].
     #[inline(always)]
-    pub(super) fn propagate_body(&mut self) -> Result<(), Dead> {
+    pub(super) fn propagate_body<const PEXT: bool>(&mut self) -> Result<(), Dead> {
         let mut touched = 0u64;
         loop {
             // The dirty set lives in a register while the updates run; the
@@ -892,7 +921,7 @@ impl State {
                     let i = sweep.trailing_zeros() as usize & 63;
                     sweep &= sweep - 1;
                     dirty &= !(1u64 << i);
-                    self.update(i, &mut dirty)?;
+                    self.update::<PEXT>(i, &mut dirty)?;
                 }
             }
             if self.naked_singles(touched)? {
