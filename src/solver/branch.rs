@@ -112,7 +112,8 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
     };
     #[cfg(target_arch = "x86_64")]
     if super::simd::current() != super::simd::Simd::Sse2 {
-        // SAFETY: the Avx2 path is only chosen where the CPU has its features.
+        // SAFETY: the AVX2 paths (with or without pext) are only chosen
+        // where the CPU has their features.
         return unsafe { best_avx2(st, pairs, chosen) };
     }
     #[cfg(target_arch = "x86_64")]

@@ -172,38 +172,22 @@ impl Path for Baseline {
     }
 }
 
-/// AVX2, BMI1, BMI2, POPCNT, LZCNT ([`super::simd::Simd::Avx2`]).
+/// AVX2, BMI1, BMI2, POPCNT, LZCNT: [`super::simd::Simd::Avx2`], or with
+/// `PEXT` [`super::simd::Simd::Avx2Pext`] (`pext` in propagation).
 #[cfg(target_arch = "x86_64")]
-struct Avx2;
+struct Avx2<const PEXT: bool>;
 
 #[cfg(target_arch = "x86_64")]
-impl Path for Avx2 {
+impl<const PEXT: bool> Path for Avx2<PEXT> {
     #[inline(always)]
     fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         // SAFETY: this path only runs where the CPU has its features
         // (`search` chose it from `simd::current`).
-        unsafe { search_avx2(st, depth, run) }
+        unsafe { search_avx2::<PEXT>(st, depth, run) }
     }
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
-        st.propagate_body::<false>()
-    }
-}
-
-/// [`Avx2`] with `pext` in propagation ([`super::simd::Simd::Avx2Pext`]).
-#[cfg(target_arch = "x86_64")]
-struct Avx2Pext;
-
-#[cfg(target_arch = "x86_64")]
-impl Path for Avx2Pext {
-    #[inline(always)]
-    fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
-        // SAFETY: as for `Avx2`.
-        unsafe { search_avx2_pext(st, depth, run) }
-    }
-    #[inline(always)]
-    fn propagate(st: &mut State) -> Result<(), Dead> {
-        st.propagate_body::<true>()
+        st.propagate_body::<PEXT>()
     }
 }
 
@@ -212,8 +196,8 @@ impl Path for Avx2Pext {
 fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     #[cfg(target_arch = "x86_64")]
     match super::simd::current() {
-        super::simd::Simd::Avx2Pext => return Avx2Pext::search(st, depth, run),
-        super::simd::Simd::Avx2 => return Avx2::search(st, depth, run),
+        super::simd::Simd::Avx2Pext => return Avx2::<true>::search(st, depth, run),
+        super::simd::Simd::Avx2 => return Avx2::<false>::search(st, depth, run),
         super::simd::Simd::Sse2 => {}
     }
     search_baseline(st, depth, run)
@@ -224,24 +208,16 @@ fn search_baseline(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     search_body::<Baseline>(st, depth, run)
 }
 
-/// The search compiled for the AVX2 path.
+/// The search compiled for the AVX2 path, with `pext` in propagation
+/// where `PEXT`.
 ///
 /// # Safety
-/// The CPU must have AVX2, BMI1, BMI2, POPCNT and LZCNT.
+/// The CPU must have AVX2, BMI1, BMI2, POPCNT and LZCNT (and with `PEXT`,
+/// `pext` should be fast: [`super::simd::fast_pext_available`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-unsafe fn search_avx2(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
-    search_body::<Avx2>(st, depth, run)
-}
-
-/// The search compiled for the AVX2 path with `pext`.
-///
-/// # Safety
-/// As [`search_avx2`]; `pext` should be fast ([`super::simd::fast_pext_available`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-unsafe fn search_avx2_pext(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
-    search_body::<Avx2Pext>(st, depth, run)
+unsafe fn search_avx2<const PEXT: bool>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+    search_body::<Avx2<PEXT>>(st, depth, run)
 }
 
 /// The body of the search, inlined into each path's copy.

@@ -860,8 +860,8 @@ impl State {
         match super::simd::current() {
             // SAFETY: a path is only chosen (or forced) where the CPU has
             // every feature its copy is compiled with.
-            super::simd::Simd::Avx2Pext => return unsafe { self.propagate_avx2_pext() },
-            super::simd::Simd::Avx2 => return unsafe { self.propagate_avx2() },
+            super::simd::Simd::Avx2Pext => return unsafe { self.propagate_avx2::<true>() },
+            super::simd::Simd::Avx2 => return unsafe { self.propagate_avx2::<false>() },
             super::simd::Simd::Sse2 => {}
         }
         self.propagate_baseline()
@@ -873,26 +873,17 @@ impl State {
         self.propagate_body::<false>()
     }
 
-    /// [`State::propagate`] compiled with AVX2, BMI1, BMI2, POPCNT, LZCNT.
+    /// [`State::propagate`] compiled with AVX2, BMI1, BMI2, POPCNT, LZCNT;
+    /// with `PEXT`, the minirow pattern is read by `pext` ([`State::update`]).
     ///
     /// # Safety
-    /// The CPU must have those features ([`super::simd::avx2_available`]).
+    /// The CPU must have those features ([`super::simd::avx2_available`]);
+    /// with `PEXT`, `pext` should be fast ([`super::simd::fast_pext_available`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     #[inline(never)]
-    unsafe fn propagate_avx2(&mut self) -> Result<(), Dead> {
-        self.propagate_body::<false>()
-    }
-
-    /// [`State::propagate_avx2`] with the minirow pattern read by `pext`.
-    ///
-    /// # Safety
-    /// As [`State::propagate_avx2`].
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    #[inline(never)]
-    unsafe fn propagate_avx2_pext(&mut self) -> Result<(), Dead> {
-        self.propagate_body::<true>()
+    unsafe fn propagate_avx2<const PEXT: bool>(&mut self) -> Result<(), Dead> {
+        self.propagate_body::<PEXT>()
     }
 
     /// The body of [`State::propagate`], inlined into each copy (and into
