@@ -409,6 +409,16 @@ mod tests {
             }
             assert_eq!(pattern(band), p);
             assert_eq!(MINIROWS_IL[interleaved(band)], MINIROWS[p]);
+            // The avx2+pext path's index (`State::update`) is the same
+            // pattern, read by one pext.
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("bmi2") {
+                // SAFETY: the CPU has BMI2, checked just above.
+                let q = unsafe {
+                    std::arch::x86_64::_pext_u32(band | band >> 1 | band >> 2, 0o111_111_111)
+                };
+                assert_eq!(q as usize, p);
+            }
         }
     }
 }
