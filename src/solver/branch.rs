@@ -12,9 +12,21 @@
 //!
 //! that is, the candidate removals that either guess makes at once, where a
 //! removal from a bivalue peer (which then becomes a naked single) counts
-//! three times. Ties go to the first cell in row-major order. With no
-//! bivalue cell, the same score picks among the cells with the fewest
+//! three times; **plus one per hidden single** either guess makes at once
+//! in the units that cross the cell's band and stack without holding the
+//! cell: the two other columns of its stack (which lose the digit in the
+//! cell's box) and the stack's boxes in the other two bands (which lose it
+//! in the cell's column), where the digit is left with one place
+//! ([`cross_singles`]). Ties go to the first cell in row-major order. With
+//! no bivalue cell, the same score picks among the cells with the fewest
 //! candidates. Both pruning levels use this rule.
+//!
+//! The hidden-single term (added in the fifth session of issue 15): guesses
+//! per puzzle 114.15 -> 102.64 on puzzles6_forum_hardest_1106, 11.44 ->
+//! 11.24 on top1465 (basic level); -4.0% instructions on hardest_1106 and
+//! 5-8% more puzzles per second (BENCHMARKS.md). Counting the hidden
+//! singles in all eight units that cross the cell's box (adding the band's
+//! other rows and boxes) guesses 99.04 but costs more than it saves.
 //!
 //! **For the first [`SCORE_AFTER`] (8) backtracks** the search uses the
 //! cheaper earlier rule instead: the first bivalue cell of the band with
@@ -67,6 +79,20 @@ const COLUMN: [u32; 32] = {
     let mut i = 0;
     while i < 27 {
         t[i] = spread_cols(1 << (i % 9));
+        i += 1;
+    }
+    t
+};
+
+/// `CROSS[i]`: for band bit `i` in column `c`, the bits of a
+/// [`cross_singles`] word for a placement there: the other two columns of
+/// its stack (bits 0..9) and column `c` at bits 9..18 and 18..27.
+const CROSS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 27 {
+        let c = i % 9;
+        t[i] = (0o7 << (3 * (c / 3)) & !(1 << c)) | 1 << (9 + c) | 1 << (18 + c);
         i += 1;
     }
     t
@@ -214,6 +240,7 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
             far_p[k] = p[b1 + d] as u64 | (p[b2 + d] as u64) << 32;
         }
     }
+    let singles = cross_singles(st);
     let mut best = (0usize, 0u32, 0u32);
     for (b, &band) in chosen.iter().enumerate() {
         let mut cells = band;
@@ -232,7 +259,9 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
                 score += (own[k] & near2).count_ones()
                     + (p[k] as u64 & near).count_ones()
                     + (far_u[k] & col2).count_ones()
-                    + 2 * (far_p[k] & col2).count_ones();
+                    + 2 * (far_p[k] & col2).count_ones()
+                    // Hidden singles made in the units crossing the band.
+                    + (singles[k] & CROSS[i]).count_ones();
             }
             // `best.1 == 0` until the first chosen cell is seen.
             if score > best.2 || best.1 == 0 {
@@ -243,6 +272,66 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
     (best.0, best.1)
 }
 
+/// Per (band, digit), index `LANES * b + d`: the units crossing band `b`
+/// where placing digit `d` in the band makes a hidden single at once, as a
+/// word that [`CROSS`]`[i]` reads for the cell at band bit `i`:
+///
+/// ```text
+///   bits  0..9   column c: the digit is in column c of band b (removed by
+///                a placement in the box of c) and once in the other two
+///                bands' parts of column c
+///   bits  9..18  column c: the next band's box in column c's stack holds
+///                the digit in column c (removed by a placement in column
+///                c) and once in the box's other two columns
+///   bits 18..27  column c: the same for the band after that
+/// ```
+///
+/// A placement of `d` at a cell of column `c` removes `d` from the cell's
+/// box, so from the other two columns of its stack in band `b`, and from
+/// column `c` in the other bands: [`CROSS`]`[i]` selects those units.
+///
+/// From the digit masks, solved cells included (at a fixed point a solved
+/// digit is no peer of a cell that still has it, so it is never
+/// "removed"). Lane-wise over all 48 lanes (padding lanes give values no
+/// one reads), so that the compiler vectorises it: per band and digit, each
+/// column's "holds the digit" and "holds it once" from the three band rows,
+/// rotations inside each stack for the boxes, and the two other bands'
+/// columns for the columns.
+#[inline(always)]
+fn cross_singles(st: &State) -> [u32; 3 * LANES] {
+    // nec: columns holding the digit in the band; onec: holding it once.
+    let mut nec = [0u32; 3 * LANES];
+    let mut onec = [0u32; 3 * LANES];
+    for k in 0..3 * LANES {
+        let m = st.cands[k];
+        let (r0, r1, r2) = (m & 0o777, (m >> 9) & 0o777, (m >> 18) & 0o777);
+        nec[k] = r0 | r1 | r2;
+        onec[k] = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
+    }
+    // Bit c: the box of column c holds the digit in column c and exactly
+    // once in its other two columns (one holds it once, the other not).
+    // `next`/`after`: the value of the stack's next/after-next column.
+    let next = |v: u32| ((v >> 1) & 0o333) | ((v << 2) & 0o444);
+    let after = |v: u32| ((v >> 2) & 0o111) | ((v << 1) & 0o666);
+    let mut boxes = [0u32; 3 * LANES];
+    for k in 0..3 * LANES {
+        let (held, once) = (nec[k], onec[k]);
+        let none = !held;
+        boxes[k] = held & ((next(once) & after(none)) | (next(none) & after(once)));
+    }
+    let mut out = [0u32; 3 * LANES];
+    for b in 0..3 {
+        let (b1, b2) = (LANES * ((b + 1) % 3), LANES * ((b + 2) % 3));
+        for d in 0..LANES {
+            let k = LANES * b + d;
+            let (k1, k2) = (b1 + d, b2 + d);
+            let columns = nec[k] & ((onec[k1] & !nec[k2]) | (!nec[k1] & onec[k2]));
+            out[k] = columns | boxes[k1] << 9 | boxes[k2] << 18;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,12 +340,46 @@ mod tests {
     use rand::{RngCore, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// The hidden singles placing digit `d` at cell `c` makes in the units
+    /// crossing its band and stack (the module doc), by the definition over
+    /// 81 per-cell masks: units whose cells holding `d` include a peer of
+    /// `c` and are one once those are gone.
+    fn plain_cross_singles(cands: &[u16; 81], c: usize, d: usize) -> u32 {
+        let (r, k) = (c / 9, c % 9);
+        let (band, stack) = (r / 3, k / 3);
+        let mut units: Vec<Vec<usize>> = Vec::new();
+        for col in (3 * stack..3 * stack + 3).filter(|&col| col != k) {
+            units.push((0..9).map(|row| 9 * row + col).collect());
+        }
+        for other in (0..3).filter(|&other| other != band) {
+            units.push(
+                (0..9)
+                    .map(|j| 9 * (3 * other + j / 3) + 3 * stack + j % 3)
+                    .collect(),
+            );
+        }
+        let peer = |p: usize| PEERS[c].contains(&(p as u8));
+        units
+            .iter()
+            .filter(|unit| {
+                let held: Vec<usize> = unit
+                    .iter()
+                    .copied()
+                    .filter(|&p| cands[p] >> d & 1 == 1)
+                    .collect();
+                let removed = held.iter().filter(|&&p| peer(p)).count();
+                removed > 0 && held.len() - removed == 1
+            })
+            .count() as u32
+    }
+
     /// The score of every cell, by the definition over 81 per-cell masks.
     fn plain_scores(cands: &[u16; 81], solved: &[bool; 81]) -> [u32; 81] {
         let bivalue = |p: usize| !solved[p] && cands[p].count_ones() == 2;
         let mut out = [0u32; 81];
         for c in (0..81).filter(|&c| bivalue(c)) {
             for d in (0..9).filter(|&d| cands[c] >> d & 1 == 1) {
+                out[c] += plain_cross_singles(cands, c, d);
                 for &p in &PEERS[c] {
                     let p = p as usize;
                     if !solved[p] && cands[p] >> d & 1 == 1 {
