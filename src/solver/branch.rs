@@ -12,22 +12,25 @@
 //!
 //! that is, the candidate removals that either guess makes at once, where a
 //! removal from a bivalue peer (which then becomes a naked single) counts
-//! three times; **plus one per hidden single** either guess makes at once
+//! three times; **plus two per hidden single** either guess makes at once
 //! in the units that cross the cell's band and stack without holding the
 //! cell: the two other columns of its stack (which lose the digit in the
 //! cell's box) and the stack's boxes in the other two bands (which lose it
 //! in the cell's column), where the digit is left with one place
-//! ([`cross_singles`]). Ties go to the first cell in row-major order. With
-//! no bivalue cell, the same score picks among the cells with the fewest
-//! candidates. Both pruning levels use this rule.
+//! ([`cross_singles`]). A single forced at once, naked or hidden, thus adds
+//! two. Ties go to the first cell in row-major order. With no bivalue
+//! cell, the same score picks among the cells with the fewest candidates.
+//! Both pruning levels use this rule.
 //!
-//! The hidden-single term (added in the fifth session of issue 15): guesses
-//! per puzzle 114.15 -> 102.64 on puzzles6_forum_hardest_1106, 11.44 ->
-//! 11.24 on top1465 (basic level); -4.0% instructions on hardest_1106 and
-//! 5-8% more puzzles per second (BENCHMARKS.md). Counting the hidden
-//! singles in all eight units that cross the cell's box (adding the band's
-//! other rows and boxes) guesses 99.04 but costs more than it saves.
-//!
+//! The hidden-single term (fifth session of issue 15; BENCHMARKS.md):
+//! guesses per puzzle 114.15 -> 99.95 on puzzles6_forum_hardest_1106 and
+//! 115.3 -> 100.7 on three random transformations of it (a check that the
+//! gain is not the file's), 11.44 -> 11.23 on top1465, at the basic level;
+//! weight 1 gives 102.6 and 103.9, weight 3 101.6 and 103.4. Counting the
+//! hidden singles in all eight units that cross the cell's box (adding the
+//! band's other rows and boxes) guesses fewer (99.0 at weight 1) but costs
+//! more than it saves.
+
 //! **For the first [`SCORE_AFTER`] (8) backtracks** the search uses the
 //! cheaper earlier rule instead: the first bivalue cell of the band with
 //! the most of them. A puzzle whose search rarely dies (most of 17-clue and
@@ -260,8 +263,9 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
                     + (p[k] as u64 & near).count_ones()
                     + (far_u[k] & col2).count_ones()
                     + 2 * (far_p[k] & col2).count_ones()
-                    // Hidden singles made in the units crossing the band.
-                    + (singles[k] & CROSS[i]).count_ones();
+                    // Hidden singles made in the units crossing the band,
+                    // twice (as a bivalue peer's removal counts twice more).
+                    + 2 * (singles[k] & CROSS[i]).count_ones();
             }
             // `best.1 == 0` until the first chosen cell is seen.
             if score > best.2 || best.1 == 0 {
@@ -379,7 +383,7 @@ mod tests {
         let mut out = [0u32; 81];
         for c in (0..81).filter(|&c| bivalue(c)) {
             for d in (0..9).filter(|&d| cands[c] >> d & 1 == 1) {
-                out[c] += plain_cross_singles(cands, c, d);
+                out[c] += 2 * plain_cross_singles(cands, c, d);
                 for &p in &PEERS[c] {
                     let p = p as usize;
                     if !solved[p] && cands[p] >> d & 1 == 1 {

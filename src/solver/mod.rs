@@ -50,8 +50,8 @@ use std::time::Duration;
 /// | serg | 691k | 85.5k | 252k |
 ///
 /// With the branching rule of `branch` at every level, `matching` cuts
-/// guesses per puzzle by 46% on top1465 (11.24 -> 6.12), 17% on hardest_1106
-/// (102.6 -> 85.0; issue 3 asks for 30%) and 55% on 17-clue (0.81 -> 0.37), but
+/// guesses per puzzle by 45% on top1465 (11.23 -> 6.12), 13% on hardest_1106
+/// (99.9 -> 87.2; issue 3 asks for 30%) and 54% on 17-clue (0.79 -> 0.36), but
 /// a filter pass over the changed units (~700 instructions per unit) costs
 /// as much as several basic search nodes, so every set gets slower.
 /// `matching-root` loses less but still loses everywhere. Only `basic` is at
