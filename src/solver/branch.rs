@@ -212,7 +212,8 @@ fn fewest(st: &State) -> [u32; 3] {
 /// (next band at 0..27, the one after at 32..59), so that a pair costs four
 /// AND + POPCNT and no shifts (~17 instructions against ~37 for packing per
 /// pair: -27% instructions in this function, -8% for the whole solve on
-/// hardest_1106; callgrind).
+/// hardest_1106; callgrind), and a fifth for its hidden singles
+/// ([`cross_singles`], also computed once per call).
 #[inline(always)]
 fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
     let unsolved = [st.unsolved(0), st.unsolved(1), st.unsolved(2)];

@@ -157,6 +157,20 @@ pub fn interleaved(band: u32) -> usize {
     ((y | y >> 7 | y >> 14) & 0x7ff) as usize
 }
 
+/// The row-by-box pattern of a band mask in [`MINIROWS`]' own order (bit
+/// `3r + k`, as [`pattern`]), read by one `pext` of the minirow bits that
+/// [`interleaved`] gathers with shifts: the avx2+pext path's index.
+///
+/// # Safety
+/// The CPU must have BMI2. Inlined into code compiled with it, this is one
+/// `pext` (with the three shifts and ORs before it).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub unsafe fn pext_pattern(band: u32) -> usize {
+    // SAFETY: the caller guarantees BMI2.
+    unsafe { std::arch::x86_64::_pext_u32(band | band >> 1 | band >> 2, 0o111_111_111) as usize }
+}
+
 /// `MINIROWS` (below) indexed by the [`interleaved`] pattern (2,048
 /// entries; the 512-entry table itself serves the `pext` path, which reads
 /// the pattern in its own order).
@@ -414,10 +428,7 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("bmi2") {
                 // SAFETY: the CPU has BMI2, checked just above.
-                let q = unsafe {
-                    std::arch::x86_64::_pext_u32(band | band >> 1 | band >> 2, 0o111_111_111)
-                };
-                assert_eq!(q as usize, p);
+                assert_eq!(unsafe { pext_pattern(band) }, p);
             }
         }
     }

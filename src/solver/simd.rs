@@ -37,7 +37,8 @@ pub enum Simd {
 }
 
 impl Simd {
-    /// The path's name as `bench` and the docs write it: `sse2` or `avx2`.
+    /// The path's name as `bench` and the docs write it: `sse2`, `avx2` or
+    /// `avx2+pext`.
     pub fn name(self) -> &'static str {
         match self {
             Simd::Sse2 => "sse2",

@@ -75,8 +75,10 @@
 use super::masks::spread_cols;
 use super::masks::{
     fold_cols, interleaved, rows_touched, single_rows_table, ALONE_BAND, BAND, CLAIM_BAND,
-    MINIROWS, MINIROWS_IL,
+    MINIROWS_IL,
 };
+#[cfg(target_arch = "x86_64")]
+use super::masks::{pext_pattern, MINIROWS};
 use crate::grid::Grid;
 
 /// A contradiction: the current branch has no solution.
@@ -496,8 +498,7 @@ impl State {
         #[cfg(target_arch = "x86_64")]
         let band = if PEXT {
             // SAFETY: PEXT is only set by the copies compiled with BMI2.
-            let p = unsafe { std::arch::x86_64::_pext_u32(m | m >> 1 | m >> 2, 0o111_111_111) };
-            m & MINIROWS[p as usize & 511]
+            m & MINIROWS[unsafe { pext_pattern(m) } & 511]
         } else {
             m & MINIROWS_IL[interleaved(m)]
         };
