@@ -87,6 +87,32 @@ const COLUMN: [u32; 32] = {
     t
 };
 
+/// The low half of a packed word (bits 0..32).
+const LOW: u64 = 0xffff_ffff;
+
+/// `NEAR2[i]`: [`NEAR`]`[i]` in both halves of a `u64` (bits 0..27 and
+/// 32..59), for words that pack two band masks side by side.
+const NEAR2: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = NEAR[i] as u64 | (NEAR[i] as u64) << 32;
+        i += 1;
+    }
+    t
+};
+
+/// `COLUMN2[i]`: [`COLUMN`]`[i]` in both halves of a `u64`, as [`NEAR2`].
+const COLUMN2: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = COLUMN[i] as u64 | (COLUMN[i] as u64) << 32;
+        i += 1;
+    }
+    t
+};
+
 /// `CROSS[i]`: for band bit `i` in column `c`, the bits of a
 /// [`cross_singles`] word for a placement there: the other two columns of
 /// its stack (bits 0..9) and column `c` at bits 9..18 and 18..27.
@@ -206,70 +232,68 @@ fn fewest(st: &State) -> [u32; 3] {
 /// once per chosen cell and the inner one twice for a bivalue cell.)
 ///
 /// The words each (cell, digit) pair is counted from are packed once per
-/// call, for all 27 (band, digit) masks: `own` holds the band's unsolved
-/// and bivalue cells of the digit side by side (bits 0..27 and 32..59),
-/// `far_u` and `far_p` the other two bands' unsolved and bivalue cells
-/// (next band at 0..27, the one after at 32..59), so that a pair costs four
-/// AND + POPCNT and no shifts (~17 instructions against ~37 for packing per
-/// pair: -27% instructions in this function, -8% for the whole solve on
-/// hardest_1106; callgrind), and a fifth for its hidden singles
-/// ([`cross_singles`], also computed once per call).
+/// call, lane-wise over the 48 (band, digit) lanes: `own` holds the band's
+/// unsolved and bivalue cells of the digit side by side (bits 0..27 and
+/// 32..59), so that one AND + POPCNT with the cell's in-band peers in both
+/// halves counts unsolved and bivalue peers, and one with the high half
+/// alone counts the bivalue ones again. The other two bands' words are
+/// read from `own` per pair, masked to the cell's column and merged into
+/// one word (the band after shifted up one bit, onto column bits the mask
+/// left free), counted the same way: two AND + POPCNT. A fifth counts the
+/// hidden singles ([`cross_singles`], also computed once per call).
+///
+/// Measured (sixth session of issue 15; callgrind, 198 hardest_1106
+/// puzzles, 15,841 calls): 25.9M instructions in this function before,
+/// 22.5M after (-13%: separate `far_u`/`far_p` arrays and a `p` array,
+/// 144 more 64-bit lanes stored per call, cost more than the shift and OR
+/// per pair; `cross_singles` in 16-bit lanes, half the vectors); the whole
+/// `solve -j 1` -5% on hardest_1106 and -3% on top1465 (perf task-clock).
 #[inline(always)]
 fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
-    let unsolved = [st.unsolved(0), st.unsolved(1), st.unsolved(2)];
-    // Per (band, digit), index LANES * b + d: the digit's unsolved cells
-    // (`u`) and bivalue cells (`p`) of the band.
-    let mut u = [0u32; 3 * LANES];
-    let mut p = [0u32; 3 * LANES];
-    for b in 0..3 {
-        for d in 0..9 {
-            let m = st.cands[LANES * b + d];
-            u[LANES * b + d] = m & unsolved[b];
-            p[LANES * b + d] = m & pairs[b];
-        }
-    }
-    // Packed for the popcounts, per (band, digit): `own` the band's
-    // unsolved cells (bits 0..27) and bivalue cells (32..59); `far_u` and
-    // `far_p` the other two bands' (next band at 0..27, the one after at
-    // 32..59).
+    // Per (band, digit), index LANES * b + d: the digit's unsolved cells of
+    // the band (bits 0..27) and its bivalue cells (bits 32..59). Every lane
+    // is written (padding lanes hold values no one reads), lane-wise, so
+    // that the compiler vectorises it and zeroes nothing first.
     let mut own = [0u64; 3 * LANES];
-    let mut far_u = [0u64; 3 * LANES];
-    let mut far_p = [0u64; 3 * LANES];
     for b in 0..3 {
-        let (b1, b2) = (LANES * ((b + 1) % 3), LANES * ((b + 2) % 3));
-        for d in 0..9 {
-            let k = LANES * b + d;
-            own[k] = u[k] as u64 | (p[k] as u64) << 32;
-            far_u[k] = u[b1 + d] as u64 | (u[b2 + d] as u64) << 32;
-            far_p[k] = p[b1 + d] as u64 | (p[b2 + d] as u64) << 32;
+        let (unsolved, pairs) = (st.unsolved(b), pairs[b]);
+        for d in 0..LANES {
+            let m = st.cands[LANES * b + d];
+            own[LANES * b + d] = (m & unsolved) as u64 | ((m & pairs) as u64) << 32;
         }
     }
     let singles = cross_singles(st);
+    // (band, cell bit, score + 1): 0 until the first chosen cell is seen.
     let mut best = (0usize, 0u32, 0u32);
     for (b, &band) in chosen.iter().enumerate() {
+        let (b1, b2) = (LANES * ((b + 1) % 3), LANES * ((b + 2) % 3));
         let mut cells = band;
         while cells != 0 {
             let i = cells.trailing_zeros() as usize & 31;
             cells &= cells - 1;
-            let near = NEAR[i] as u64;
-            let col = COLUMN[i] as u64;
-            let (near2, col2) = (near | near << 32, col | col << 32);
+            let (near, near_p, col, cross) = (NEAR2[i], NEAR2[i] & !LOW, COLUMN2[i], CROSS[i]);
             let mut digits = st.digit_set(b, i);
-            let mut score = 0;
+            let mut score = 1;
             while digits != 0 {
-                let k = (LANES * b + digits.trailing_zeros() as usize) & 63;
+                let d = digits.trailing_zeros() as usize;
+                let k = (LANES * b + d) & 63;
                 digits &= digits - 1;
+                // The digit's cells in the cell's column in the other two
+                // bands, unsolved ones at bits 0..27, bivalue ones at
+                // 32..59; the band after's shifted one up (its bits c + 1,
+                // c + 10, c + 19 are free, since `col` keeps only column
+                // c's).
+                let far = (own[(b1 + d) & 63] & col) | (own[(b2 + d) & 63] & col) << 1;
                 // Unsolved peers once, bivalue ones twice more.
-                score += (own[k] & near2).count_ones()
-                    + (p[k] as u64 & near).count_ones()
-                    + (far_u[k] & col2).count_ones()
-                    + 2 * (far_p[k] & col2).count_ones()
+                score += (own[k] & near).count_ones()
+                    + (own[k] & near_p).count_ones()
+                    + far.count_ones()
+                    + (far & !LOW).count_ones()
                     // Hidden singles made in the units crossing the band,
                     // twice (as a bivalue peer's removal counts twice more).
-                    + 2 * (singles[k] & CROSS[i]).count_ones();
+                    + 2 * (singles[k] & cross).count_ones();
             }
-            // `best.1 == 0` until the first chosen cell is seen.
-            if score > best.2 || best.1 == 0 {
+            if score > best.2 {
                 best = (b, 1 << i, score);
             }
         }
@@ -305,20 +329,25 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
 #[inline(always)]
 fn cross_singles(st: &State) -> [u32; 3 * LANES] {
     // nec: columns holding the digit in the band; onec: holding it once.
-    let mut nec = [0u32; 3 * LANES];
-    let mut onec = [0u32; 3 * LANES];
+    // In 16-bit lanes (9 bits used), sixteen to a 256-bit vector.
+    let mut nec = [0u16; 3 * LANES];
+    let mut onec = [0u16; 3 * LANES];
     for k in 0..3 * LANES {
         let m = st.cands[k];
-        let (r0, r1, r2) = (m & 0o777, (m >> 9) & 0o777, (m >> 18) & 0o777);
+        let (r0, r1, r2) = (
+            m as u16 & 0o777,
+            (m >> 9) as u16 & 0o777,
+            (m >> 18) as u16 & 0o777,
+        );
         nec[k] = r0 | r1 | r2;
         onec[k] = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
     }
     // Bit c: the box of column c holds the digit in column c and exactly
     // once in its other two columns (one holds it once, the other not).
     // `next`/`after`: the value of the stack's next/after-next column.
-    let next = |v: u32| ((v >> 1) & 0o333) | ((v << 2) & 0o444);
-    let after = |v: u32| ((v >> 2) & 0o111) | ((v << 1) & 0o666);
-    let mut boxes = [0u32; 3 * LANES];
+    let next = |v: u16| ((v >> 1) & 0o333) | ((v << 2) & 0o444);
+    let after = |v: u16| ((v >> 2) & 0o111) | ((v << 1) & 0o666);
+    let mut boxes = [0u16; 3 * LANES];
     for k in 0..3 * LANES {
         let (held, once) = (nec[k], onec[k]);
         let none = !held;
@@ -331,7 +360,7 @@ fn cross_singles(st: &State) -> [u32; 3 * LANES] {
             let k = LANES * b + d;
             let (k1, k2) = (b1 + d, b2 + d);
             let columns = nec[k] & ((onec[k1] & !nec[k2]) | (!nec[k1] & onec[k2]));
-            out[k] = columns | boxes[k1] << 9 | boxes[k2] << 18;
+            out[k] = columns as u32 | (boxes[k1] as u32) << 9 | (boxes[k2] as u32) << 18;
         }
     }
     out
