@@ -37,9 +37,10 @@ run: build datasets
 # integration tests (the integration tests need the sets), then the CLI tests
 # once more against the release binary, then the Python package's tests.
 # The solver's set checks (pinned guess totals) and property tests run a
-# second time with SUDOFLOW_SIMD=sse2, on the baseline path the AVX2 path
-# is chosen over at run time on this CPU (src/solver/simd.rs; the test
-# binaries are already built, so only their run time is added).
+# second time with SUDOFLOW_SIMD=sse2, on the baseline path the AVX2 and
+# AVX-512 paths are chosen over at run time (src/solver/simd.rs; the test
+# binaries are already built, so only their run time is added), and
+# tests/solver_simd.rs holds every path this CPU has to the baseline.
 # The Python venv is made in the background meanwhile (pip mostly waits on
 # downloads while cargo compiles); its log is target/py-venv.log.
 test: datasets

@@ -365,9 +365,10 @@ fn any_external_program_is_safe_to_bench() {
 }
 
 /// The build line says which solver path ran (`sudoflow::solver::simd`):
-/// `SUDOFLOW_SIMD=sse2` forces the baseline and `avx2` the AVX2 copy
-/// without `pext`; without it a CPU with AVX2 runs the AVX2 copy, with
-/// `pext` where that is fast.
+/// `SUDOFLOW_SIMD=sse2` forces the baseline, `avx2` the AVX2 copy without
+/// `pext` and `avx2+pext` the one with it; without it a CPU with AVX2 runs
+/// the AVX2 copy, with `pext` where that is fast, compiled with AVX-512
+/// where the CPU has it.
 #[test]
 fn the_build_says_which_solver_path_ran() {
     let dir = tempfile::tempdir().unwrap();
@@ -383,7 +384,9 @@ fn the_build_says_which_solver_path_ran() {
         doc["build"]["target_features"].as_str().unwrap().to_owned()
     };
     assert!(path_of(Some("sse2")).ends_with("(solver: sse2)"));
-    let want = if sudoflow::solver::simd::fast_pext_available() {
+    let want = if sudoflow::solver::simd::avx512_available() {
+        "(solver: avx512)"
+    } else if sudoflow::solver::simd::fast_pext_available() {
         "(solver: avx2+pext)"
     } else if sudoflow::solver::simd::avx2_available() {
         "(solver: avx2)"
@@ -393,5 +396,8 @@ fn the_build_says_which_solver_path_ran() {
     assert!(path_of(None).ends_with(want), "{}", path_of(None));
     if sudoflow::solver::simd::avx2_available() {
         assert!(path_of(Some("avx2")).ends_with("(solver: avx2)"));
+    }
+    if sudoflow::solver::simd::fast_pext_available() {
+        assert!(path_of(Some("avx2+pext")).ends_with("(solver: avx2+pext)"));
     }
 }

@@ -1,11 +1,12 @@
 //! The solver's instruction-set paths (`sudoflow::solver::simd`, issue 15):
-//! the AVX2 copy of the search, propagation and branching, and the AVX2 copy
-//! with `pext`, must search exactly as the baseline SSE2 copy does. Every
+//! the AVX2 copy of the search, propagation and branching, the AVX2 copy
+//! with `pext`, and that copy compiled with AVX-512, must search exactly as
+//! the baseline SSE2 copy does. Every
 //! puzzle of the four public sets (17-clue and serg cut to their first
 //! 5,000) is solved under each, at both pruning levels, counting to 2: the
 //! same solution, count, guesses and backtracks, and the solution obeys the
-//! rules. On a CPU without AVX2 (or without a fast `pext`) the test says so
-//! and checks the paths it can run.
+//! rules. On a CPU without AVX2 (or without a fast `pext`, or AVX-512) the
+//! test says so and checks the paths it can run.
 //!
 //! One test function: the path is process-wide, so the runs must not
 //! overlap with another test's.
@@ -36,6 +37,11 @@ fn every_path_searches_alike_on_the_public_sets() {
         wide.push(Simd::Avx2Pext);
     } else {
         eprintln!("this CPU has no fast PEXT: the avx2+pext path is not checked");
+    }
+    if simd::avx512_available() {
+        wide.push(Simd::Avx512);
+    } else {
+        eprintln!("this CPU has no AVX-512 (F, VL, BW, DQ, CD): the avx512 path is not checked");
     }
     for name in [
         datasets::SEVENTEEN_CLUE,

@@ -166,6 +166,12 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
         fewest(st)
     };
     #[cfg(target_arch = "x86_64")]
+    if super::simd::current() == super::simd::Simd::Avx512 {
+        // SAFETY: the AVX-512 path is only chosen where the CPU has its
+        // features.
+        return unsafe { best_avx512(st, pairs, chosen) };
+    }
+    #[cfg(target_arch = "x86_64")]
     if super::simd::current() != super::simd::Simd::Sse2 {
         // SAFETY: the AVX2 paths (with or without pext) are only chosen
         // where the CPU has their features.
@@ -186,6 +192,18 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 unsafe fn best_avx2(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
+    best(st, pairs, chosen)
+}
+
+/// [`best`] compiled for the AVX-512 path ([`super::simd`]).
+///
+/// # Safety
+/// The CPU must have what [`super::simd::avx512_available`] checks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd"
+)]
+unsafe fn best_avx512(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
     best(st, pairs, chosen)
 }
 

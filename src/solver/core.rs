@@ -191,11 +191,31 @@ impl<const PEXT: bool> Path for Avx2<PEXT> {
     }
 }
 
+/// [`Avx2`] with `pext` and AVX-512 (F, VL, BW, DQ, CD):
+/// [`super::simd::Simd::Avx512`].
+#[cfg(target_arch = "x86_64")]
+struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+impl Path for Avx512 {
+    #[inline(always)]
+    fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+        // SAFETY: this path only runs where the CPU has its features
+        // (`search` chose it from `simd::current`).
+        unsafe { search_avx512(st, depth, run) }
+    }
+    #[inline(always)]
+    fn propagate(st: &mut State) -> Result<(), Dead> {
+        st.propagate_body::<true>()
+    }
+}
+
 /// Searches below `st` at search depth `depth` (0 = root), on the path
 /// [`super::simd::current`] gives.
 fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     #[cfg(target_arch = "x86_64")]
     match super::simd::current() {
+        super::simd::Simd::Avx512 => return Avx512::search(st, depth, run),
         super::simd::Simd::Avx2Pext => return Avx2::<true>::search(st, depth, run),
         super::simd::Simd::Avx2 => return Avx2::<false>::search(st, depth, run),
         super::simd::Simd::Sse2 => {}
@@ -218,6 +238,18 @@ fn search_baseline(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 unsafe fn search_avx2<const PEXT: bool>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     search_body::<Avx2<PEXT>>(st, depth, run)
+}
+
+/// The search compiled for the AVX-512 path (with `pext`).
+///
+/// # Safety
+/// The CPU must have what [`super::simd::avx512_available`] checks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd"
+)]
+unsafe fn search_avx512(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
+    search_body::<Avx512>(st, depth, run)
 }
 
 /// The body of the search, inlined into each path's copy.

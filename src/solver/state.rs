@@ -861,6 +861,7 @@ impl State {
         match super::simd::current() {
             // SAFETY: a path is only chosen (or forced) where the CPU has
             // every feature its copy is compiled with.
+            super::simd::Simd::Avx512 => return unsafe { self.propagate_avx512() },
             super::simd::Simd::Avx2Pext => return unsafe { self.propagate_avx2::<true>() },
             super::simd::Simd::Avx2 => return unsafe { self.propagate_avx2::<false>() },
             super::simd::Simd::Sse2 => {}
@@ -885,6 +886,20 @@ impl State {
     #[inline(never)]
     unsafe fn propagate_avx2<const PEXT: bool>(&mut self) -> Result<(), Dead> {
         self.propagate_body::<PEXT>()
+    }
+
+    /// [`State::propagate`] compiled with AVX-512 (F, VL, BW, DQ, CD) on top
+    /// of [`State::propagate_avx2`]'s features, `pext` included.
+    ///
+    /// # Safety
+    /// The CPU must have those features ([`super::simd::avx512_available`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(
+        enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd"
+    )]
+    #[inline(never)]
+    unsafe fn propagate_avx512(&mut self) -> Result<(), Dead> {
+        self.propagate_body::<true>()
     }
 
     /// The body of [`State::propagate`], inlined into each copy (and into
