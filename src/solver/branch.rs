@@ -31,12 +31,16 @@
 //! band's other rows and boxes) guesses fewer (99.0 at weight 1) but costs
 //! more than it saves.
 
-//! **For the first [`SCORE_AFTER`] (8) backtracks** the search uses the
+//! **For the first [`SCORE_AFTER`] (4) backtracks** the search uses the
 //! cheaper earlier rule instead: the first bivalue cell of the band with
 //! the most of them. A puzzle whose search rarely dies (most of 17-clue and
 //! serg) gains little from a better branch choice, and the score costs about
-//! as much as half a search node (~1,200 instructions with ~11 bivalue cells);
-//! once branches keep dying, the tree is worth shaping.
+//! as much as half a search node (~1,400 instructions with ~10 bivalue cells);
+//! once branches keep dying, the tree is worth shaping. (8 until the sixth
+//! session of issue 15, when the score became 13% cheaper: at 4, top1465
+//! guesses 11.23 -> 10.22 per puzzle and runs 3% faster, hardest_1106
+//! 99.95 -> 98.50, serg, 17-clue and the SE-rated sets within noise; at 3
+//! serg loses ~1%. BENCHMARKS.md.)
 //!
 //! This is the "most constrained variable, then most constraining" idea of
 //! constraint programming (Brélaz's tie-break for graph colouring: most
@@ -129,7 +133,7 @@ const CROSS: [u32; 32] = {
 
 /// Backtracks a search makes with the cheap rule before it switches to the
 /// scored rule (module doc).
-pub(super) const SCORE_AFTER: u64 = 8;
+pub(super) const SCORE_AFTER: u64 = 4;
 
 /// The cell to branch on, as (band, one-bit band mask), for a search that
 /// has met `backtracks` dead ends so far. From [`SCORE_AFTER`] backtracks
