@@ -84,7 +84,10 @@ pub struct SolveOptions {
     /// propagation does not finish is reported [`Outcome::stuck`].
     pub guess: bool,
     /// Give up on a puzzle after this much wall time and report
-    /// [`Outcome::timed_out`]; `None` runs to the end.
+    /// [`Outcome::timed_out`]; `None` runs to the end. The clock is read
+    /// every 4,096 search nodes and the budget counts from the first
+    /// reading (so a puzzle solved in fewer nodes never reads it; a budget
+    /// may run over by the time of 4,096 nodes, about a millisecond).
     pub time_budget: Option<Duration>,
 }
 
