@@ -94,28 +94,23 @@ const COLUMN: [u32; 32] = {
 /// The low half of a packed word (bits 0..32).
 const LOW: u64 = 0xffff_ffff;
 
-/// `NEAR2[i]`: [`NEAR`]`[i]` in both halves of a `u64` (bits 0..27 and
-/// 32..59), for words that pack two band masks side by side.
-const NEAR2: [u64; 32] = {
-    let mut t = [0u64; 32];
+/// Each entry of `t` in both halves of a `u64` (bits 0..27 and 32..59),
+/// for words that pack two band masks side by side.
+const fn both_halves(t: [u32; 32]) -> [u64; 32] {
+    let mut out = [0u64; 32];
     let mut i = 0;
     while i < 32 {
-        t[i] = NEAR[i] as u64 | (NEAR[i] as u64) << 32;
+        out[i] = t[i] as u64 | (t[i] as u64) << 32;
         i += 1;
     }
-    t
-};
+    out
+}
 
-/// `COLUMN2[i]`: [`COLUMN`]`[i]` in both halves of a `u64`, as [`NEAR2`].
-const COLUMN2: [u64; 32] = {
-    let mut t = [0u64; 32];
-    let mut i = 0;
-    while i < 32 {
-        t[i] = COLUMN[i] as u64 | (COLUMN[i] as u64) << 32;
-        i += 1;
-    }
-    t
-};
+/// `NEAR2[i]`: [`NEAR`]`[i]` in both halves of a `u64` ([`both_halves`]).
+const NEAR2: [u64; 32] = both_halves(NEAR);
+
+/// `COLUMN2[i]`: [`COLUMN`]`[i]` in both halves of a `u64` ([`both_halves`]).
+const COLUMN2: [u64; 32] = both_halves(COLUMN);
 
 /// `CROSS[i]`: for band bit `i` in column `c`, the bits of a
 /// [`cross_singles`] word for a placement there: the other two columns of
