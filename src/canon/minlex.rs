@@ -396,7 +396,7 @@ impl Canonicalizer {
 
     /// Extends `node` by every source row allowed as result row `self.k`.
     fn extend(&mut self, node: Node) {
-        if self.k % 3 == 0 {
+        if self.k.is_multiple_of(3) {
             for b in 0..3 {
                 if node.bands_left & 1 << b == 0 {
                     continue;

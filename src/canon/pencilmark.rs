@@ -213,7 +213,7 @@ impl PencilmarkCanonicalizer {
             self.maps += self.weight * relabellings(part);
             return;
         }
-        if k % 3 == 0 {
+        if k.is_multiple_of(3) {
             for b in 0..3 {
                 if bands_left & 1 << b == 0 {
                     continue;

@@ -364,7 +364,7 @@ pub fn count_grids(shape: BoxShape) -> Result<GridCount, CountGridsError> {
         completions.iter().copied().max().unwrap_or(0),
     );
     let divisor = n_fact * lex_top * lex_side;
-    if total % divisor != 0 {
+    if !total.is_multiple_of(divisor) {
         return Err(CountGridsError::Check {
             shape,
             what: format!("the total {total} is not a multiple of N! L_h L_v = {divisor}"),
@@ -643,9 +643,9 @@ pub fn factorize(mut x: u128) -> Vec<(u128, u32)> {
     }
     let mut p = 2u128;
     while p * p <= x {
-        if x % p == 0 {
+        if x.is_multiple_of(p) {
             let mut e = 0;
-            while x % p == 0 {
+            while x.is_multiple_of(p) {
                 x /= p;
                 e += 1;
             }

@@ -306,7 +306,7 @@ fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         return;
     }
     if let Some(budget) = run.budget {
-        if run.nodes % CLOCK_EVERY == 0 {
+        if run.nodes.is_multiple_of(CLOCK_EVERY) {
             let now = Instant::now();
             let deadline = *run.deadline.get_or_insert(now + budget);
             if now >= deadline {

@@ -175,7 +175,7 @@ impl Dlx {
             return;
         }
         run.steps += 1;
-        if run.steps % 1024 == 0 {
+        if run.steps.is_multiple_of(1024) {
             if let Some(deadline) = run.deadline {
                 if Instant::now() >= deadline {
                     run.timed_out = true;

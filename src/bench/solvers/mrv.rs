@@ -107,7 +107,7 @@ impl Run {
             return;
         }
         if let Some(deadline) = self.deadline {
-            if self.guesses % 1024 == 0 && Instant::now() >= deadline {
+            if self.guesses.is_multiple_of(1024) && Instant::now() >= deadline {
                 self.timed_out = true;
                 return;
             }

@@ -53,7 +53,7 @@ impl Run {
             return;
         }
         self.visits += 1;
-        if self.visits % 4096 == 0 {
+        if self.visits.is_multiple_of(4096) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.timed_out = true;

@@ -148,7 +148,7 @@ impl Select {
             return true;
         }
         self.checks += 1;
-        if self.checks % 16 == 0 {
+        if self.checks.is_multiple_of(16) {
             if let Some(d) = self.deadline {
                 self.cancelled = Instant::now() >= d;
             }
