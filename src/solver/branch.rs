@@ -42,6 +42,27 @@
 //! 99.95 -> 98.50, serg, 17-clue and the SE-rated sets within noise; at 3
 //! serg loses ~1%. BENCHMARKS.md.)
 //!
+//! **Except near the root of a tight state**: at depths below
+//! [`SCORE_DEPTH`] (3: the root and the two levels under it) the scored rule
+//! is used from the start when the state has at most [`SCORE_MAX_PAIRS`] (8)
+//! bivalue cells. Those first choices shape the whole tree of a puzzle whose
+//! search will die often, and they are made before any dead end has said so:
+//! scoring every node from the start takes top1465 from 10.22 to 7.48
+//! guesses per puzzle, the root alone to 9.43, the first two levels to
+//! 8.66, the first four to 7.68.
+//! Few bivalue cells is where that pays: a state with many (serg's, with 34
+//! or 35 givens, has ~13 at the root) is loosely bound, its guesses rarely
+//! die, and the first bivalue cell does as well (scoring serg's root guesses
+//! more, 6.64 against 6.56), while the score's cost grows with the cells it
+//! scores. Measured (seventh session of issue 15, `bench`, BENCHMARKS.md):
+//! top1465 10.22 -> 9.09 guesses and +7%, and +4-5% on three random
+//! transformations of it (9.8-10.0 -> 9.1); 17-clue 0.75 -> 0.70 and +1%;
+//! serg, hardest_1106 and the SE-rated sets within noise. The cost: puzzles
+//! with several solutions and many open cells, whose guesses rarely die,
+//! pay for the score and gain nothing: 1-7% slower on 17-clue puzzles with
+//! one given removed, top1465 with one given removed, and serg cut to 26
+//! givens.
+//!
 //! This is the "most constrained variable, then most constraining" idea of
 //! constraint programming (Brélaz's tie-break for graph colouring: most
 //! edges into the uncoloured rest), weighted towards removals that force a
@@ -127,31 +148,44 @@ const CROSS: [u32; 32] = {
 };
 
 /// Backtracks a search makes with the cheap rule before it switches to the
-/// scored rule (module doc).
+/// scored rule everywhere (module doc).
 pub(super) const SCORE_AFTER: u64 = 4;
 
-/// The cell to branch on, as (band, one-bit band mask), for a search that
-/// has met `backtracks` dead ends so far. From [`SCORE_AFTER`] backtracks
-/// on: the bivalue cell with the highest score (module doc); with no
-/// bivalue cell, the cell with the highest score among those with the
-/// fewest candidates. Before: the first bivalue cell of the band with the
-/// most of them (the lowest band on a tie), else as after. Call at a fixed
-/// point of an unsolved state (where `State::pairs` is current: the last
-/// naked-singles pass saw every band that changed).
+/// Search depths (0 = the root) at which the scored rule is used from the
+/// start when the state has at most [`SCORE_MAX_PAIRS`] bivalue cells
+/// (module doc).
+pub(super) const SCORE_DEPTH: usize = 3;
+
+/// The most bivalue cells a state below [`SCORE_DEPTH`] may have for the
+/// scored rule to be used there before [`SCORE_AFTER`] backtracks.
+pub(super) const SCORE_MAX_PAIRS: u32 = 8;
+
+/// The cell to branch on, as (band, one-bit band mask), at search depth
+/// `depth` (0 = the root) of a search that has met `backtracks` dead ends
+/// so far. The scored rule (module doc): the bivalue cell with the highest
+/// score; with no bivalue cell, the cell with the highest score among those
+/// with the fewest candidates. It is used from [`SCORE_AFTER`] backtracks
+/// on, and before that at depths below [`SCORE_DEPTH`] when the state has
+/// at most [`SCORE_MAX_PAIRS`] bivalue cells. Otherwise the cheap rule: the
+/// first bivalue cell of the band with the most of them (the lowest band on
+/// a tie), or the scored rule if there is none. Call at a fixed point of an
+/// unsolved state (where `State::pairs` is current: the last naked-singles
+/// pass saw every band that changed).
 ///
 /// Always inlined, so that each instruction-set copy of the search holds
 /// its own (with POPCNT where the path has it): left to the compiler it
 /// stayed one function compiled for the baseline, whose counts cost ~15
 /// instructions each (2.4% of a serg run in perf).
 #[inline(always)]
-pub(super) fn branch_cell(st: &State, backtracks: u64) -> (usize, u32) {
+pub(super) fn branch_cell(st: &State, backtracks: u64, depth: usize) -> (usize, u32) {
     let pairs = [
         st.pairs(0) & st.unsolved(0),
         st.pairs(1) & st.unsolved(1),
         st.pairs(2) & st.unsolved(2),
     ];
-    if backtracks < SCORE_AFTER {
-        let n = pairs.map(u32::count_ones);
+    let n = pairs.map(u32::count_ones);
+    let shallow = depth < SCORE_DEPTH && n[0] + n[1] + n[2] <= SCORE_MAX_PAIRS;
+    if backtracks < SCORE_AFTER && !shallow {
         let b = (0..3).fold(0, |b, k| if n[k] > n[b] { k } else { b });
         if n[b] > 0 {
             return (b, pairs[b] & pairs[b].wrapping_neg());
@@ -550,16 +584,25 @@ mod tests {
     /// A random state (sparse masks, with solved cells), the `pairs` field
     /// as the counters leave it, with its per-cell candidates and solved
     /// flags.
-    fn random_state(next: &mut impl FnMut() -> u64) -> (State, [u16; 81], [bool; 81]) {
+    /// At most `max_pairs` cells have two candidates (others get a third).
+    fn random_state(
+        next: &mut impl FnMut() -> u64,
+        max_pairs: usize,
+    ) -> (State, [u16; 81], [bool; 81]) {
         let mut st = State::empty();
         let mut cands = [0u16; 81];
         let mut solved = [false; 81];
+        let mut pairs = 0;
         for (cell, mask) in cands.iter_mut().enumerate() {
             // Mostly 2-4 candidates, sometimes 1 (solved or not).
             *mask = (next() as u16 | 1 << (next() % 9)) & (next() as u16) & 0o777;
             if *mask == 0 {
                 *mask = 1 << (next() % 9);
             }
+            while mask.count_ones() == 2 && pairs == max_pairs {
+                *mask |= 1 << (next() % 9);
+            }
+            pairs += (mask.count_ones() == 2) as usize;
             solved[cell] = mask.count_ones() == 1 && next().is_multiple_of(2);
         }
         st.cands = [0; super::super::state::MASKS];
@@ -587,22 +630,28 @@ mod tests {
     fn picks_the_first_bivalue_cell_with_the_highest_score() {
         let mut rng = ChaCha8Rng::seed_from_u64(0x853c_49e6_748f_ea9b);
         let mut next = || rng.next_u64();
-        let mut tested = 0;
-        for _ in 0..3_000 {
-            let (st, cands, solved) = random_state(&mut next);
+        let (mut tested, mut shallow) = (0, 0);
+        for round in 0..3_000 {
+            // Every other state with at most 3..=12 bivalue cells, around
+            // SCORE_MAX_PAIRS.
+            let max_pairs = if round % 2 == 0 { 81 } else { 3 + round % 10 };
+            let (st, cands, solved) = random_state(&mut next, max_pairs);
             let plain = plain_scores(&cands, &solved);
             let want = (0..81)
                 .filter(|&c| !solved[c] && cands[c].count_ones() == 2)
                 .max_by_key(|&c| (plain[c], std::cmp::Reverse(c)));
             let Some(want) = want else { continue };
             tested += 1;
-            let (b, bit) = branch_cell(&st, SCORE_AFTER);
-            assert_eq!(
-                27 * b + bit.trailing_zeros() as usize,
-                want,
-                "scores {:?}",
-                &plain[..]
-            );
+            // Scored from SCORE_AFTER backtracks on, at any depth.
+            for depth in [0, SCORE_DEPTH, 40] {
+                let (b, bit) = branch_cell(&st, SCORE_AFTER, depth);
+                assert_eq!(
+                    27 * b + bit.trailing_zeros() as usize,
+                    want,
+                    "scores {:?}",
+                    &plain[..]
+                );
+            }
             // Unscored: the first bivalue cell of the band with the most.
             let count = |b: usize| {
                 (27 * b..27 * b + 27)
@@ -613,10 +662,21 @@ mod tests {
             let first = (27 * band..27 * band + 27)
                 .find(|&c| !solved[c] && cands[c].count_ones() == 2)
                 .unwrap();
-            let (b, bit) = branch_cell(&st, 0);
+            let (b, bit) = branch_cell(&st, SCORE_AFTER - 1, SCORE_DEPTH);
             assert_eq!(27 * b + bit.trailing_zeros() as usize, first);
+            // Above SCORE_DEPTH, scored where the state has at most
+            // SCORE_MAX_PAIRS bivalue cells, else unscored.
+            let n = (0..3).map(count).sum::<usize>();
+            let scored = n <= SCORE_MAX_PAIRS as usize;
+            shallow += scored as usize;
+            for depth in 0..SCORE_DEPTH {
+                let (b, bit) = branch_cell(&st, 0, depth);
+                let got = 27 * b + bit.trailing_zeros() as usize;
+                assert_eq!(got, if scored { want } else { first }, "{n} bivalue cells");
+            }
         }
         assert!(tested > 2_000, "only {tested} states had a bivalue cell");
+        assert!(shallow > 500, "only {shallow} states had few bivalue cells");
     }
 
     /// The AVX-512 score picks what the scalar one picks, on random states
@@ -634,7 +694,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(0x2545_f491_4f6c_dd1d);
         let mut next = || rng.next_u64();
         for _ in 0..3_000 {
-            let (st, _, _) = random_state(&mut next);
+            let (st, _, _) = random_state(&mut next, 81);
             let pairs = [0, 1, 2].map(|b| st.pairs(b) & st.unsolved(b));
             let chosen = [0, 1, 2].map(|_| next() as u32 & next() as u32 & 0o777_777_777);
             for chosen in [pairs, chosen] {

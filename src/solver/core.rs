@@ -315,7 +315,7 @@ fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
             }
         }
     }
-    let (b, cell) = super::branch::branch_cell(st, run.out.backtracks);
+    let (b, cell) = super::branch::branch_cell(st, run.out.backtracks, depth);
     let bit = cell.trailing_zeros() as usize & 31;
     let mut set = st.digit_set(b, bit);
     run.out.guesses += 1;

@@ -1465,7 +1465,7 @@ mod tests {
                     assert!(st.claims_nothing(d), "digit {d}: {:?}", st.cands);
                 }
             }
-            let (b, cell) = crate::solver::branch::branch_cell(st, 0);
+            let (b, cell) = crate::solver::branch::branch_cell(st, 0, 0);
             let bit = cell.trailing_zeros() as usize;
             let mut set = st.digit_set(b, bit);
             while set != 0 {
