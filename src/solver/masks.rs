@@ -41,24 +41,33 @@ pub const fn fold_cols(band: u32) -> u32 {
 
 /// The band mask of the rows that hold exactly one bit of `band`, restricted
 /// to those bits (the cells a digit occupies in rows where it has one place).
-/// The tests' reference for [`single_rows_table`].
-#[cfg(test)]
+///
+/// Per row, `row & (row - 1) == 0` (one bit or none): with BMI1 a `blsr` and
+/// a `cmov`, no branch and no table. The search's copies compiled with BMI2
+/// and fast `pext` (`State::update` with `PEXT`) use this: its three short
+/// chains run beside the other work of the update, where
+/// [`single_rows_table`]'s loads sat on the path to the update's one
+/// unpredictable branch (whether a row was left with one cell): +3-5% on
+/// every public set on the `avx512` path, +1.5-4% on `avx2+pext` (seventh
+/// session of issue 15, BENCHMARKS.md). Without BMI1 (`blsr`) the table is
+/// as fast or faster (sse2 path -1%, avx2 without `pext` mixed), so those
+/// copies keep it. Also the tests' reference for [`single_rows_table`].
+#[inline(always)]
 pub fn single_rows(band: u32) -> u32 {
-    let mut out = 0;
-    let mut r = 0;
-    while r < 3 {
-        let row = band & ROW[r];
+    let lone = |row: u32| {
         if row & row.wrapping_sub(1) == 0 {
-            out |= row;
+            row
+        } else {
+            0
         }
-        r += 1;
-    }
-    out
+    };
+    lone(band & ROW[0]) | lone(band & ROW[1]) | lone(band & ROW[2])
 }
 
-/// `single_rows` (the tests' reference) by table, three lookups in [`LONE`]: fewer instructions
-/// than a branch-free arithmetic version (callgrind, 17-clue: ~11 against
-/// ~18 instructions per call, one call per mask update).
+/// [`single_rows`] by table, three lookups in [`LONE`]: fewer instructions
+/// than the arithmetic version (callgrind, 17-clue: ~11 against ~18
+/// instructions per call, one call per mask update), for the copies
+/// without BMI.
 #[inline]
 pub fn single_rows_table(band: u32) -> u32 {
     LONE_ROWS[0][(band & 0o777) as usize]

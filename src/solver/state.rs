@@ -74,8 +74,8 @@
 #[cfg(any(not(target_arch = "x86_64"), test))]
 use super::masks::spread_cols;
 use super::masks::{
-    fold_cols, interleaved, rows_touched, single_rows_table, ALONE_BAND, BAND, CLAIM_BAND,
-    MINIROWS_IL,
+    fold_cols, interleaved, rows_touched, single_rows, single_rows_table, ALONE_BAND, BAND,
+    CLAIM_BAND, MINIROWS_IL,
 };
 #[cfg(target_arch = "x86_64")]
 use super::masks::{pext_pattern, MINIROWS};
@@ -488,9 +488,10 @@ impl State {
     /// One propagation step on mask `i = LANES * b + d` (see the module doc).
     ///
     /// `PEXT`: read the row-by-box pattern with `pext` into [`MINIROWS`]
-    /// (set only in copies compiled with BMI2, [`super::simd::Simd::Avx2Pext`]);
-    /// otherwise the ten ALU instructions of [`interleaved`] into
-    /// [`MINIROWS_IL`].
+    /// (set only in copies compiled with BMI2, [`super::simd::Simd::Avx2Pext`]
+    /// and [`super::simd::Simd::Avx512`]), and compute the lone rows with
+    /// `blsr` ([`single_rows`]); otherwise the ten ALU instructions of
+    /// [`interleaved`] into [`MINIROWS_IL`], and [`single_rows_table`].
     #[inline]
     fn update<const PEXT: bool>(&mut self, i: usize, dirty: &mut u64) -> Result<(), Dead> {
         let b = (i >> 4) & 3;
@@ -522,7 +523,14 @@ impl State {
         self.cands[i2] = old2 & !point;
         *dirty |= (((old1 & point) != 0) as u64) << i1 | (((old2 & point) != 0) as u64) << i2;
         let u = (LANES * b + UNSOLVED) & 63;
-        let solved = single_rows_table(band) & self.cands[u];
+        // The copies with BMI compute the lone rows (`blsr`, `cmov`); the
+        // others look them up (see `single_rows`).
+        let lone_rows = if PEXT {
+            single_rows(band)
+        } else {
+            single_rows_table(band)
+        };
+        let solved = lone_rows & self.cands[u];
         if solved != 0 {
             self.cands[u] &= !solved;
             self.clear_solved(b, i & 15, solved, band, dirty);
