@@ -583,8 +583,8 @@ mod tests {
 
     /// A random state (sparse masks, with solved cells), the `pairs` field
     /// as the counters leave it, with its per-cell candidates and solved
-    /// flags.
-    /// At most `max_pairs` cells have two candidates (others get a third).
+    /// flags; at most `max_pairs` cells have two candidates (the others
+    /// drawn with two get a third).
     fn random_state(
         next: &mut impl FnMut() -> u64,
         max_pairs: usize,
