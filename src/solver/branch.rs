@@ -205,7 +205,7 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
     };
     #[cfg(target_arch = "x86_64")]
     if super::simd::current() == super::simd::Simd::Avx512 {
-        if std::arch::is_x86_feature_detected!("avx512vpopcntdq") {
+        if super::simd::vpopcnt_available() {
             // SAFETY: the AVX-512 path is only chosen where the CPU has its
             // features; VPOPCNTDQ is checked just above.
             return unsafe { best_vpopcnt(st, pairs, chosen) };
@@ -685,9 +685,7 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn vpopcnt_score_picks_what_the_scalar_score_picks() {
-        if !(crate::solver::simd::avx512_available()
-            && std::arch::is_x86_feature_detected!("avx512vpopcntdq"))
-        {
+        if !(crate::solver::simd::avx512_available() && crate::solver::simd::vpopcnt_available()) {
             eprintln!("note: no AVX-512 VPOPCNTDQ on this CPU, best_vpopcnt not run");
             return;
         }

@@ -143,6 +143,20 @@ pub fn avx512_available() -> bool {
     false
 }
 
+/// Whether the CPU has AVX512-VPOPCNTDQ (Intel since Ice Lake, AMD since
+/// Zen 4), which the [`Simd::Avx512`] path's vector copy of the branching
+/// score needs on top of the path's own features (`branch::best_vpopcnt`).
+/// std's cached feature check only (no CPUID), so cheap enough to ask per
+/// call.
+pub fn vpopcnt_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 #[cold]
 fn choose() -> Simd {
     let asked = std::env::var("SUDOFLOW_SIMD").unwrap_or_default();
