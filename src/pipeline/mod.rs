@@ -2,17 +2,21 @@
 //! them in parallel, emit results in input order, in bounded memory.
 //!
 //! ```text
-//!  reader thread ──Batch{seq, 1..1k records}──▶ bounded(2×threads) ──▶ worker 1..N
-//!   (parse)           ▲                                              (one state each,
-//!                     │ window tokens                                 work(&mut S, &Record))
-//!                     │                                                   │
-//!  calling thread ◀───┴──────────── (seq, Vec<T>) unbounded ◀─────────────┘
-//!   (reorders by seq, emit(T) in input order, reports progress)
+//!  reader thread ──Batch{seq, 1..1k records}──▶ bounded(2×threads) ──▶ worker 2..N
+//!   (parse)           ▲                              │               (one state each,
+//!                     │ window tokens                │                work(&mut S, &Record))
+//!                     │                              ▼                    │
+//!  calling thread ◀───┴── works on batches too ◀─────┘                    │
+//!   (reorders by seq,  ◀──────────── (seq, Vec<T>) unbounded ◀────────────┘
+//!    emit(T) in input order, reports progress)
 //! ```
 //!
-//! With one worker thread (`-j 1`) there is nothing to overlap: the calling
-//! thread reads, works and emits each record in turn, which saves the CPU
-//! time that handing records between threads costs.
+//! With `-j N` (N ≥ 2) the calling thread is worker 1: whenever it has no
+//! finished batch to emit it works on a batch itself, so N threads work and
+//! the writer is not a thread of its own that the workers must share the
+//! cores with. With one worker thread (`-j 1`) there is nothing to overlap:
+//! the calling thread reads, works and emits each record in turn, which
+//! saves the CPU time that handing records between threads costs.
 //!
 //! Batches are sized by work: one record each until the workers have
 //! measured what a record costs, then about 20 ms of one worker's work (at

@@ -7,7 +7,7 @@ use super::{
     Progress, Record, Skip, Summary,
 };
 use crate::interrupt;
-use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TryRecvError};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -77,17 +77,26 @@ where
         };
         let reader =
             scope.spawn(move || read_batches(opts, skip, batch_size, batch_tx, token_rx, shared));
-        for _ in 0..threads {
+        // The calling thread is one of the `threads` that work (see
+        // `reorder`), so `threads - 1` workers are spawned.
+        for _ in 1..threads {
             let batches = batch_rx.clone();
             let done = done_tx.clone();
             let (make_state, work, panic_at) = (&make_state, &work, &panic_at[..]);
             scope
                 .spawn(move || workers::work_loop(make_state, work, batches, done, stop, panic_at));
         }
-        drop(batch_rx);
         drop(done_tx);
 
-        let emitted = reorder(done_rx, token_tx, &mut emit, progress, &idle_mark);
+        let helper = Helper {
+            batches: batch_rx,
+            state: make_state(),
+            make_state: &make_state,
+            work: &work,
+            stop,
+            panic_at: &panic_at,
+        };
+        let emitted = reorder(done_rx, helper, token_tx, &mut emit, progress, &idle_mark);
         if emitted.is_err() {
             // Make the reader and workers give up; dropping our channel ends
             // (done in `reorder`) unblocks them.
@@ -395,24 +404,119 @@ fn read_batches(
     read.map(|()| skipper.skipped)
 }
 
+/// The calling thread's share of the work: it takes batches from the same
+/// channel as the workers whenever it has nothing to emit.
+struct Helper<'a, S, MS, W> {
+    batches: Receiver<Batch>,
+    state: S,
+    make_state: &'a MS,
+    work: &'a W,
+    stop: &'a AtomicBool,
+    panic_at: &'a [u64],
+}
+
+impl<S, MS, W> Helper<'_, S, MS, W> {
+    /// Works on `batch`, unless the run is stopping (`None` then, like a
+    /// worker that drops the batches it has not started).
+    fn work<T>(&mut self, batch: Batch) -> Option<Done<T>>
+    where
+        MS: Fn() -> S,
+        W: Fn(&mut S, &Record) -> T,
+        T: FromPanic,
+    {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let results = batch
+            .records
+            .iter()
+            .map(|record| {
+                work_caught(
+                    &mut self.state,
+                    self.make_state,
+                    self.work,
+                    record,
+                    self.panic_at,
+                )
+            })
+            .collect();
+        Some(Done {
+            seq: batch.seq,
+            results,
+        })
+    }
+}
+
 /// Receives finished batches, emits them in batch order, returns a token per
-/// emitted batch. Returns the number of records emitted.
+/// emitted batch; between emits, works on batches itself (`helper`), so that
+/// `-j N` runs N threads of work, not N beside a mostly idle writer: on two
+/// cores, one thread fewer to share them and half the results emitted from
+/// the cache that made them. Returns the number of records emitted.
+///
+/// Emitting comes first: all finished batches that are next in order are
+/// emitted (returning their tokens to the reader) before the thread takes
+/// on another batch, which delays a row by at most one batch's work
+/// ([`BATCH_WORK_NS`]).
 ///
 /// Flushes (`Emit::Flush`) once every batch sent before the reader last
 /// waited for input has been emitted.
-fn reorder<T, E>(
+fn reorder<S, MS, W, T, E>(
     done: Receiver<Done<T>>,
+    mut helper: Helper<'_, S, MS, W>,
     tokens: crossbeam_channel::Sender<()>,
     emit: &mut E,
     progress: Option<&dyn Progress>,
     idle_mark: &AtomicU64,
 ) -> anyhow::Result<u64>
 where
+    MS: Fn() -> S,
+    W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
     E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     let mut pending: BTreeMap<u64, Done<T>> = BTreeMap::new();
     let (mut next, mut records, mut flushed) = (0u64, 0u64, 0u64);
-    for batch in done {
+    // Whether the reader may still send batches; once it has finished and
+    // the channel is empty, only the workers' results are awaited.
+    let mut reading = true;
+    loop {
+        // Whatever has arrived, without waiting.
+        let arrived = match done.try_recv() {
+            Ok(batch) => Some(batch),
+            Err(TryRecvError::Disconnected) if !reading => break,
+            Err(_) => None,
+        };
+        let finished = match arrived {
+            Some(batch) => Some(batch),
+            None => match helper.batches.try_recv() {
+                Ok(batch) => helper.work(batch),
+                Err(TryRecvError::Disconnected) => {
+                    reading = false;
+                    // The reader is done; wait for the workers only.
+                    match done.recv() {
+                        Ok(batch) => Some(batch),
+                        Err(_) => break,
+                    }
+                }
+                // Nothing to emit and nothing to work on: wait for either.
+                Err(TryRecvError::Empty) => crossbeam_channel::select! {
+                    recv(done) -> batch => match batch {
+                        Ok(batch) => Some(batch),
+                        // Every worker is gone; the reader's batches, if
+                        // any, are still ours to work on.
+                        Err(_) => helper.batches.recv().ok().and_then(|b| helper.work(b)),
+                    },
+                    recv(helper.batches) -> batch => match batch {
+                        Ok(batch) => helper.work(batch),
+                        Err(_) => {
+                            reading = false;
+                            None
+                        }
+                    },
+                },
+            },
+        };
+        let Some(batch) = finished else { continue };
         pending.insert(batch.seq, batch);
         while let Some(batch) = pending.remove(&next) {
             let n = batch.results.len() as u64;
