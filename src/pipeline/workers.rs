@@ -6,12 +6,13 @@ use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs one worker until the batch channel closes or `stop` is set; sends each
-/// batch's results, tagged with the batch number, to the reorderer.
+/// batch's results, tagged with the batch number, to the reorderer, and the
+/// batch's record vector back to the reader (`recycle`).
 pub(super) fn work_loop<S, T, W>(
     make_state: &impl Fn() -> S,
     work: &W,
     batches: Receiver<Batch>,
-    done: Sender<Done<T>>,
+    (done, recycle): (Sender<Done<T>>, Sender<Vec<Record>>),
     stop: &AtomicBool,
     panic_at: &[u64],
 ) where
@@ -28,6 +29,9 @@ pub(super) fn work_loop<S, T, W>(
             .iter()
             .map(|record| work_caught(&mut state, make_state, work, record, panic_at))
             .collect();
+        // Back to the reader, which drops the records (see `read_batches`);
+        // it may have finished.
+        let _ = recycle.send(batch.records);
         let out = Done {
             seq: batch.seq,
             results,

@@ -47,6 +47,9 @@ where
     let window = 4 * threads + 2;
     let (batch_tx, batch_rx) = bounded::<Batch>(2 * threads);
     let (done_tx, done_rx) = unbounded::<Done<T>>();
+    // Worked-on batches' record vectors, back to the reader (see
+    // `read_batches`).
+    let (recycle_tx, recycle_rx) = unbounded::<Vec<Record>>();
     let (token_tx, token_rx) = bounded::<()>(window);
     for _ in 0..window {
         token_tx.send(()).expect("receiver alive");
@@ -75,13 +78,11 @@ where
             cost: &cost,
             idle_mark: &idle_mark,
         };
-        let reader =
-            scope.spawn(move || read_batches(opts, skip, batch_size, batch_tx, token_rx, shared));
         // The calling thread is one of the `threads` that work (see
         // `reorder`), so `threads - 1` workers are spawned.
         for _ in 1..threads {
             let batches = batch_rx.clone();
-            let done = done_tx.clone();
+            let done = (done_tx.clone(), recycle_tx.clone());
             let (make_state, work, panic_at) = (&make_state, &work, &panic_at[..]);
             scope
                 .spawn(move || workers::work_loop(make_state, work, batches, done, stop, panic_at));
@@ -90,12 +91,17 @@ where
 
         let helper = Helper {
             batches: batch_rx,
+            recycle: recycle_tx,
             state: make_state(),
             make_state: &make_state,
             work: &work,
             stop,
             panic_at: &panic_at,
         };
+        let reader = scope.spawn(move || {
+            let channels = (batch_tx, token_rx, recycle_rx);
+            read_batches(opts, skip, batch_size, channels, shared)
+        });
         let emitted = reorder(done_rx, helper, token_tx, &mut emit, progress, &idle_mark);
         if emitted.is_err() {
             // Make the reader and workers give up; dropping our channel ends
@@ -324,12 +330,17 @@ fn batch_target(cost: &AtomicU64, batch_size: usize) -> usize {
 /// Batches are sized by work ([`batch_target`]); when the reader is about to
 /// wait for input (a pipe), it sends what it holds at once. Returns the
 /// number of records skipped.
+///
+/// The record vectors of batches that were worked on come back on
+/// `recycled`: the reader drops their records and refills them. Each
+/// record's source is an `Arc` the reader clones, so its count is changed
+/// on the reader's core only, and the vectors' memory is reused instead of
+/// freed on one thread and allocated afresh on another.
 fn read_batches(
     opts: &PipelineOptions,
     skip: Skip<'_>,
     batch_size: usize,
-    batches: Sender<Batch>,
-    tokens: Receiver<()>,
+    (batches, tokens, recycled): (Sender<Batch>, Receiver<()>, Receiver<Vec<Record>>),
     shared: Shared<'_>,
 ) -> anyhow::Result<u64> {
     let stop = shared.stop;
@@ -387,7 +398,14 @@ fn read_batches(
             Item::Waiting => true,
         };
         target = batch_target(shared.cost, batch_size);
-        let full = std::mem::replace(&mut records, Vec::with_capacity(target));
+        let empty = match recycled.try_recv() {
+            Ok(mut used) => {
+                used.clear();
+                used
+            }
+            Err(_) => Vec::with_capacity(target),
+        };
+        let full = std::mem::replace(&mut records, empty);
         sent_since_wait = !waiting;
         let flow = send(full, waiting);
         stopped = flow.is_break();
@@ -408,6 +426,7 @@ fn read_batches(
 /// channel as the workers whenever it has nothing to emit.
 struct Helper<'a, S, MS, W> {
     batches: Receiver<Batch>,
+    recycle: Sender<Vec<Record>>,
     state: S,
     make_state: &'a MS,
     work: &'a W,
@@ -440,6 +459,8 @@ impl<S, MS, W> Helper<'_, S, MS, W> {
                 )
             })
             .collect();
+        // The reader may have finished.
+        let _ = self.recycle.send(batch.records);
         Some(Done {
             seq: batch.seq,
             results,
