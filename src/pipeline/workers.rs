@@ -24,21 +24,38 @@ pub(super) fn work_loop<S, T, W>(
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let results = batch
-            .records
-            .iter()
-            .map(|record| work_caught(&mut state, make_state, work, record, panic_at))
-            .collect();
-        // Back to the reader, which drops the records (see `read_batches`);
-        // it may have finished.
-        let _ = recycle.send(batch.records);
-        let out = Done {
-            seq: batch.seq,
-            results,
-        };
+        let out = work_batch(&mut state, make_state, work, batch, &recycle, panic_at);
         if done.send(out).is_err() {
             // The receiving side has given up (an emit error).
             return;
         }
+    }
+}
+
+/// Works on one batch with `state` (a worker's, or the calling thread's):
+/// its results, tagged with the batch number. The batch's record vector goes
+/// back to the reader on `recycle`, which drops the records and refills it
+/// (see `read_batches`); the reader may have finished.
+pub(super) fn work_batch<S, T, W>(
+    state: &mut S,
+    make_state: &impl Fn() -> S,
+    work: &W,
+    batch: Batch,
+    recycle: &Sender<Vec<Record>>,
+    panic_at: &[u64],
+) -> Done<T>
+where
+    W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
+{
+    let results = batch
+        .records
+        .iter()
+        .map(|record| work_caught(state, make_state, work, record, panic_at))
+        .collect();
+    let _ = recycle.send(batch.records);
+    Done {
+        seq: batch.seq,
+        results,
     }
 }

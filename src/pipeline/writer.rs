@@ -446,25 +446,14 @@ impl<S, MS, W> Helper<'_, S, MS, W> {
         if self.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let results = batch
-            .records
-            .iter()
-            .map(|record| {
-                work_caught(
-                    &mut self.state,
-                    self.make_state,
-                    self.work,
-                    record,
-                    self.panic_at,
-                )
-            })
-            .collect();
-        // The reader may have finished.
-        let _ = self.recycle.send(batch.records);
-        Some(Done {
-            seq: batch.seq,
-            results,
-        })
+        Some(workers::work_batch(
+            &mut self.state,
+            self.make_state,
+            self.work,
+            batch,
+            &self.recycle,
+            self.panic_at,
+        ))
     }
 }
 
