@@ -99,7 +99,9 @@ pub struct PipelineOptions {
     /// The CSV column that holds the puzzle (`--column`); `None`: the first
     /// field, or the column a header names (see [`reader`]).
     pub column: Option<reader::Column>,
-    /// Worker threads (values below 1 are treated as 1).
+    /// Threads that work on records, the calling thread among them
+    /// (values below 1 are treated as 1); with 2 or more, a reader thread
+    /// runs beside them.
     pub threads: usize,
     /// Most records per batch (values below 1 are treated as 1); about
     /// 1,000 amortises channel traffic without holding much memory. Batches
