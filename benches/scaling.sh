@@ -35,24 +35,11 @@ repeat=${REPEAT:-82}
 rounds=${ROUNDS:-10}
 set_name=${1:-puzzles2_17_clue}
 
-find_set() {
-    local name=$1
-    for dir in "${SUDOFLOW_DATASETS:-}" datasets ../shared/datasets; do
-        [ -n "$dir" ] || continue
-        for f in "$dir/$name" "$dir/$name.txt"; do
-            if [ -f "$f" ]; then
-                echo "$f"
-                return
-            fi
-        done
-    done
-    [ -f "$name" ] && { echo "$name"; return; }
-    echo "scaling.sh: no set named $name (set SUDOFLOW_DATASETS)" >&2
-    exit 2
-}
+# shellcheck source=benches/sets.sh
+source benches/sets.sh
 
 [ -x "$bin" ] || { echo "scaling.sh: no binary at $bin (cargo build --release)" >&2; exit 2; }
-src=$(find_set "$set_name")
+src=$(resolve_set "$set_name")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -36,17 +36,8 @@ rounds=${ROUNDS:-3}
 core=${CORE:-1}
 [ -x "$sudoflow" ] || cargo build --release --quiet
 
-resolve() {
-    local name=$1 dir
-    for candidate in "$name" "$name.txt"; do
-        [ -f "$candidate" ] && { echo "$candidate"; return; }
-        for dir in "${SUDOFLOW_DATASETS:-}" datasets ../shared/datasets; do
-            [ -n "$dir" ] && [ -f "$dir/$candidate" ] && { echo "$dir/$candidate"; return; }
-        done
-    done
-    echo "no such set: $name" >&2
-    exit 2
-}
+# shellcheck source=benches/sets.sh
+source benches/sets.sh
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -62,7 +53,7 @@ echo
 echo "| set | tdoku puzzles/s | sudoflow puzzles/s | ratio | tdoku guesses/puzzle | sudoflow guesses/puzzle |"
 echo "|---|--:|--:|--:|--:|--:|"
 for set in "${sets[@]}"; do
-    file=$(resolve "$set")
+    file=$(resolve_set "$set")
     t_rates=() s_rates=() t_guesses=0 s_guesses=0
     for _ in $(seq "$rounds"); do
         # tdoku -c 1: compiler,version,flags,file,solver,puzzles/sec,usec/puzzle,%no_guess,guesses/puzzle
