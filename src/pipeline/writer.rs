@@ -486,23 +486,15 @@ where
 {
     let mut pending: BTreeMap<u64, Done<T>> = BTreeMap::new();
     let (mut next, mut records, mut flushed) = (0u64, 0u64, 0u64);
-    // Whether the reader may still send batches; once it has finished and
-    // the channel is empty, only the workers' results are awaited.
-    let mut reading = true;
     loop {
-        // Whatever has arrived, without waiting.
-        let arrived = match done.try_recv() {
+        // Whatever has arrived, without waiting; else a batch to work on.
+        let finished = match done.try_recv() {
             Ok(batch) => Some(batch),
-            Err(TryRecvError::Disconnected) if !reading => break,
-            Err(_) => None,
-        };
-        let finished = match arrived {
-            Some(batch) => Some(batch),
-            None => match helper.batches.try_recv() {
+            Err(_) => match helper.batches.try_recv() {
                 Ok(batch) => helper.work(batch),
                 Err(TryRecvError::Disconnected) => {
-                    reading = false;
-                    // The reader is done; wait for the workers only.
+                    // The reader is done and its batches taken: wait for
+                    // the workers only (the end once they are all gone).
                     match done.recv() {
                         Ok(batch) => Some(batch),
                         Err(_) => break,
@@ -516,13 +508,8 @@ where
                         // any, are still ours to work on.
                         Err(_) => helper.batches.recv().ok().and_then(|b| helper.work(b)),
                     },
-                    recv(helper.batches) -> batch => match batch {
-                        Ok(batch) => helper.work(batch),
-                        Err(_) => {
-                            reading = false;
-                            None
-                        }
-                    },
+                    // Disconnected: the next turn waits for the workers.
+                    recv(helper.batches) -> batch => batch.ok().and_then(|b| helper.work(b)),
                 },
             },
         };
