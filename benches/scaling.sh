@@ -43,15 +43,11 @@ src=$(resolve_set "$set_name")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-grep -v '^#' "$src" > "$work/one"
-for _ in $(seq "$repeat"); do cat "$work/one"; done > "$work/input"
+repeated_input "$src" "$repeat" "$work/input"
 records=$(wc -l < "$work/input")
 mkdir "$work/parts" "$work/times"
 split -n "l/$jobs" -d "$work/input" "$work/parts/"
-c2c=""
-if command -v cc > /dev/null && cc -O2 -pthread -o "$work/c2c" benches/core_to_core.c 2> /dev/null; then
-    c2c="$work/c2c"
-fi
+c2c=$(build_core_to_core "$work")
 
 # `timed OUT J FILE`: runs solve, writes "wall cpu" to OUT.
 timed() {

@@ -13,3 +13,23 @@ resolve_set() {
     echo "no such set: $name (set SUDOFLOW_DATASETS)" >&2
     exit 2
 }
+
+# `repeated_input SRC TIMES OUT`: writes SRC's puzzles ('#' lines dropped)
+# TIMES over to OUT, e.g. the 4,030,956-record input of issue 15 (17-clue x82).
+repeated_input() {
+    local one
+    one=$(mktemp)
+    grep -v '^#' "$1" > "$one"
+    for _ in $(seq "$2"); do cat "$one"; done > "$3"
+    rm -f "$one"
+}
+
+# `build_core_to_core DIR`: compiles benches/core_to_core.c (the cross-core
+# round trip in ns; on a VM it tells whether the host put the vCPUs on cores
+# that share a cache) into DIR/c2c and prints its path, or prints nothing
+# when there is no C compiler.
+build_core_to_core() {
+    if command -v cc > /dev/null && cc -O2 -pthread -o "$1/c2c" benches/core_to_core.c 2> /dev/null; then
+        echo "$1/c2c"
+    fi
+}
