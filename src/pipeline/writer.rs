@@ -289,7 +289,7 @@ impl Timer {
     /// Whether the next record is one of the sample.
     fn samples(&mut self) -> bool {
         self.seen += 1;
-        self.seen <= Self::FIRST || self.seen % Self::EVERY == 0
+        self.seen <= Self::FIRST || self.seen.is_multiple_of(Self::EVERY)
     }
 
     fn add(&mut self, took: Duration, cost: &AtomicU64) {
