@@ -8,7 +8,7 @@
 # compared within each placement: median and lower quartile of user + sys
 # CPU seconds per binary and placement.
 #
-#   benches/ab_placement.sh BINARY... 
+#   benches/ab_placement.sh BINARY...
 #
 # Environment: J (default 2), RUNS per binary (default 16), SET (default
 # puzzles2_17_clue, looked up as benches/sets.sh does), REPEAT (default 82).
