@@ -74,11 +74,7 @@ for r in $(seq "$rounds"); do
         'BEGIN {printf "%5d %8s %9.2f %9.2f %11.2f %11.2f %8s %9.2f %9.2f %8.3f %8.3f\n", r, l, j1, j1c, cm, cc, rt, jj, jjc, j1 / jj, j1 / cm}' \
         | tee -a "$work/rows"
 done
-awk '
-    function median(a, n,   i, j, t) {
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+awk "$AWK_MEDIAN"'
     { n++; s[n] = $10; c[n] = $11; if (n == 1 || $3 < m1) m1 = $3; if (n == 1 || $8 < mj) mj = $8 }
     $7 != "-" && $7 < 150 { near[++nn] = $10 }
     $7 != "-" && $7 >= 150 { far[++nf] = $10 }

@@ -33,3 +33,12 @@ build_core_to_core() {
         echo "$1/c2c"
     fi
 }
+
+# An awk function, `median(a, n)`: the median of a[1..n] (sorts a in place).
+# Prepend it to an awk program: awk "$AWK_MEDIAN"' { ... }'.
+# shellcheck disable=SC2034
+AWK_MEDIAN='
+    function median(a, n,   i, j, t) {
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }'

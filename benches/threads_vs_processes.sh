@@ -58,11 +58,7 @@ for r in $(seq "$rounds"); do
         "$(cat "$work/a.cpu" "$work/b.cpu" | awk '{s += $1} END {printf "%.2f", s}')" "$rt3" "$(cat "$work/j.cpu")" \
         | tee -a "$work/rows"
 done
-awk '
-    function median(a, n,   i, j, t) {
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+awk "$AWK_MEDIAN"'
     { p = $2 < 150 ? "near" : "far"; t[p, ++nt[p]] = $3
       p = $4 < 150 ? "near" : "far"; c[p, ++nc[p]] = $5
       p = $6 < 150 ? "near" : "far"; j[p, ++nj[p]] = $7 }
