@@ -31,16 +31,16 @@ for _ in $(seq "$runs"); do
     for bin in "$@"; do
         rt="?"
         [ -n "$c2c" ] && rt=$("$c2c")
-        /usr/bin/time -f '%U %S' -o "$work/t" "$bin" solve -q -j "$jobs" "$work/input" -o /dev/null
+        wall_cpu "$work/t" "$bin" solve -q -j "$jobs" "$work/input" -o /dev/null
         place=far
         [ "$rt" = "?" ] && place="?"
         [ "$rt" != "?" ] && [ "$rt" -lt 150 ] && place=near
-        awk -v b="$bin" -v p="$place" '{printf "%s %s %.2f\n", b, p, $1 + $2}' "$work/t" >> "$work/rows"
+        awk -v b="$bin" -v p="$place" '{print b, p, $2}' "$work/t" >> "$work/rows"
     done
 done
 printf '%-40s %6s %5s %10s %10s\n' binary place runs median_cpu q1_cpu
-sort -k1,1 -k2,2 -k3g "$work/rows" | awk '
-    function flush() { if (n) printf "%-40s %6s %5d %10.2f %10.2f\n", key1, key2, n, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), v[int((n + 3) / 4)] }
+sort -k1,1 -k2,2 -k3g "$work/rows" | awk "$AWK_MEDIAN"'
+    function flush() { if (n) printf "%-40s %6s %5d %10.2f %10.2f\n", key1, key2, n, median(v, n), v[int((n + 3) / 4)] }
     $1 != key1 || $2 != key2 { flush(); key1 = $1; key2 = $2; n = 0 }
     { v[++n] = $3 }
     END { flush() }'

@@ -51,8 +51,7 @@ c2c=$(build_core_to_core "$work")
 
 # `timed OUT J FILE`: runs solve, writes "wall cpu" to OUT.
 timed() {
-    /usr/bin/time -f '%e %U %S' -o "$1.t" "$bin" solve -q -j "$2" "$3" -o /dev/null
-    awk '{printf "%s %.2f\n", $1, $2 + $3}' "$1.t" > "$1"
+    wall_cpu "$1" "$bin" solve -q -j "$2" "$3" -o /dev/null
 }
 
 echo "sudoflow scaling: $bin, $records records ($set_name x$repeat), -j 1 against -j $jobs, $(nproc) CPUs"

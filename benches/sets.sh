@@ -34,6 +34,16 @@ build_core_to_core() {
     fi
 }
 
+# `wall_cpu OUT CMD...`: runs CMD and writes "WALL CPU" to OUT: its wall
+# seconds and its user + sys CPU seconds (GNU time, every thread counted).
+wall_cpu() {
+    local out=$1
+    shift
+    /usr/bin/time -f '%e %U %S' -o "$out.t" "$@"
+    awk '{printf "%s %.2f\n", $1, $2 + $3}' "$out.t" > "$out"
+    rm -f "$out.t"
+}
+
 # An awk function, `median(a, n)`: the median of a[1..n] (sorts a in place).
 # Prepend it to an awk program: awk "$AWK_MEDIAN"' { ... }'.
 # shellcheck disable=SC2034

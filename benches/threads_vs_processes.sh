@@ -34,28 +34,19 @@ split -n l/2 -d "$work/input" "$work/part"
 c2c=$(build_core_to_core "$work")
 [ -n "$c2c" ] || { echo "threads_vs_processes.sh: needs a C compiler for the round trip" >&2; exit 2; }
 
-# `cpu OUT CMD...`: runs CMD, appends its user + sys seconds to OUT.
-cpu() {
-    local out=$1
-    shift
-    /usr/bin/time -f '%U %S' -o "$out.t" "$@" 2> /dev/null
-    awk '{printf "%.2f\n", $1 + $2}' "$out.t" >> "$out"
-}
-
 echo "$(wc -l < "$work/input") records in two parts, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%5s %8s %11s %8s %13s %8s %8s\n' round c2c_ns threads_cpu c2c_ns processes_cpu c2c_ns j2_cpu
 for r in $(seq "$rounds"); do
-    rm -f "$work"/*.cpu
     rt1=$("$c2c")
-    cpu "$work/t.cpu" "$example" "$work/part00" "$work/part01"
+    wall_cpu "$work/t" "$example" "$work/part00" "$work/part01" 2> /dev/null
     rt2=$("$c2c")
-    cpu "$work/a.cpu" "$example" "$work/part00" &
-    cpu "$work/b.cpu" "$example" "$work/part01" &
+    wall_cpu "$work/a" "$example" "$work/part00" 2> /dev/null &
+    wall_cpu "$work/b" "$example" "$work/part01" 2> /dev/null &
     wait
     rt3=$("$c2c")
-    cpu "$work/j.cpu" "$bin" solve -q -j 2 "$work/input" -o /dev/null
-    printf '%5d %8s %11s %8s %13s %8s %8s\n' "$r" "$rt1" "$(cat "$work/t.cpu")" "$rt2" \
-        "$(cat "$work/a.cpu" "$work/b.cpu" | awk '{s += $1} END {printf "%.2f", s}')" "$rt3" "$(cat "$work/j.cpu")" \
+    wall_cpu "$work/j" "$bin" solve -q -j 2 "$work/input" -o /dev/null
+    printf '%5d %8s %11s %8s %13s %8s %8s\n' "$r" "$rt1" "$(cut -d' ' -f2 "$work/t")" "$rt2" \
+        "$(cat "$work/a" "$work/b" | awk '{s += $2} END {printf "%.2f", s}')" "$rt3" "$(cut -d' ' -f2 "$work/j")" \
         | tee -a "$work/rows"
 done
 awk "$AWK_MEDIAN"'
