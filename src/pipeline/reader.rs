@@ -191,7 +191,6 @@ pub fn for_each_item(
         inputs
     };
     let mut index = 0u64;
-    let mut buf = Vec::with_capacity(256);
     for path in inputs {
         let mut watch = None;
         let (name, input): (Arc<str>, Box<dyn BufRead>) = if path.as_os_str() == "-" {
@@ -208,11 +207,7 @@ pub fn for_each_item(
                 let input = streaming::Watched::new(file, &mut watch, w);
                 (Arc::from(path.display().to_string()), Box::new(input))
             } else {
-                let mut input = BufReader::with_capacity(BUFFER, file);
-                let head = input
-                    .fill_buf()
-                    .with_context(|| format!("cannot read input {}", path.display()))?;
-                check_signature(path, head)?;
+                let input = buffered_file(path, file)?;
                 (Arc::from(path.display().to_string()), Box::new(input))
             }
         };
@@ -221,11 +216,111 @@ pub fn for_each_item(
             column,
             watch: watch.as_ref(),
         };
-        if records_of_input(&name, input, &reading, &mut index, &mut buf, &mut f)?.is_break() {
+        if records_of_input(&name, input, &reading, &mut index, &mut f)?.is_break() {
             return Ok(());
         }
     }
     Ok(())
+}
+
+/// A regular file's buffered reader, its signature checked against its name
+/// ([`check_signature`]).
+///
+/// Errors: the file cannot be read, or its bytes are not what its name
+/// promises.
+fn buffered_file(path: &Path, file: File) -> anyhow::Result<BufReader<File>> {
+    let mut input = BufReader::with_capacity(BUFFER, file);
+    let head = input
+        .fill_buf()
+        .with_context(|| format!("cannot read input {}", path.display()))?;
+    check_signature(path, head)?;
+    Ok(input)
+}
+
+/// Whether [`FileRecords`] can read `inputs`: there is at least one, and each
+/// is a regular file (not stdin, a pipe or a device) that is not a zip
+/// archive. An input that cannot be opened or read answers `false` (the
+/// reader then reports it as usual).
+pub fn pullable(inputs: &[PathBuf]) -> bool {
+    !inputs.is_empty()
+        && inputs.iter().all(|path| {
+            let Ok(mut file) = File::open(path) else {
+                return false;
+            };
+            let mut head = [0u8; 4];
+            file.metadata().is_ok_and(|m| m.is_file())
+                && file.read(&mut head).is_ok_and(|n| !is_zip(&head[..n]))
+        })
+}
+
+/// The records of regular files, taken one at a time by whoever wants the
+/// next ([`FileRecords::next_record`]), where [`for_each_item`] hands every
+/// record to one callback: lets the threads of a run take turns at reading
+/// (see [`crate::pipeline`]). The records are those [`for_each_item`] reads
+/// from the same inputs, numbered alike.
+pub struct FileRecords {
+    inputs: Vec<PathBuf>,
+    /// The next input to open.
+    next: usize,
+    column: Option<Column>,
+    current: Option<InputRecords<Box<dyn BufRead + Send>>>,
+    index: u64,
+}
+
+impl FileRecords {
+    /// Reads `inputs` ([`pullable`] ones) in order, the puzzle taken from
+    /// `column` as [`for_each_item`] takes it.
+    pub fn new(inputs: &[PathBuf], column: Option<&Column>) -> FileRecords {
+        FileRecords {
+            inputs: inputs.to_vec(),
+            next: 0,
+            column: column.cloned(),
+            current: None,
+            index: 0,
+        }
+    }
+
+    /// The next record, or `None` after the last input's last one.
+    ///
+    /// Errors: as [`for_each_item`]'s; also an input that has become
+    /// something [`pullable`] refuses (a zip archive, not a regular file).
+    pub fn next_record(&mut self) -> anyhow::Result<Option<Record>> {
+        loop {
+            if let Some(records) = &mut self.current {
+                match records.next(&mut self.index, None)? {
+                    Some(Item::Record(record)) => return Ok(Some(record)),
+                    // Regular files are not watched.
+                    Some(Item::Waiting) => continue,
+                    None => self.current = None,
+                }
+            }
+            let Some(path) = self.inputs.get(self.next) else {
+                return Ok(None);
+            };
+            self.next += 1;
+            let file = open_file(path)?;
+            if !file.metadata().is_ok_and(|m| m.is_file()) {
+                bail!("input {} is no longer a regular file", path.display());
+            }
+            let mut input = buffered_file(path, file)?;
+            let head = input
+                .fill_buf()
+                .with_context(|| format!("cannot read input {}", path.display()))?;
+            if is_zip(head) {
+                bail!(
+                    "input {} has become a zip archive while read",
+                    path.display()
+                );
+            }
+            let reading = Reading {
+                line_cap: LINE_CAP,
+                column: self.column.as_ref(),
+                watch: None,
+            };
+            let name: Arc<str> = Arc::from(path.display().to_string());
+            self.current = Some(InputRecords::new(&name, Box::new(input), &reading));
+        }
+    }
 }
 
 /// Which CSV column of the inputs holds the puzzle (`--column NAME|N`).
@@ -326,7 +421,6 @@ fn records_of_input(
     mut input: Box<dyn BufRead + '_>,
     reading: &Reading,
     index: &mut u64,
-    buf: &mut Vec<u8>,
     f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
     let head = input
@@ -337,7 +431,7 @@ fn records_of_input(
         return Ok(ControlFlow::Continue(()));
     }
     if !is_zip(head) {
-        return records_of(name, input, reading, index, buf, f);
+        return records_of(name, input, reading, index, f);
     }
     // Members in the order they lie in the archive, read as a stream, so
     // that a zip on stdin reads as a file does.
@@ -363,7 +457,7 @@ fn records_of_input(
         }
         let source: Arc<str> = Arc::from(format!("{name}/{previous}"));
         let member: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(BUFFER, member));
-        if records_of(&source, member, &members, index, buf, f)?.is_break() {
+        if records_of(&source, member, &members, index, f)?.is_break() {
             return Ok(ControlFlow::Break(()));
         }
     }
@@ -392,188 +486,247 @@ pub fn for_each_record_in(
         column: None,
         watch: None,
     };
-    records_of(
-        &Arc::from(name),
-        input,
-        &reading,
-        &mut index,
-        &mut Vec::new(),
-        &mut f,
-    )
-    .map(drop)
+    records_of(&Arc::from(name), input, &reading, &mut index, &mut f).map(drop)
 }
 
 /// The records of one input's lines, numbered on from `index`; breaks when
 /// `f` does.
 ///
-/// Errors: the input fails to read, starts with a UTF-16 byte-order mark, or
-/// (with `--column NAME`) its first line names no such column.
+/// Errors: those of [`InputRecords::next`].
 fn records_of(
     name: &Arc<str>,
     input: Box<dyn BufRead + '_>,
     reading: &Reading,
     index: &mut u64,
-    buf: &mut Vec<u8>,
     f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
-    let line_cap = reading.line_cap;
-    let mut lines = Lines::new(input, line_cap);
-    let mut line_no = 0u64;
-    let mut first = true;
-    // The puzzle's CSV column, from `--column N` or a header naming it
-    // (sudoflow's own CSV, Kaggle's sets); 0: the first field.
-    let mut column = match reading.column {
-        Some(Column::Number(n)) => n.get() - 1,
-        _ => 0,
-    };
-    // Lines are read as pasted puzzles (cells between spaces or `|`, box
-    // rules, 9-line grids) only where no CSV column is in use.
-    let mut csv = reading.column.is_some();
-    let mut grid = PendingGrid::default();
-    // Hands `f` a record; returns from `records_of` when it breaks.
-    macro_rules! emit {
-        ($record:expr) => {
-            if f(Item::Record($record)).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
-        };
-    }
-    // Hands `f` the rows of a 9-line grid cut short, if any.
-    macro_rules! end_grid {
-        () => {
-            if let Some(record) = grid.cut_short(name, index) {
-                emit!(record);
-            }
-        };
-    }
-    loop {
-        if let Some(w) = reading.watch {
-            if lines.will_wait(w) && f(Item::Waiting).is_break() {
-                return Ok(ControlFlow::Break(()));
-            }
+    let mut records = InputRecords::new(name, input, reading);
+    while let Some(item) = records.next(index, reading.watch)? {
+        if f(item).is_break() {
+            return Ok(ControlFlow::Break(()));
         }
-        let line = lines
-            .next_line(buf)
-            .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
-        let Some(Line { bytes: whole, len }) = line else {
-            end_grid!();
-            return Ok(ControlFlow::Continue(()));
-        };
-        line_no += 1;
-        if line_no == 1 {
-            if let Some(encoding) = formats::utf16_bom(whole) {
-                bail!("{}", utf16_message(name, encoding));
-            }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// The records of one input's lines, one at a time ([`InputRecords::next`]):
+/// the reading of lines into records that the module documentation
+/// describes, for [`records_of`] (which hands them on) and [`FileRecords`]
+/// (whose caller takes them when it wants them).
+struct InputRecords<R> {
+    name: Arc<str>,
+    lines: Lines<R>,
+    /// Where a line is assembled when it does not lie whole in the buffer.
+    buf: Vec<u8>,
+    /// Longest line kept whole ([`Reading::line_cap`]).
+    line_cap: usize,
+    /// `--column`, if given.
+    wanted: Option<Column>,
+    /// [`Item::Waiting`] was the last item: read on without asking again.
+    waited: bool,
+    /// Lines read so far.
+    line_no: u64,
+    /// No record (nor header) read yet.
+    first: bool,
+    /// The puzzle's CSV column, from `--column N` or a header naming it
+    /// (sudoflow's own CSV, Kaggle's sets); 0: the first field.
+    column: usize,
+    /// Lines are read as pasted puzzles (cells between spaces or `|`, box
+    /// rules, 9-line grids) only where no CSV column is in use.
+    csv: bool,
+    grid: PendingGrid,
+    /// A record read together with the record of a 9-line grid it cut
+    /// short: handed out on the next call.
+    queued: Option<Record>,
+    /// The input's end was read (it is told once).
+    ended: bool,
+}
+
+impl<R: Input> InputRecords<R> {
+    /// Reads `input`, named `name`, as `reading` says (its `watch` aside:
+    /// see [`InputRecords::next`]).
+    fn new(name: &Arc<str>, input: R, reading: &Reading<'_>) -> Self {
+        InputRecords {
+            name: Arc::clone(name),
+            lines: Lines::new(input, reading.line_cap),
+            buf: Vec::with_capacity(256),
+            line_cap: reading.line_cap,
+            wanted: reading.column.cloned(),
+            waited: false,
+            line_no: 0,
+            first: true,
+            column: match reading.column {
+                Some(Column::Number(n)) => n.get() - 1,
+                _ => 0,
+            },
+            csv: reading.column.is_some(),
+            grid: PendingGrid::default(),
+            queued: None,
+            ended: false,
         }
-        if len > line_cap as u64 {
-            // Consumed as a stream: only its first `line_cap` bytes were kept.
-            let head = &whole[..line_cap.min(whole.len())];
-            // A `#` comment is skipped whatever its length.
-            let start = head.iter().position(|&b| b != b' ' && b != b'\t');
-            if start.is_some_and(|s| head[s] == b'#') {
+    }
+
+    /// The next record (numbered on from `index`), or [`Item::Waiting`]
+    /// before a read that would wait for the descriptor `watch` (a pipe, a
+    /// terminal), or `None` at the input's end.
+    ///
+    /// Errors: the input fails to read, starts with a UTF-16 byte-order
+    /// mark, or (with `--column NAME`) its first line names no such column.
+    fn next(
+        &mut self,
+        index: &mut u64,
+        watch: Option<&streaming::Watch>,
+    ) -> anyhow::Result<Option<Item>> {
+        if let Some(record) = self.queued.take() {
+            return Ok(Some(Item::Record(record)));
+        }
+        if self.ended {
+            return Ok(None);
+        }
+        let name = &self.name;
+        let line_cap = self.line_cap;
+        // Hands out a record, after the record of the 9-line grid it cuts
+        // short, if any (numbered first: its rows came first).
+        macro_rules! emit {
+            ($record:expr) => {{
+                let cut = self.grid.cut_short(name, index);
+                let record = $record;
+                return Ok(Some(Item::Record(match cut {
+                    Some(grid) => {
+                        self.queued = Some(record);
+                        grid
+                    }
+                    None => record,
+                })));
+            }};
+        }
+        loop {
+            if let Some(w) = watch {
+                if !std::mem::take(&mut self.waited) && self.lines.will_wait(w) {
+                    self.waited = true;
+                    return Ok(Some(Item::Waiting));
+                }
+            }
+            let line_no = self.line_no;
+            let line = self
+                .lines
+                .next_line(&mut self.buf)
+                .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
+            let Some(Line { bytes: whole, len }) = line else {
+                self.ended = true;
+                return Ok(self.grid.cut_short(name, index).map(Item::Record));
+            };
+            self.line_no += 1;
+            let line_no = self.line_no;
+            if line_no == 1 {
+                if let Some(encoding) = formats::utf16_bom(whole) {
+                    bail!("{}", utf16_message(name, encoding));
+                }
+            }
+            if len > line_cap as u64 {
+                // Consumed as a stream: only its first `line_cap` bytes were kept.
+                let head = &whole[..line_cap.min(whole.len())];
+                // A `#` comment is skipped whatever its length.
+                let start = head.iter().position(|&b| b != b' ' && b != b'\t');
+                if start.is_some_and(|s| head[s] == b'#') {
+                    continue;
+                }
+                self.first = false;
+                emit!(Record {
+                    index: next_index(index),
+                    source: Arc::clone(name),
+                    line: line_no,
+                    raw: clip(&String::from_utf8_lossy(head)),
+                    grid: Err(format!(
+                        "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
+                    )),
+                    pencilmarks: None,
+                });
+            }
+            let line = formats::from_field(whole, self.column);
+            // The common case first: 81 cells then a separator or the end.
+            if let Some(puzzle) = line_of_valid_puzzle(line).filter(|_| !self.first) {
+                emit!(Record {
+                    index: next_index(index),
+                    source: Arc::clone(name),
+                    line: line_no,
+                    raw: String::new(),
+                    grid: Ok(puzzle),
+                    pencilmarks: None,
+                });
+            }
+            let Some(field) = puzzle_field(line, self.first) else {
                 continue;
-            }
-            end_grid!();
-            first = false;
-            *index += 1;
-            emit!(Record {
-                index: *index,
-                source: Arc::clone(name),
-                line: line_no,
-                raw: clip(&String::from_utf8_lossy(head)),
-                grid: Err(format!(
-                    "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
-                )),
-                pencilmarks: None,
-            });
-            continue;
-        }
-        let line = formats::from_field(whole, column);
-        // The common case first: 81 cells then a separator or the end.
-        if let Some(puzzle) = line_of_valid_puzzle(line).filter(|_| !first) {
-            end_grid!();
-            *index += 1;
-            emit!(Record {
-                index: *index,
-                source: Arc::clone(name),
-                line: line_no,
-                raw: String::new(),
-                grid: Ok(puzzle),
-                pencilmarks: None,
-            });
-            continue;
-        }
-        let Some(field) = puzzle_field(line, first) else {
-            continue;
-        };
-        if std::mem::take(&mut first) {
-            match reading.column {
-                None => {
-                    if let Some(k) = formats::header_column(whole) {
-                        column = k;
-                        csv = true;
-                        continue;
+            };
+            if std::mem::take(&mut self.first) {
+                match &self.wanted {
+                    None => {
+                        if let Some(k) = formats::header_column(whole) {
+                            self.column = k;
+                            self.csv = true;
+                            continue;
+                        }
                     }
-                }
-                Some(Column::Name(wanted)) => match formats::named_column(whole, wanted) {
-                    Some(k) => {
-                        column = k;
-                        continue;
-                    }
-                    None => bail!(
-                        "input {name} has no column named {wanted:?} (--column): its first \
-                         line, read as a CSV header, names {}",
-                        header_list(whole)
-                    ),
-                },
-                Some(Column::Number(_)) => {
-                    if formats::header_column(whole).is_some() || formats::is_column_name(field) {
-                        continue;
+                    Some(Column::Name(wanted)) => match formats::named_column(whole, wanted) {
+                        Some(k) => {
+                            self.column = k;
+                            continue;
+                        }
+                        None => bail!(
+                            "input {name} has no column named {wanted:?} (--column): its first \
+                             line, read as a CSV header, names {}",
+                            header_list(whole)
+                        ),
+                    },
+                    Some(Column::Number(_)) => {
+                        if formats::header_column(whole).is_some() || formats::is_column_name(field)
+                        {
+                            continue;
+                        }
                     }
                 }
             }
-        }
-        // A field of 81 or 729 characters is read as it stands.
-        if !csv && field.len() != 81 && field.len() != 729 {
-            match formats::pasted(line) {
-                Some(Pasted::Rule) => continue,
-                Some(Pasted::Cells(cells)) if cells.len() == 9 => {
-                    if let Some(record) = grid.push(&cells, name, line_no, index) {
-                        emit!(record);
+            // A field of 81 or 729 characters is read as it stands.
+            if !self.csv && field.len() != 81 && field.len() != 729 {
+                match formats::pasted(line) {
+                    Some(Pasted::Rule) => continue,
+                    Some(Pasted::Cells(cells)) if cells.len() == 9 => {
+                        if let Some(record) = self.grid.push(&cells, name, line_no, index) {
+                            return Ok(Some(Item::Record(record)));
+                        }
+                        continue;
                     }
-                    continue;
+                    Some(Pasted::Cells(cells)) if cells.len() == 81 => {
+                        emit!(make_record(next_index(index), name, line_no, &cells));
+                    }
+                    Some(Pasted::Cells(cells)) if cells.len() != field.len() => {
+                        // Cells between spaces or `|`, too few or too many.
+                        emit!(Record {
+                            index: next_index(index),
+                            source: Arc::clone(name),
+                            line: line_no,
+                            raw: clip(&String::from_utf8_lossy(formats::trim_line_end(line))),
+                            grid: Err(format!(
+                                "{name}:{line_no}: wrong length: expected 81 cells, or 9 for a \
+                                 row of a 9-line grid; found {} cells between the spaces or '|'",
+                                cells.len()
+                            )),
+                            pencilmarks: None,
+                        });
+                    }
+                    _ => {}
                 }
-                Some(Pasted::Cells(cells)) if cells.len() == 81 => {
-                    end_grid!();
-                    *index += 1;
-                    emit!(make_record(*index, name, line_no, &cells));
-                    continue;
-                }
-                Some(Pasted::Cells(cells)) if cells.len() != field.len() => {
-                    // Cells between spaces or `|`, too few or too many.
-                    end_grid!();
-                    *index += 1;
-                    emit!(Record {
-                        index: *index,
-                        source: Arc::clone(name),
-                        line: line_no,
-                        raw: clip(&String::from_utf8_lossy(formats::trim_line_end(line))),
-                        grid: Err(format!(
-                            "{name}:{line_no}: wrong length: expected 81 cells, or 9 for a row \
-                             of a 9-line grid; found {} cells between the spaces or '|'",
-                            cells.len()
-                        )),
-                        pencilmarks: None,
-                    });
-                    continue;
-                }
-                _ => {}
             }
+            emit!(make_record(next_index(index), name, line_no, field));
         }
-        end_grid!();
-        *index += 1;
-        emit!(make_record(*index, name, line_no, field));
     }
+}
+
+/// Advances the record counter `index` and returns the new record's index.
+#[inline]
+fn next_index(index: &mut u64) -> u64 {
+    *index += 1;
+    *index
 }
 
 /// A header line's column names for a message: `id, puzzle, solution`
@@ -884,8 +1037,8 @@ fn pencilmark_record(
 }
 
 /// The bytes of one input, gzip members decompressed where they start.
-struct Lines<'a> {
-    layer: Layer<'a>,
+struct Lines<R> {
+    layer: Layer<R>,
     /// Bytes of the layer's buffer that the line last returned by
     /// [`Lines::next_line`] took in place; consumed on the next call.
     pending: usize,
@@ -944,17 +1097,38 @@ impl LineSoFar {
 
 /// A gzip member's decoder reads from the bytes of the line where its magic
 /// bytes were seen, then from the rest of the input.
-type Member<'a> = BufReader<GzDecoder<io::Chain<Cursor<Vec<u8>>, Box<dyn BufRead + 'a>>>>;
+type Member<R> = BufReader<GzDecoder<io::Chain<Cursor<Vec<u8>>, R>>>;
 
-enum Layer<'a> {
-    Plain(Box<dyn BufRead + 'a>),
-    Gzip(Box<Member<'a>>),
+/// An input as [`Lines`] holds it: a boxed reader, `Send` or not (the
+/// records of [`FileRecords`] are taken by several threads in turn; a zip
+/// member's reader cannot be sent). Boxed, so that the bytes a gzip member
+/// left unused can be put back in front of the rest ([`Input::chained`]).
+trait Input: BufRead + Sized {
+    /// `head`'s unread bytes, then `rest`.
+    fn chained(head: Cursor<Vec<u8>>, rest: Self) -> Self;
+}
+
+impl<'a> Input for Box<dyn BufRead + 'a> {
+    fn chained(head: Cursor<Vec<u8>>, rest: Self) -> Self {
+        Box::new(head.chain(rest))
+    }
+}
+
+impl<'a> Input for Box<dyn BufRead + Send + 'a> {
+    fn chained(head: Cursor<Vec<u8>>, rest: Self) -> Self {
+        Box::new(head.chain(rest))
+    }
+}
+
+enum Layer<R> {
+    Plain(R),
+    Gzip(Box<Member<R>>),
     /// Only while switching between the two.
     Switching,
 }
 
-impl<'a> Lines<'a> {
-    fn new(input: Box<dyn BufRead + 'a>, cap: usize) -> Lines<'a> {
+impl<R: Input> Lines<R> {
+    fn new(input: R, cap: usize) -> Lines<R> {
         Lines {
             layer: Layer::Plain(input),
             pending: 0,
@@ -1105,7 +1279,7 @@ impl<'a> Lines<'a> {
         self.layer = if head.position() as usize >= head.get_ref().len() {
             Layer::Plain(rest)
         } else {
-            Layer::Plain(Box::new(head.chain(rest)))
+            Layer::Plain(R::chained(head, rest))
         };
     }
 }
@@ -1248,7 +1422,8 @@ mod tests {
     }
 
     fn lines_with(input: impl BufRead + 'static) -> Vec<Vec<u8>> {
-        let mut lines = Lines::new(Box::new(input), LINE_CAP);
+        let input: Box<dyn BufRead> = Box::new(input);
+        let mut lines = Lines::new(input, LINE_CAP);
         let mut out = Vec::new();
         let mut buf = Vec::new();
         while let Some(line) = lines.next_line(&mut buf).unwrap() {
@@ -1419,5 +1594,102 @@ mod tests {
         // Short invalid fields are kept whole.
         let r = make_record(2, &Arc::from("a"), 2, b"12x");
         assert_eq!(r.raw, "12x");
+    }
+
+    /// Inputs of every kind of line: a CSV header, `#` comments, blank
+    /// lines, CRLF ends, a 9-line grid with box rules, rows cut short, a
+    /// line past the cap, a pencilmark line; plain and gzip.
+    fn tricky_inputs(dir: &Path) -> Vec<PathBuf> {
+        let p17 =
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        let mut pasted = String::from("# a pasted grid\n");
+        for (r, row) in p17.as_bytes().chunks(9).enumerate() {
+            let cells: Vec<String> = row.iter().map(|&c| (c as char).to_string()).collect();
+            pasted.push_str(&cells.join(" "));
+            pasted.push_str("\r\n");
+            if r % 3 == 2 && r < 8 {
+                pasted.push_str("------+-------+------\n");
+            }
+        }
+        pasted.push_str(&format!(
+            "1 2 3 4 5 6 7 8 9\n{p17}\n\n{}\n",
+            "7".repeat(LINE_CAP + 5)
+        ));
+        pasted.push_str(&format!("{}\n12x\n{p17}", "123456789".repeat(81)));
+        let csv = format!("id,puzzle,solution\n1,{p17},x\n2,\"{p17}\",y\n3,bad,z\n");
+        let files: [(&str, Vec<u8>); 4] = [
+            ("pasted.txt", pasted.clone().into_bytes()),
+            ("kaggle.csv", csv.into_bytes()),
+            ("pasted.txt.gz", gz(pasted.as_bytes())),
+            ("empty.txt", Vec::new()),
+        ];
+        files
+            .iter()
+            .map(|(name, bytes)| {
+                let path = dir.join(name);
+                std::fs::write(&path, bytes).unwrap();
+                path
+            })
+            .collect()
+    }
+
+    #[test]
+    fn file_records_are_the_records_for_each_item_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = tricky_inputs(dir.path());
+        assert!(pullable(&inputs));
+        let mut expected = Vec::new();
+        for_each_record(&inputs, |r| {
+            expected.push(r);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let mut records = FileRecords::new(&inputs, None);
+        let mut taken = Vec::new();
+        while let Some(r) = records.next_record().unwrap() {
+            taken.push(r);
+        }
+        // 7 per pasted file (the grid, a row cut short, the puzzle line,
+        // the long line, the pencilmarks, `12x`, the last line), 3 CSV rows.
+        assert_eq!(expected.len(), 2 * 7 + 3);
+        assert_eq!(taken, expected);
+        // The end is told again, not read past.
+        assert!(records.next_record().unwrap().is_none());
+    }
+
+    #[test]
+    fn file_records_report_a_missing_column_after_the_records_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = tricky_inputs(dir.path());
+        let column = Column::Name("puzzle".into());
+        // pasted.txt has no header: its first line is read as one.
+        let mut records = FileRecords::new(&inputs[1..], Some(&column));
+        let mut n = 0;
+        let error = loop {
+            match records.next_record() {
+                Ok(Some(_)) => n += 1,
+                Ok(None) => panic!("pasted.txt.gz has no column named puzzle"),
+                Err(e) => break e.to_string(),
+            }
+        };
+        assert_eq!(n, 3, "kaggle.csv's rows come first");
+        assert!(
+            error.contains("pasted.txt.gz has no column named \"puzzle\""),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn only_regular_files_that_are_not_zip_archives_are_pullable() {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = tricky_inputs(dir.path());
+        let zip = dir.path().join("a.zip");
+        std::fs::write(&zip, b"PK\x05\x06").unwrap();
+        assert!(!pullable(&[]));
+        assert!(!pullable(&[PathBuf::from("-")]));
+        assert!(!pullable(&[inputs[0].clone(), zip]));
+        assert!(!pullable(&[dir.path().to_path_buf()]));
+        assert!(!pullable(&[dir.path().join("missing.txt")]));
+        assert!(pullable(&inputs[..1]));
     }
 }
