@@ -356,7 +356,9 @@ pub fn with_blank(line: &str, blank: u8) -> String {
 /// [`csv_core::quote`]), so that the rows of valid puzzles, whose fields are
 /// digits, dots, status words and decimals, skip the per-byte scan.
 pub struct CsvSink {
-    wtr: csv::Writer<Box<dyn std::io::Write>>,
+    wtr: csv::Writer<Shared<Box<dyn std::io::Write>>>,
+    /// The destination under `wtr`, for [`CsvSink::write_formatted`].
+    out: Shared<Box<dyn std::io::Write>>,
     name: String,
     /// Decides which fields need quotes (csv-core's default configuration).
     quoter: csv_core::Writer,
@@ -483,12 +485,14 @@ impl CsvSink {
 
     /// A sink writing to `out`, which write errors call `name`.
     pub fn to_writer(out: Box<dyn std::io::Write>, name: String) -> CsvSink {
+        let out = Shared(std::rc::Rc::new(std::cell::RefCell::new(out)));
         let wtr = csv::WriterBuilder::new()
             .buffer_capacity(64 * 1024)
             .quote_style(csv::QuoteStyle::Never)
-            .from_writer(out);
+            .from_writer(out.clone());
         CsvSink {
             wtr,
+            out,
             name,
             quoter: csv_core::Writer::new(),
             record: csv::ByteRecord::new(),
@@ -610,6 +614,24 @@ impl CsvSink {
         }
     }
 
+    /// Writes `bytes`, whole CSV rows a [`CsvBuffer`] formatted (on another
+    /// thread, e.g. by [`crate::pipeline::run_formatted`]'s workers), after
+    /// everything written so far. For CSV only: a sink writing another
+    /// format refuses them.
+    ///
+    /// Errors: the destination's, see [`CsvSink`]; another format.
+    pub fn write_formatted(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        use std::io::Write;
+        anyhow::ensure!(
+            self.other.is_none(),
+            "{}: rows formatted as CSV cannot go to another format",
+            self.name
+        );
+        // What went through the csv writer (the header) goes out first.
+        self.wtr.flush().map_err(|e| self.io_error(e))?;
+        self.out.write_all(bytes).map_err(|e| self.io_error(e))
+    }
+
     /// csv wraps I/O errors; unwrap them so that a closed stdout stays a
     /// `BrokenPipe` the binary can recognise.
     fn error(&self, e: csv::Error) -> anyhow::Error {
@@ -617,7 +639,74 @@ impl CsvSink {
             csv::ErrorKind::Io(io) => io,
             other => std::io::Error::other(format!("{other:?}")),
         };
-        anyhow::Error::from(io).context(format!("cannot write {}", self.name))
+        self.io_error(io)
+    }
+
+    /// An I/O error writing the destination, naming it.
+    fn io_error(&self, e: std::io::Error) -> anyhow::Error {
+        anyhow::Error::from(e).context(format!("cannot write {}", self.name))
+    }
+}
+
+/// CSV rows formatted into memory, byte for byte as a [`CsvSink`] writes
+/// them (its [`CsvSink::write_solve_row`] and the others): lets each thread
+/// of a run format the rows it made, which the thread that owns the output
+/// then writes with [`CsvSink::write_formatted`]. Not `Send`: each thread
+/// makes its own.
+pub struct CsvBuffer {
+    sink: CsvSink,
+    bytes: Shared<Vec<u8>>,
+}
+
+/// A writer that several owners write to in turn (one thread): a
+/// [`CsvSink`]'s csv writer and [`CsvSink::write_formatted`], or a
+/// [`CsvBuffer`]'s sink and [`CsvBuffer::take`].
+struct Shared<W>(std::rc::Rc<std::cell::RefCell<W>>);
+
+impl<W> Clone for Shared<W> {
+    fn clone(&self) -> Self {
+        Shared(std::rc::Rc::clone(&self.0))
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Shared<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().write(bytes)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.borrow_mut().write_all(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+impl CsvBuffer {
+    /// An empty buffer whose `solve` rows write `blank` for a blank cell
+    /// ([`CsvSink::set_blank`]).
+    pub fn new(blank: u8) -> CsvBuffer {
+        let bytes = Shared(std::rc::Rc::default());
+        let mut sink = CsvSink::to_writer(Box::new(bytes.clone()), "memory".into());
+        sink.set_blank(blank);
+        CsvBuffer { sink, bytes }
+    }
+
+    /// The sink to write rows with.
+    pub fn sink(&mut self) -> &mut CsvSink {
+        &mut self.sink
+    }
+
+    /// The bytes of the rows written since the last call.
+    ///
+    /// Errors: none in practice (memory is written); those of
+    /// [`CsvSink::flush`].
+    pub fn take(&mut self) -> anyhow::Result<Vec<u8>> {
+        self.sink.flush()?;
+        let mut bytes = self.bytes.0.borrow_mut();
+        let capacity = bytes.len();
+        Ok(std::mem::replace(&mut *bytes, Vec::with_capacity(capacity)))
     }
 }
 
