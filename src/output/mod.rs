@@ -795,6 +795,27 @@ mod tests {
         let want = text(want);
         assert_eq!(read("solve.csv"), want);
         assert!(want.contains("\"1,2\"\"3;\u{e9}\""), "{want}");
+        // The same rows formatted in memory, in two chunks, then written
+        // after the header: the same file.
+        let mut sink = sink_at("formatted.csv");
+        sink.write_record(SOLVE_HEADER).unwrap();
+        let mut buffer = CsvBuffer::new(b'.');
+        buffer.sink().write_solve_row(&rows[0]).unwrap();
+        let first = buffer.take().unwrap();
+        for row in &rows[1..] {
+            buffer.sink().write_solve_row(row).unwrap();
+        }
+        sink.write_formatted(&first).unwrap();
+        sink.write_formatted(&buffer.take().unwrap()).unwrap();
+        assert!(buffer.take().unwrap().is_empty(), "taken bytes are gone");
+        sink.flush().unwrap();
+        assert_eq!(read("formatted.csv"), want);
+        let jsonl = dir.path().join("a.jsonl");
+        let mut jsonl = CsvSink::create_as(Some(&jsonl), &[], Format::Jsonl).unwrap();
+        assert!(
+            jsonl.write_formatted(b"1,2\n").is_err(),
+            "CSV bytes in JSON Lines"
+        );
         let (mut sink, mut want) = (sink_at("gen.csv"), csv::Writer::from_writer(Vec::new()));
         for row in &rows {
             sink.write_solve_row_with(row, &["a,b"]).unwrap();
