@@ -161,6 +161,60 @@ fn temp_with(files: &[(&str, &[u8])]) -> tempfile::TempDir {
 }
 
 #[test]
+fn threads_that_read_and_write_their_own_chunks_write_what_one_thread_does() {
+    // -j 2 over regular files: each thread reads, solves and formats its
+    // own chunks (pipeline::run_formatted). Chunks of 1-2 records start and
+    // end inside 9-line grids, CSV headers and runs of invalid lines.
+    let mixed = std::fs::read(data("mixed.txt")).unwrap();
+    let kaggle = std::fs::read(data("kaggle.csv")).unwrap();
+    let mut pasted = String::from("# a grid on 9 lines, then one cut short\n");
+    for row in P17.as_bytes().chunks(9) {
+        pasted.push_str(std::str::from_utf8(row).unwrap());
+        pasted.push('\n');
+    }
+    pasted.push_str(&format!("{}\n{INKALA}\n", &P17[..9]));
+    let dir = temp_with(&[
+        ("mixed.txt", &mixed),
+        ("kaggle.csv", &kaggle),
+        ("pasted.txt", pasted.as_bytes()),
+    ]);
+    let run = |threads: &str, se: bool| {
+        let out = format!("out-{threads}-{se}.csv");
+        let mut args = vec!["-j", threads, "--batch-size", "2", "-o", &out];
+        if se {
+            args.push("--se");
+        }
+        let assert = sudoflow()
+            .current_dir(dir.path())
+            .args(&args)
+            .args(["mixed.txt", "kaggle.csv", "pasted.txt", "mixed.txt"])
+            .assert()
+            .code(0);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let summary = stderr.lines().last().unwrap_or("").to_owned();
+        let rows = std::fs::read(dir.path().join(&out)).unwrap();
+        (rows, summary.split(" in ").next().unwrap().to_owned())
+    };
+    for se in [false, true] {
+        let (one, one_summary) = run("1", se);
+        let (two, two_summary) = run("2", se);
+        assert!(one == two, "--se {se}: -j 1 and -j 2 files differ");
+        assert_eq!(one_summary, two_summary, "--se {se}");
+        let text = String::from_utf8(two).unwrap();
+        assert_eq!(text.matches("index,puzzle").count(), 1, "one header");
+        // mixed.txt twice, kaggle.csv's two, the grid, the row cut short and
+        // INKALA.
+        assert_eq!(text.lines().count(), 1 + 2 * 12 + 2 + 3, "--se {se}");
+        let cut = text.lines().nth(1 + 12 + 2 + 1).unwrap();
+        assert!(
+            cut.contains(",invalid,")
+                && cut.contains("pasted.txt:11: looks like one row of a 9-line grid"),
+            "{cut}"
+        );
+    }
+}
+
+#[test]
 fn every_record_class_gets_one_row_in_order() {
     let dir = temp_with(&[("mixed.txt", &std::fs::read(data("mixed.txt")).unwrap())]);
     let out = sudoflow()

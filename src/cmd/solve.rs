@@ -7,7 +7,7 @@
 use crate::cli;
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
-use crate::output::{SolveRow, Status, SOLVE_HEADER};
+use crate::output::{CsvBuffer, Format, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::Rater;
 use crate::solver::{Prune, SolveOptions, Solver};
@@ -231,6 +231,47 @@ pub use crate::rows::solve::{se_columns, solve_record};
 /// A row of `solve --se`: the solve row and the er, ep, ed columns.
 struct WithSe(SolveRow, [String; 3]);
 
+/// Rows per status, in [`STATUSES`] order.
+type Counts = [u64; STATUSES.len()];
+
+/// Counts `status` in `counts`.
+fn count(counts: &mut Counts, status: Status) {
+    let slot = STATUSES.iter().position(|&s| s == status);
+    counts[slot.expect("every status is listed")] += 1;
+}
+
+/// `solve`'s CSV rows, formatted by the thread that made them
+/// ([`pipeline::run_formatted`]), counted by status.
+struct SolveCsv(CsvBuffer);
+
+impl pipeline::Formatter<SolveRow> for SolveCsv {
+    type Tally = Counts;
+
+    fn row(&mut self, row: SolveRow, counts: &mut Counts) -> anyhow::Result<()> {
+        count(counts, row.status);
+        self.0.sink().write_solve_row(&row)
+    }
+
+    fn take(&mut self) -> anyhow::Result<Vec<u8>> {
+        self.0.take()
+    }
+}
+
+impl pipeline::Formatter<WithSe> for SolveCsv {
+    type Tally = Counts;
+
+    fn row(&mut self, WithSe(row, se): WithSe, counts: &mut Counts) -> anyhow::Result<()> {
+        count(counts, row.status);
+        self.0
+            .sink()
+            .write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+    }
+
+    fn take(&mut self) -> anyhow::Result<Vec<u8>> {
+        self.0.take()
+    }
+}
+
 impl pipeline::FromPanic for WithSe {
     fn from_panic(record: &Record, message: &str) -> WithSe {
         WithSe(SolveRow::error(record, message), Default::default())
@@ -292,46 +333,69 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         }
         row
     };
-    let mut counts = [0u64; STATUSES.len()];
-    let mut count = |row: &SolveRow| {
-        let slot = STATUSES.iter().position(|&s| s == row.status);
-        counts[slot.expect("every status is listed")] += 1;
+    let mut counts: Counts = [0; STATUSES.len()];
+    // With two or more threads over regular files, CSV rows are formatted
+    // where they are made (see pipeline::run_formatted); a resumed run
+    // checks its kept rows record by record, so it takes the other path.
+    let formatted =
+        kept.is_none() && spec.format == Format::Csv && pipeline::formats_on_workers(&opts);
+    let mut write_chunk = |bytes: &[u8], tally: Counts| {
+        for (total, n) in counts.iter_mut().zip(tally) {
+            *total += n;
+        }
+        sink.write_formatted(bytes)?;
+        out.row_written(&mut sink)
     };
+    let make_format = || SolveCsv(CsvBuffer::new(blank));
     let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
-    let result = if args.se {
-        pipeline::run_resumed(
+    let solve_and_rate = |(solver, rater): &mut (Solver, Rater), record: &Record| {
+        let mut row = solve_record(solver, record);
+        let se = se_columns(rater, &mut row, budget);
+        WithSe(row, se)
+    };
+    let result = match (args.se, formatted) {
+        (true, true) => pipeline::run_formatted(
+            &opts,
+            || (Solver::new(solve_opts), Rater::new()),
+            solve_and_rate,
+            make_format,
+            &mut write_chunk,
+        ),
+        (false, true) => pipeline::run_formatted(
+            &opts,
+            || Solver::new(solve_opts),
+            solve_record,
+            make_format,
+            &mut write_chunk,
+        ),
+        (true, false) => pipeline::run_resumed(
             &opts,
             Some(&mut check),
             || (Solver::new(solve_opts), Rater::new()),
-            |(solver, rater): &mut (Solver, Rater), record: &Record| {
-                let mut row = solve_record(solver, record);
-                let se = se_columns(rater, &mut row, budget);
-                WithSe(row, se)
-            },
+            solve_and_rate,
             |e: Emit<WithSe>| match e {
                 Emit::Row(WithSe(row, se)) => {
-                    count(&row);
+                    count(&mut counts, row.status);
                     sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
                     out.row_written(&mut sink)
                 }
                 Emit::Flush => sink.flush(),
             },
-        )
-    } else {
-        pipeline::run_resumed(
+        ),
+        (false, false) => pipeline::run_resumed(
             &opts,
             Some(&mut check),
             || Solver::new(solve_opts),
             solve_record,
             |e: Emit<SolveRow>| match e {
                 Emit::Row(row) => {
-                    count(&row);
+                    count(&mut counts, row.status);
                     sink.write_solve_row(&row)?;
                     out.row_written(&mut sink)
                 }
                 Emit::Flush => sink.flush(),
             },
-        )
+        ),
     };
     let names = STATUSES.map(Status::as_str);
     out.finish(

@@ -38,6 +38,16 @@
 //! What a record is, and how each line of input becomes one, is described in
 //! [`reader`].
 //!
+//! **Regular files, two or more threads, rows as bytes** ([`run_formatted`],
+//! `solve`'s CSV output): there is no reader thread. Each thread in turn
+//! takes the next chunk of records from one shared reader
+//! ([`reader::FileRecords`], under a lock), works on them and formats their
+//! rows itself ([`Formatter`]); only the bytes of finished chunks reach the
+//! calling thread, which writes them in order. On a VM whose two vCPUs
+//! share no cache, handing records and rows between threads made `-j 2`
+//! cost 7-9% more CPU than `-j 1`; this way it costs about what two
+//! separate processes do (BENCHMARKS.md, tenth session).
+//!
 //! **A panic loses no row.** `work` runs under [`std::panic::catch_unwind`]
 //! for each record (the release profile unwinds for this; BENCHMARKS.md has
 //! the cost). A record whose work panics (a bug) gets the row
@@ -52,9 +62,12 @@
 //! panics, so that tests can watch the above happen. It is read once per run.
 
 mod formats;
+mod formatted;
 pub mod reader;
 mod workers;
 mod writer;
+
+pub use formatted::Formatter;
 
 use crate::grid::{Grid, Pencilmarks};
 use std::path::PathBuf;
@@ -358,6 +371,49 @@ where
     E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
     writer::run(opts, skip, make_state, work, emit)
+}
+
+/// Whether [`run_formatted`] can run `opts`: two or more threads, and
+/// inputs that are all regular files, none a zip archive
+/// ([`reader::pullable`]).
+pub fn formats_on_workers(opts: &PipelineOptions) -> bool {
+    opts.threads >= 2 && reader::pullable(&opts.inputs)
+}
+
+/// [`run`] for inputs [`formats_on_workers`] accepts, with the rows
+/// formatted by the thread that made them: each thread in turn takes the
+/// next chunk of records from one shared reader (under a lock; chunks are
+/// sized by work as batches are), works on them, and formats their rows
+/// with its own [`Formatter`] (`make_format` makes one per thread);
+/// `emit` receives each chunk's bytes and tally on the calling thread, in
+/// input order. No record and no row passes between threads, only bytes
+/// (see BENCHMARKS.md: on two vCPUs that share no cache, handing records
+/// and rows over costs `solve -j 2` 7-9% more CPU than `-j 1`).
+///
+/// Stops reading as [`run_resumed`] does when a signal arrives: every
+/// chunk a thread had taken is still emitted, so the rows are the first
+/// ones of the input. Nothing is ever flushed on the reader's account
+/// (regular files never wait); there is no skipping (`--resume` uses
+/// [`run_resumed`]).
+///
+/// Errors: those of [`run`]; also a row [`Formatter::row`] fails on (after
+/// the rows before it).
+pub fn run_formatted<S, T, MS, W, MF, F, E>(
+    opts: &PipelineOptions,
+    make_state: MS,
+    work: W,
+    make_format: MF,
+    emit: E,
+) -> anyhow::Result<Summary>
+where
+    MS: Fn() -> S + Sync,
+    W: Fn(&mut S, &Record) -> T + Sync,
+    T: FromPanic,
+    MF: Fn() -> F + Sync,
+    F: Formatter<T>,
+    E: FnMut(&[u8], F::Tally) -> anyhow::Result<()>,
+{
+    formatted::run(opts, make_state, work, make_format, emit)
 }
 
 /// A result the pipeline can make for a record whose `work` panicked.

@@ -61,15 +61,7 @@ where
     // Each worker times a sample of its records, so the reader can size
     // batches by work.
     let make_state = || (make_state(), Timer::default());
-    let work = |(state, timer): &mut (S, Timer), record: &Record| {
-        if !timer.samples() {
-            return work(state, record);
-        }
-        let start = Instant::now();
-        let result = work(state, record);
-        timer.add(start.elapsed(), &cost);
-        result
-    };
+    let work = timed(&work, &cost);
 
     std::thread::scope(|scope| {
         let stop = &stop;
@@ -270,7 +262,7 @@ const BATCH_WORK_NS: u64 = 20_000_000;
 /// four samples, then about every millisecond of sampled work, or at every
 /// sampled record slower than that.
 #[derive(Default)]
-struct Timer {
+pub(super) struct Timer {
     ns: u64,
     records: u64,
     seen: u64,
@@ -308,6 +300,26 @@ impl Timer {
     }
 }
 
+/// `work` timing a sample of its records with the worker's [`Timer`] (kept
+/// beside its state), published in `cost` for [`batch_target`].
+pub(super) fn timed<'a, S, T, W>(
+    work: &'a W,
+    cost: &'a AtomicU64,
+) -> impl Fn(&mut (S, Timer), &Record) -> T + Sync + 'a
+where
+    W: Fn(&mut S, &Record) -> T + Sync,
+{
+    move |(state, timer): &mut (S, Timer), record: &Record| {
+        if !timer.samples() {
+            return work(state, record);
+        }
+        let start = Instant::now();
+        let result = work(state, record);
+        timer.add(start.elapsed(), cost);
+        result
+    }
+}
+
 /// What the reader thread shares with the others.
 #[derive(Clone, Copy)]
 struct Shared<'a> {
@@ -323,7 +335,7 @@ struct Shared<'a> {
 /// Records in the next batch: one until the workers have measured a
 /// record's cost (so a few slow records go to different workers), then
 /// [`BATCH_WORK_NS`] worth of them, at most `batch_size`.
-fn batch_target(cost: &AtomicU64, batch_size: usize) -> usize {
+pub(super) fn batch_target(cost: &AtomicU64, batch_size: usize) -> usize {
     match cost.load(Ordering::Relaxed) {
         0 => 1,
         ns => usize::try_from(BATCH_WORK_NS / ns)
@@ -548,7 +560,7 @@ where
 }
 
 /// Tells the run's progress reporter, if any, that the run starts.
-fn start_progress(opts: &PipelineOptions) -> Option<&dyn Progress> {
+pub(super) fn start_progress(opts: &PipelineOptions) -> Option<&dyn Progress> {
     let progress = opts.progress.as_ref().map(|hook| &*hook.0);
     if let Some(p) = progress {
         p.start();
