@@ -6,8 +6,8 @@
 
 use crate::cli;
 use crate::interrupt;
-use crate::outfile::{RunOutput, RunSpec};
-use crate::output::{CsvBuffer, Format, SolveRow, Status, SOLVE_HEADER};
+use crate::outfile::{KeptRows, RunOutput, RunSpec};
+use crate::output::{CsvBuffer, CsvSink, Format, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::Rater;
 use crate::solver::{Prune, SolveOptions, Solver};
@@ -240,16 +240,39 @@ fn count(counts: &mut Counts, status: Status) {
     counts[slot.expect("every status is listed")] += 1;
 }
 
+/// A row `solve` writes: a [`SolveRow`], or one with its `--se` columns.
+trait Row: Send + pipeline::FromPanic {
+    /// Writes the row to `sink`; returns its status.
+    ///
+    /// Errors: the sink's.
+    fn write(&self, sink: &mut CsvSink) -> anyhow::Result<Status>;
+}
+
+impl Row for SolveRow {
+    fn write(&self, sink: &mut CsvSink) -> anyhow::Result<Status> {
+        sink.write_solve_row(self)?;
+        Ok(self.status)
+    }
+}
+
+impl Row for WithSe {
+    fn write(&self, sink: &mut CsvSink) -> anyhow::Result<Status> {
+        let WithSe(row, se) = self;
+        sink.write_solve_row_with(row, &[&se[0], &se[1], &se[2]])?;
+        Ok(row.status)
+    }
+}
+
 /// `solve`'s CSV rows, formatted by the thread that made them
 /// ([`pipeline::run_formatted`]), counted by status.
 struct SolveCsv(CsvBuffer);
 
-impl pipeline::Formatter<SolveRow> for SolveCsv {
+impl<T: Row> pipeline::Formatter<T> for SolveCsv {
     type Tally = Counts;
 
-    fn row(&mut self, row: SolveRow, counts: &mut Counts) -> anyhow::Result<()> {
-        count(counts, row.status);
-        self.0.sink().write_solve_row(&row)
+    fn row(&mut self, row: T, counts: &mut Counts) -> anyhow::Result<()> {
+        count(counts, row.write(self.0.sink())?);
+        Ok(())
     }
 
     fn take(&mut self) -> anyhow::Result<Vec<u8>> {
@@ -257,19 +280,63 @@ impl pipeline::Formatter<SolveRow> for SolveCsv {
     }
 }
 
-impl pipeline::Formatter<WithSe> for SolveCsv {
-    type Tally = Counts;
+/// Where a run's rows go: the output, its bookkeeping, the counts.
+struct Writing<'a> {
+    sink: &'a mut CsvSink,
+    out: &'a mut RunOutput,
+    kept: Option<&'a mut KeptRows>,
+    counts: &'a mut Counts,
+    blank: u8,
+}
 
-    fn row(&mut self, WithSe(row, se): WithSe, counts: &mut Counts) -> anyhow::Result<()> {
-        count(counts, row.status);
-        self.0
-            .sink()
-            .write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])
+/// Runs the pipeline with `work` making each record's row: formatted on the
+/// workers ([`pipeline::run_formatted`]) where the inputs, the format and a
+/// fresh run allow it, else written in order on this thread
+/// ([`pipeline::run_resumed`], which also resumes).
+fn run_rows<S, T: Row>(
+    opts: &PipelineOptions,
+    format: Format,
+    make_state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, &Record) -> T + Sync,
+    w: Writing<'_>,
+) -> anyhow::Result<pipeline::Summary> {
+    let Writing {
+        sink,
+        out,
+        mut kept,
+        counts,
+        blank,
+    } = w;
+    // A resumed run checks its kept rows record by record: the other path.
+    if kept.is_none() && format == Format::Csv && pipeline::formats_on_workers(opts) {
+        return pipeline::run_formatted(
+            opts,
+            make_state,
+            work,
+            || SolveCsv(CsvBuffer::new(blank)),
+            |bytes: &[u8], tally: Counts| {
+                for (total, n) in counts.iter_mut().zip(tally) {
+                    *total += n;
+                }
+                sink.write_formatted(bytes)?;
+                out.row_written(sink)
+            },
+        );
     }
-
-    fn take(&mut self) -> anyhow::Result<Vec<u8>> {
-        self.0.take()
-    }
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    pipeline::run_resumed(
+        opts,
+        Some(&mut check),
+        make_state,
+        work,
+        |e: Emit<T>| match e {
+            Emit::Row(row) => {
+                count(counts, row.write(sink)?);
+                out.row_written(sink)
+            }
+            Emit::Flush => sink.flush(),
+        },
+    )
 }
 
 impl pipeline::FromPanic for WithSe {
@@ -334,68 +401,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         row
     };
     let mut counts: Counts = [0; STATUSES.len()];
-    // With two or more threads over regular files, CSV rows are formatted
-    // where they are made (see pipeline::run_formatted); a resumed run
-    // checks its kept rows record by record, so it takes the other path.
-    let formatted =
-        kept.is_none() && spec.format == Format::Csv && pipeline::formats_on_workers(&opts);
-    let mut write_chunk = |bytes: &[u8], tally: Counts| {
-        for (total, n) in counts.iter_mut().zip(tally) {
-            *total += n;
-        }
-        sink.write_formatted(bytes)?;
-        out.row_written(&mut sink)
+    let writing = Writing {
+        sink: &mut sink,
+        out: &mut out,
+        kept: kept.as_mut(),
+        counts: &mut counts,
+        blank,
     };
-    let make_format = || SolveCsv(CsvBuffer::new(blank));
-    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
-    let solve_and_rate = |(solver, rater): &mut (Solver, Rater), record: &Record| {
-        let mut row = solve_record(solver, record);
-        let se = se_columns(rater, &mut row, budget);
-        WithSe(row, se)
-    };
-    let result = match (args.se, formatted) {
-        (true, true) => pipeline::run_formatted(
-            &opts,
-            || (Solver::new(solve_opts), Rater::new()),
-            solve_and_rate,
-            make_format,
-            &mut write_chunk,
-        ),
-        (false, true) => pipeline::run_formatted(
-            &opts,
-            || Solver::new(solve_opts),
-            solve_record,
-            make_format,
-            &mut write_chunk,
-        ),
-        (true, false) => pipeline::run_resumed(
-            &opts,
-            Some(&mut check),
-            || (Solver::new(solve_opts), Rater::new()),
-            solve_and_rate,
-            |e: Emit<WithSe>| match e {
-                Emit::Row(WithSe(row, se)) => {
-                    count(&mut counts, row.status);
-                    sink.write_solve_row_with(&row, &[&se[0], &se[1], &se[2]])?;
-                    out.row_written(&mut sink)
-                }
-                Emit::Flush => sink.flush(),
-            },
-        ),
-        (false, false) => pipeline::run_resumed(
-            &opts,
-            Some(&mut check),
-            || Solver::new(solve_opts),
-            solve_record,
-            |e: Emit<SolveRow>| match e {
-                Emit::Row(row) => {
-                    count(&mut counts, row.status);
-                    sink.write_solve_row(&row)?;
-                    out.row_written(&mut sink)
-                }
-                Emit::Flush => sink.flush(),
-            },
-        ),
+    let result = if args.se {
+        let solve_and_rate = |(solver, rater): &mut (Solver, Rater), record: &Record| {
+            let mut row = solve_record(solver, record);
+            let se = se_columns(rater, &mut row, budget);
+            WithSe(row, se)
+        };
+        let make_state = || (Solver::new(solve_opts), Rater::new());
+        run_rows(&opts, spec.format, make_state, solve_and_rate, writing)
+    } else {
+        let make_state = || Solver::new(solve_opts);
+        run_rows(&opts, spec.format, make_state, solve_record, writing)
     };
     let names = STATUSES.map(Status::as_str);
     out.finish(
