@@ -168,7 +168,25 @@ where
     }
 }
 
-pub(super) fn run<S, T, MS, W, MF, F, E>(
+/// [`run`](super::run) for inputs that
+/// [`formats_on_workers`](super::formats_on_workers) accepts, with the rows
+/// formatted by the thread that made them: each thread in turn takes the
+/// next chunk of records from one shared reader (under a lock; chunks are
+/// sized by work as batches are), works on them, and formats their rows
+/// with its own [`Formatter`] (`make_format` makes one per thread);
+/// `emit` receives each chunk's bytes and tally on the calling thread, in
+/// input order. No record and no row passes between threads, only bytes
+/// (see the module documentation).
+///
+/// Stops reading as [`run_resumed`](super::run_resumed) does when a signal
+/// arrives: every chunk a thread had taken is still emitted, so the rows
+/// are the first ones of the input. Nothing is ever flushed on the
+/// reader's account (regular files never wait); there is no skipping
+/// (`--resume` uses [`run_resumed`](super::run_resumed)).
+///
+/// Errors: those of [`run`](super::run); also a row [`Formatter::row`]
+/// fails on (after the rows before it).
+pub fn run_formatted<S, T, MS, W, MF, F, E>(
     opts: &PipelineOptions,
     make_state: MS,
     work: W,
@@ -401,7 +419,7 @@ mod tests {
             bytes: Vec::new(),
             fail_at,
         };
-        let result = super::run(
+        let result = run_formatted(
             opts,
             || (),
             row,

@@ -67,7 +67,7 @@ pub mod reader;
 mod workers;
 mod writer;
 
-pub use formatted::Formatter;
+pub use formatted::{run_formatted, Formatter};
 
 use crate::grid::{Grid, Pencilmarks};
 use std::path::PathBuf;
@@ -378,42 +378,6 @@ where
 /// ([`reader::pullable`]).
 pub fn formats_on_workers(opts: &PipelineOptions) -> bool {
     opts.threads >= 2 && reader::pullable(&opts.inputs)
-}
-
-/// [`run`] for inputs [`formats_on_workers`] accepts, with the rows
-/// formatted by the thread that made them: each thread in turn takes the
-/// next chunk of records from one shared reader (under a lock; chunks are
-/// sized by work as batches are), works on them, and formats their rows
-/// with its own [`Formatter`] (`make_format` makes one per thread);
-/// `emit` receives each chunk's bytes and tally on the calling thread, in
-/// input order. No record and no row passes between threads, only bytes
-/// (see BENCHMARKS.md: on two vCPUs that share no cache, handing records
-/// and rows over costs `solve -j 2` 7-9% more CPU than `-j 1`).
-///
-/// Stops reading as [`run_resumed`] does when a signal arrives: every
-/// chunk a thread had taken is still emitted, so the rows are the first
-/// ones of the input. Nothing is ever flushed on the reader's account
-/// (regular files never wait); there is no skipping (`--resume` uses
-/// [`run_resumed`]).
-///
-/// Errors: those of [`run`]; also a row [`Formatter::row`] fails on (after
-/// the rows before it).
-pub fn run_formatted<S, T, MS, W, MF, F, E>(
-    opts: &PipelineOptions,
-    make_state: MS,
-    work: W,
-    make_format: MF,
-    emit: E,
-) -> anyhow::Result<Summary>
-where
-    MS: Fn() -> S + Sync,
-    W: Fn(&mut S, &Record) -> T + Sync,
-    T: FromPanic,
-    MF: Fn() -> F + Sync,
-    F: Formatter<T>,
-    E: FnMut(&[u8], F::Tally) -> anyhow::Result<()>,
-{
-    formatted::run(opts, make_state, work, make_format, emit)
 }
 
 /// A result the pipeline can make for a record whose `work` panicked.
