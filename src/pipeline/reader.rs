@@ -1692,4 +1692,62 @@ mod tests {
         assert!(!pullable(&[dir.path().join("missing.txt")]));
         assert!(pullable(&inputs[..1]));
     }
+
+    /// Lines of every kind the reader tells apart, to build inputs from.
+    const LINE_KINDS: [&str; 12] = [
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...,x",
+        ". . . | . . . | . . .",
+        "1 2 3 4 5 6 7 8 9",
+        "------+-------+------",
+        "# comment",
+        "",
+        "   ",
+        "12x",
+        "id,puzzle,solution",
+        "\".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\"",
+        "5 3 . . 7 . . . . 6 . . 1 9 5 . . . . 9 8 . . . . 6 . 8 . . . 6 . . . 3 4 . . 8 . 3 . . 1 7 . . . 2 . . . 6 . 6 . . . . 2 8 . . . . 4 1 9 . . 5 . . . . 8 . . 7 9",
+    ];
+
+    proptest::proptest! {
+        /// Over one to three files made of those lines (CRLF or LF, gzipped
+        /// or not), FileRecords gives the records for_each_item gives:
+        /// numbering across inputs, headers per input, 9-line grids cut by
+        /// an input's end.
+        #[test]
+        fn file_records_read_any_mix_of_lines_as_for_each_item_does(
+            files in proptest::collection::vec(
+                (proptest::collection::vec(0..LINE_KINDS.len(), 0..40),
+                 proptest::bool::ANY,
+                 proptest::bool::ANY),
+                1..4,
+            )
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let inputs: Vec<PathBuf> = files
+                .iter()
+                .enumerate()
+                .map(|(k, (lines, crlf, gzipped))| {
+                    let end = if *crlf { "\r\n" } else { "\n" };
+                    let text: String = lines.iter().map(|&i| format!("{}{end}", LINE_KINDS[i])).collect();
+                    let path = dir.path().join(format!("{k}.txt"));
+                    let bytes = if *gzipped { gz(text.as_bytes()) } else { text.into_bytes() };
+                    std::fs::write(&path, bytes).unwrap();
+                    path
+                })
+                .collect();
+            let mut expected = Vec::new();
+            for_each_record(&inputs, |r| {
+                expected.push(r);
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            let mut records = FileRecords::new(&inputs, None);
+            let mut taken = Vec::new();
+            while let Some(r) = records.next_record().unwrap() {
+                taken.push(r);
+            }
+            proptest::prop_assert_eq!(taken, expected);
+        }
+    }
 }
