@@ -1633,28 +1633,35 @@ mod tests {
             .collect()
     }
 
+    /// The records of `inputs` as for_each_item hands them over and as
+    /// FileRecords gives them, the end asked for twice.
+    fn both_ways(inputs: &[PathBuf]) -> (Vec<Record>, Vec<Record>) {
+        let mut handed = Vec::new();
+        for_each_record(inputs, |r| {
+            handed.push(r);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let mut records = FileRecords::new(inputs, None);
+        let mut taken = Vec::new();
+        while let Some(r) = records.next_record().unwrap() {
+            taken.push(r);
+        }
+        // The end is told again, not read past.
+        assert!(records.next_record().unwrap().is_none());
+        (handed, taken)
+    }
+
     #[test]
     fn file_records_are_the_records_for_each_item_reads() {
         let dir = tempfile::tempdir().unwrap();
         let inputs = tricky_inputs(dir.path());
         assert!(pullable(&inputs));
-        let mut expected = Vec::new();
-        for_each_record(&inputs, |r| {
-            expected.push(r);
-            ControlFlow::Continue(())
-        })
-        .unwrap();
-        let mut records = FileRecords::new(&inputs, None);
-        let mut taken = Vec::new();
-        while let Some(r) = records.next_record().unwrap() {
-            taken.push(r);
-        }
+        let (expected, taken) = both_ways(&inputs);
         // 7 per pasted file (the grid, a row cut short, the puzzle line,
         // the long line, the pencilmarks, `12x`, the last line), 3 CSV rows.
         assert_eq!(expected.len(), 2 * 7 + 3);
         assert_eq!(taken, expected);
-        // The end is told again, not read past.
-        assert!(records.next_record().unwrap().is_none());
     }
 
     #[test]
@@ -1736,17 +1743,7 @@ mod tests {
                     path
                 })
                 .collect();
-            let mut expected = Vec::new();
-            for_each_record(&inputs, |r| {
-                expected.push(r);
-                ControlFlow::Continue(())
-            })
-            .unwrap();
-            let mut records = FileRecords::new(&inputs, None);
-            let mut taken = Vec::new();
-            while let Some(r) = records.next_record().unwrap() {
-                taken.push(r);
-            }
+            let (expected, taken) = both_ways(&inputs);
             proptest::prop_assert_eq!(taken, expected);
         }
     }
