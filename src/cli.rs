@@ -84,14 +84,24 @@ pub fn parse_budget(text: &str) -> Result<std::time::Duration, String> {
     }
 }
 
-/// Parses `-j/--threads`: a whole number, at least 1.
+/// Parses `-j/--threads`: a whole number, at least 1 and at most
+/// [`crate::threads::max_threads`].
 ///
-/// Errors: not a whole number, or 0 (the message says at least 1 thread).
+/// Errors: not a whole number, 0 (the message says at least 1 thread), or
+/// far more threads than cores (the message gives the limit).
 pub fn parse_threads(text: &str) -> Result<std::num::NonZeroUsize, String> {
     let n: usize = text
         .trim()
         .parse()
         .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    let max = crate::threads::max_threads();
+    if n > max {
+        return Err(format!(
+            "{n} threads is far more than this machine's {} cores: at most {max} (4 per core, \
+             at least 16); more only add start-up time and switching",
+            crate::threads::cores()
+        ));
+    }
     std::num::NonZeroUsize::new(n).ok_or_else(|| "at least 1 thread is needed".to_string())
 }
 

@@ -178,7 +178,25 @@ fn help_and_messages_match_the_tool() {
             .code(2)
             .stderr(predicates::str::contains("at least 1 thread"))
             .stderr(predicates::str::contains("non-zero type").not());
+        // Far more threads than cores is refused too (issue 29: -j 100000
+        // spent 11 s starting threads), before any output is made.
+        sudoflow()
+            .args([command, "-j", "100000"])
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains("far more than this machine's"))
+            .stderr(predicates::str::contains("at most"));
     }
+    // Up to 4 per core (at least 16) is taken.
+    sudoflow()
+        .args(["solve", "-q", "-j", "16"])
+        .write_stdin(
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\n",
+        )
+        .assert()
+        .success();
     // --symmetry: one indexing throughout.
     let out = sudoflow().args(["generate", "--help"]).output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
