@@ -683,6 +683,61 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
 }
 
 #[test]
+fn an_output_naming_the_file_behind_stdin_is_refused_and_the_input_kept() {
+    // `sudoflow solve -o in.txt < in.txt` (issue 29): stdin's file is an
+    // input too, compared by device and inode; exit 2, the input as it was,
+    // in every command that reads inputs.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    let original = std::fs::read(sample).unwrap();
+    std::fs::write(&input, &original).unwrap();
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&input, &link).unwrap();
+    for command in ["solve", "count", "rate", "canon"] {
+        for (output, stdin_arg) in [(&input, None), (&link, None), (&input, Some("-"))] {
+            let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"));
+            cmd.args([command, "-q", "-o"]).arg(output);
+            if let Some(a) = stdin_arg {
+                cmd.arg(a);
+            }
+            let out = cmd
+                .stdin(std::fs::File::open(&input).unwrap())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+            assert!(
+                stderr.contains(&format!(
+                    "refusing to write output {}: it is the file stdin reads",
+                    output.display()
+                )),
+                "{command} -o {}: {stderr}",
+                output.display()
+            );
+            assert_eq!(std::fs::read(&input).unwrap(), original, "{command}");
+            assert!(!dir.path().join("in.txt.partial").exists(), "{command}");
+        }
+    }
+    // Stdin from another file: written as usual.
+    let other = dir.path().join("out.csv");
+    Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["solve", "-q", "-o"])
+        .arg(&other)
+        .pipe_stdin(&input)
+        .unwrap()
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap().lines().count(),
+        5,
+        "a header and four rows"
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), original);
+}
+
+#[test]
 fn records_read_before_a_failing_read_get_their_rows() {
     // A gzip file cut mid-stream: every complete line before the cut gets
     // its row, in order and for any -j, then the error names the input and

@@ -395,9 +395,33 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// Whether stdin is the file `path` names (`sudoflow solve -o in.txt <
+/// in.txt`): the same device and inode.
+fn stdin_is(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let (Ok(stdin), Ok(out)) = (std::fs::File::from(fd).metadata(), std::fs::metadata(path))
+        else {
+            return false;
+        };
+        stdin.is_file() && stdin.dev() == out.dev() && stdin.ino() == out.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// Refuses an output `path` that is one of `inputs` (the same file, by
 /// device and inode, so also through a hard or symbolic link; `-` is
-/// stdin/stdout and names no file), before anything is opened for writing.
+/// stdin, whose file, when stdin is redirected from one, counts too),
+/// before anything is opened for writing.
 ///
 /// Errors: `path` is one of `inputs`; the message names both.
 pub fn refuse_input_as_output(
@@ -410,6 +434,13 @@ pub fn refuse_input_as_output(
              nothing was written",
             path.display(),
             input.display()
+        );
+    }
+    if inputs.iter().any(|i| i.as_os_str() == "-") && stdin_is(path) {
+        anyhow::bail!(
+            "refusing to write output {}: it is the file stdin reads (the input); \
+             nothing was written",
+            path.display()
         );
     }
     Ok(())
