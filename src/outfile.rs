@@ -12,6 +12,15 @@
 //! read mid-stream, a full disk) or is stopped by SIGINT/SIGTERM keeps
 //! `FILE.partial`, flushed and fsynced, with every row written so far.
 //!
+//! **Checkpoints.** The bytes written to `FILE.partial` go through a running
+//! hash (XXH3-64). At least once a second while rows are being written, and
+//! whenever the run flushes or stops, the rows are flushed and a checkpoint
+//! is appended to the sidecar, one JSON object per line: the partial file's
+//! length, the hash of all its bytes up to there, and how many records
+//! (and rows) those bytes account for ([`RunOutput::row_written`],
+//! [`RunOutput::record_without_row`]: `canon --distinct` consumes records
+//! that get no row, and its checkpoints still advance).
+//!
 //! `--resume` continues from `FILE.partial` ([`RunOutput::open`]):
 //!
 //! 1. the sidecar must match the run now asked for: the same command, the
@@ -19,28 +28,39 @@
 //!    ([`RunSpec::options`]) and the same inputs, each by path, size,
 //!    modification time and the CRC-32 of its first MiB; otherwise the
 //!    resume is refused with every difference named;
-//! 2. a trailing incomplete row (a run killed while writing, SIGKILL
-//!    included) is cut off: rows end with `\n` and no field holds one (an
-//!    input record is one line; error messages are one line);
-//! 3. the header and each row kept are checked against the inputs as they
-//!    are read again ([`KeptRows::check`]): the row's `index` must be the
-//!    record's and its `puzzle` the record's puzzle, so a different input
-//!    that happens to share size and time is still caught, stdin included;
-//! 4. those records are skipped (read and numbered, not worked on), and the
-//!    new rows are appended.
+//! 2. the partial file is verified against the checkpoints: it is read
+//!    from the start through the same hash, and the longest prefix that
+//!    ends at a checkpoint with the same hash is kept; everything after it
+//!    is cut off and redone. After a kill (SIGKILL included) that is at most
+//!    the last second's rows; if the file was changed after it was written
+//!    (a byte altered, a row added or removed, a quote left open), the
+//!    damage is named on stderr (byte offset and row) and the rows from the
+//!    last checkpoint before it are redone, so the damage never reaches
+//!    `FILE`;
+//! 3. the header and each row kept are read back with the csv crate (or
+//!    as JSON Lines) and checked against the inputs as they are read again
+//!    ([`KeptRows::check`]): the row's `index` must be the record's and its
+//!    `puzzle` the record's puzzle, so a different input that happens to
+//!    share size and time is still caught, stdin included;
+//! 4. the records the kept checkpoint accounts for are skipped (read and
+//!    numbered, not worked on), and the new rows are appended.
 //!
 //! The file then holds exactly the bytes an uninterrupted run writes,
 //! however often the run was stopped, since each row depends only on its
-//! record and the options (`generate`: on its index and the seed).
+//! record and the options (`generate`: on its index and the seed). CSV and
+//! JSON Lines runs can be resumed; a Parquet file is only readable once
+//! its footer is written, so a Parquet run cannot.
 
-use crate::output::{refuse_input_as_output, CsvSink};
+use crate::output::{refuse_input_as_output, CsvSink, Format};
 use crate::pipeline::Record;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use xxhash_rust::xxh3::Xxh3;
 
 /// What makes a run's rows what they are: compared with the sidecar on
 /// `--resume`.
@@ -58,9 +78,9 @@ pub struct RunSpec {
     pub options: Vec<(&'static str, String)>,
     /// The CSV header, in column order.
     pub header: Vec<String>,
-    /// The rows' format (`--format`, or `-o`'s extension); only CSV can be
-    /// resumed.
-    pub format: crate::output::Format,
+    /// The rows' format (`--format`, or `-o`'s extension); CSV and JSON
+    /// Lines can be resumed, Parquet cannot.
+    pub format: Format,
     /// Whether the command has `--resume`. A stopped run of a command
     /// without it still keeps `FILE.partial`, and says to delete it.
     pub resumable: bool,
@@ -94,9 +114,22 @@ struct InputPrint {
 /// Bytes of each input that the fingerprint hashes.
 const HEAD_BYTES: u64 = 1 << 20;
 
-/// How often rows are pushed to the file in a long run (not fsynced: for a
-/// run killed with SIGKILL, whose rows in the buffer are lost and redone).
-const FLUSH_EVERY: Duration = Duration::from_secs(1);
+/// How often rows are pushed to the file in a long run, with a checkpoint
+/// (not fsynced: for a run killed with SIGKILL, whose rows in the buffer
+/// and after the last checkpoint are lost and redone): a second.
+///
+/// For tests only: the environment variable `SUDOFLOW_TEST_FLUSH_MS` sets
+/// it in milliseconds, so that runs killed after a few hundred
+/// milliseconds have checkpoints to resume from. Read once per run.
+fn flush_every() -> Duration {
+    static EVERY: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *EVERY.get_or_init(|| {
+        std::env::var("SUDOFLOW_TEST_FLUSH_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .map_or(Duration::from_secs(1), Duration::from_millis)
+    })
+}
 
 impl InputPrint {
     fn of(path: &Path) -> anyhow::Result<InputPrint> {
@@ -227,16 +260,152 @@ pub fn sidecar_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial.json")
 }
 
+/// A point up to which `FILE.partial` is known good: its first `bytes`
+/// bytes hash to `xxh3` (XXH3-64, seed 0) and hold the outcome of the
+/// first `records` records of the run, in `rows` rows (the header not
+/// counted). Appended to the sidecar, one JSON object per line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Checkpoint {
+    bytes: u64,
+    xxh3: u64,
+    records: u64,
+    rows: u64,
+}
+
+impl Checkpoint {
+    /// The empty file: always verified.
+    fn start() -> Checkpoint {
+        Checkpoint {
+            bytes: 0,
+            xxh3: Xxh3::new().digest(),
+            records: 0,
+            rows: 0,
+        }
+    }
+}
+
+/// A sidecar as read back: the run's fingerprint, then its checkpoints in
+/// the order they were written. A line that does not parse (the last one,
+/// cut by a kill) ends the list: the checkpoints before it still count.
+fn read_sidecar(path: &Path) -> anyhow::Result<(Sidecar, Vec<Checkpoint>)> {
+    let text = std::fs::read(path)?;
+    let mut values = serde_json::Deserializer::from_slice(&text).into_iter::<serde_json::Value>();
+    let first = values.next().context("it is empty")??;
+    let sidecar: Sidecar = serde_json::from_value(first)?;
+    let checkpoints = values
+        .map_while(|v| v.ok().and_then(|v| serde_json::from_value(v).ok()))
+        .collect();
+    Ok((sidecar, checkpoints))
+}
+
 /// One option's value as the sidecar of output `path` stored it (e.g.
 /// `generate`'s drawn `seed`), if there is such a sidecar.
 pub fn stored_option(path: &Path, name: &str) -> Option<String> {
-    let text = std::fs::read_to_string(sidecar_path(path)).ok()?;
-    let sidecar: Sidecar = serde_json::from_str(&text).ok()?;
+    let (sidecar, _) = read_sidecar(&sidecar_path(path)).ok()?;
     sidecar
         .options
         .into_iter()
         .find(|(n, _)| n == name)
         .map(|(_, v)| v)
+}
+
+/// The bytes that went into `FILE.partial` so far: their number and
+/// running hash.
+struct Written {
+    bytes: u64,
+    hash: Xxh3,
+}
+
+/// `FILE.partial` as the sink writes it: every byte written is counted
+/// and hashed ([`Written`]) for the checkpoints.
+struct Tracked {
+    file: File,
+    written: Arc<Mutex<Written>>,
+}
+
+impl Write for Tracked {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        w.bytes += n as u64;
+        w.hash.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// What verifying a partial file against its checkpoints found.
+struct Verified {
+    /// The longest verified prefix.
+    kept: Checkpoint,
+    /// The running hash over it, to go on from.
+    hash: Xxh3,
+    /// The file's length before it was cut to `kept`.
+    len: u64,
+    /// The first checkpoint after `kept` that the file does not match
+    /// (it was changed after it was written), if any.
+    broken: Option<Checkpoint>,
+}
+
+/// Reads `partial` from the start through the checkpoints' hash and finds
+/// the longest prefix that ends at a checkpoint with the same hash
+/// ([`Checkpoint::start`], the empty file, at least).
+fn verify(partial: &mut File, checkpoints: &[Checkpoint]) -> std::io::Result<Verified> {
+    let len = partial.metadata()?.len();
+    let mut marks: Vec<Checkpoint> = checkpoints.to_vec();
+    marks.sort_by_key(|c| (c.bytes, c.records));
+    partial.seek(SeekFrom::Start(0))?;
+    let mut reader = BufReader::with_capacity(1 << 16, &*partial);
+    let mut hash = Xxh3::new();
+    let (mut at, mut kept, mut kept_hash) = (0u64, Checkpoint::start(), Xxh3::new());
+    for mark in marks {
+        if mark.bytes > len {
+            break;
+        }
+        let mut rest = mark.bytes - at;
+        while rest > 0 {
+            let buf = reader.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let n = buf.len().min(rest as usize);
+            hash.update(&buf[..n]);
+            reader.consume(n);
+            rest -= n as u64;
+            at += n as u64;
+        }
+        if at == mark.bytes && hash.digest() == mark.xxh3 {
+            kept = mark;
+            kept_hash = hash.clone();
+        }
+    }
+    let broken = checkpoints
+        .iter()
+        .copied()
+        .filter(|c| c.bytes > kept.bytes || (c.bytes == kept.bytes && c.records > kept.records))
+        .min_by_key(|c| c.bytes);
+    Ok(Verified {
+        kept,
+        hash: kept_hash,
+        len,
+        broken,
+    })
+}
+
+/// Opens `partial` for appending after its longest verified prefix
+/// ([`verify`]): what follows is cut off (and the cut fsynced).
+fn keep_verified(partial: &Path, checkpoints: &[Checkpoint]) -> std::io::Result<(File, Verified)> {
+    let mut f = OpenOptions::new().read(true).write(true).open(partial)?;
+    let verified = verify(&mut f, checkpoints)?;
+    if verified.kept.bytes < verified.len {
+        f.set_len(verified.kept.bytes)?;
+        f.sync_all()?;
+    }
+    f.seek(SeekFrom::Start(verified.kept.bytes))?;
+    Ok((f, verified))
 }
 
 /// fsyncs the folder holding `path`, so that a rename or a new name in it
@@ -272,30 +441,123 @@ fn write_atomic(path: &Path, text: &[u8]) -> anyhow::Result<()> {
     write().with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// A run's output: stdout, or `FILE` through `FILE.partial`.
-pub struct RunOutput {
-    /// `None` for stdout.
-    file: Option<OutFile>,
-    /// [`RunSpec::resumable`].
-    resumable: bool,
-    /// The command line that continues this run (for the signal summary).
-    resume_command: String,
-    last_flush: Instant,
+/// Rows of a partial file read back, as the fields the command wrote (a
+/// [`csv::ByteRecord`] in header order), whatever the format: CSV through
+/// the csv crate (its header checked first), JSON Lines one object a line
+/// (each header name a key; numbers as their JSON text, `null` as an empty
+/// field).
+pub struct RowReader {
+    source: RowSource,
+    name: String,
+    header: Vec<String>,
+    line: Vec<u8>,
 }
 
-/// The files behind `-o FILE`.
-struct OutFile {
-    path: PathBuf,
-    partial: PathBuf,
-    sidecar: PathBuf,
-    /// A second handle on `partial`, for fsync.
-    sync: File,
+enum RowSource {
+    Csv(csv::Reader<std::io::Take<BufReader<File>>>),
+    Jsonl(std::io::Take<BufReader<File>>),
 }
 
-/// The rows an interrupted run left in `FILE.partial`, read back in step
-/// with the inputs by [`KeptRows::check`].
+impl RowReader {
+    /// Reads the first `len` bytes of `path`, written in `format` with the
+    /// columns `header`; `name` names the file in errors.
+    ///
+    /// Errors: the file cannot be opened, or its CSV header is not
+    /// `header`.
+    pub fn open(
+        path: &Path,
+        format: Format,
+        header: &[String],
+        len: u64,
+    ) -> anyhow::Result<RowReader> {
+        let name = path.display().to_string();
+        let file =
+            BufReader::new(File::open(path).with_context(|| format!("cannot read back {name}"))?)
+                .take(len);
+        let source = match format {
+            Format::Jsonl => RowSource::Jsonl(file),
+            _ => {
+                let mut rows = csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .from_reader(file);
+                if len > 0 {
+                    let mut first = csv::StringRecord::new();
+                    rows.read_record(&mut first)
+                        .with_context(|| format!("{name}: its header cannot be read back"))?;
+                    if first.iter().ne(header.iter()) {
+                        bail!(
+                            "cannot resume {name}: its header is {:?}, this run's {:?}",
+                            first.iter().collect::<Vec<_>>().join(","),
+                            header.join(",")
+                        );
+                    }
+                }
+                RowSource::Csv(rows)
+            }
+        };
+        Ok(RowReader {
+            source,
+            name,
+            header: header.to_vec(),
+            line: Vec::new(),
+        })
+    }
+
+    /// Reads the next row into `row`: `Ok(false)` at the end.
+    ///
+    /// Errors: the row cannot be read or parsed (`row_no` names it), or a
+    /// JSON object lacks a column or has others.
+    pub fn read(&mut self, row: &mut csv::ByteRecord, row_no: u64) -> anyhow::Result<bool> {
+        let name = &self.name;
+        match &mut self.source {
+            RowSource::Csv(rows) => rows
+                .read_byte_record(row)
+                .with_context(|| format!("{name}: row {row_no} cannot be read back")),
+            RowSource::Jsonl(lines) => {
+                self.line.clear();
+                lines
+                    .read_until(b'\n', &mut self.line)
+                    .with_context(|| format!("{name}: row {row_no} cannot be read back"))?;
+                if self.line.is_empty() {
+                    return Ok(false);
+                }
+                let object: serde_json::Map<String, serde_json::Value> =
+                    serde_json::from_slice(&self.line).with_context(|| {
+                        format!("{name}: row {row_no} is not a JSON object: the file is damaged")
+                    })?;
+                row.clear();
+                for column in &self.header {
+                    let text = match object.get(column) {
+                        Some(serde_json::Value::Null) => String::new(),
+                        Some(serde_json::Value::String(s)) => s.clone(),
+                        Some(v) => v.to_string(),
+                        None => {
+                            bail!("{name}: row {row_no} has no {column:?}: the file is damaged")
+                        }
+                    };
+                    row.push_field(text.as_bytes());
+                }
+                if object.len() != self.header.len() {
+                    bail!(
+                        "{name}: row {row_no} has {} keys, the run writes {}: the file is damaged",
+                        object.len(),
+                        self.header.len()
+                    );
+                }
+                Ok(true)
+            }
+        }
+    }
+}
+
+/// The rows an interrupted run left in `FILE.partial` (its verified
+/// prefix), read back in step with the inputs by [`KeptRows::check`].
 pub struct KeptRows {
-    rows: csv::Reader<std::io::Take<BufReader<File>>>,
+    rows: RowReader,
+    /// How to read the rows again ([`KeptRows::read_back`]): the partial
+    /// file, its format, the header and the verified length.
+    again: (PathBuf, Format, Vec<String>, u64),
     name: String,
     row: csv::ByteRecord,
     columns: usize,
@@ -304,6 +566,11 @@ pub struct KeptRows {
     status_col: Option<usize>,
     /// Rows read back so far.
     kept: u64,
+    /// The records the kept rows account for: records `1..=records` are
+    /// skipped.
+    records: u64,
+    /// The last record checked (skipped) so far.
+    last_record: u64,
     /// Whether every kept row has been read.
     exhausted: bool,
     /// Rows per status, in order of first appearance.
@@ -312,22 +579,19 @@ pub struct KeptRows {
     sparse: bool,
     /// Sparse: a row read but not yet matched to its record.
     pending: bool,
-    /// Sparse: the index of the last row read.
+    /// The index of the last row read.
     last_index: u64,
 }
 
 impl KeptRows {
-    /// The next kept row, if any; checks its shape and `index`.
+    /// The next kept row, if any; checks its shape and that its `index`
+    /// is above the row before's and within the kept records.
     fn next_row(&mut self) -> anyhow::Result<bool> {
         if self.exhausted {
             return Ok(false);
         }
         let row_no = self.kept + 1;
-        let more = self
-            .rows
-            .read_byte_record(&mut self.row)
-            .with_context(|| format!("{}: row {row_no} cannot be read back", self.name))?;
-        if !more {
+        if !self.rows.read(&mut self.row, row_no)? {
             self.exhausted = true;
             return Ok(false);
         }
@@ -339,29 +603,28 @@ impl KeptRows {
                 self.columns
             );
         }
-        if let (true, Some(c)) = (self.sparse, self.index_col) {
+        if let Some(c) = self.index_col {
             let index = std::str::from_utf8(&self.row[c])
                 .ok()
                 .and_then(|t| t.parse::<u64>().ok())
-                .filter(|&i| i > self.last_index);
+                .filter(|&i| i > self.last_index && i <= self.records);
             let Some(index) = index else {
                 bail!(
-                    "{}: row {row_no} has index {:?}, not above the row before's {}: the file \
-                     is damaged",
+                    "{}: row {row_no} has index {:?}, not above the row before's ({}) and at \
+                     most {}: the file is damaged",
                     self.name,
                     String::from_utf8_lossy(&self.row[c]),
-                    self.last_index
+                    self.last_index,
+                    self.records
                 );
             };
-            self.last_index = index;
-        } else if let Some(c) = self.index_col {
-            if self.row[c] != *row_no.to_string().as_bytes() {
+            if !self.sparse && index != row_no {
                 bail!(
-                    "{}: row {row_no} has index {:?}: the file is damaged",
-                    self.name,
-                    String::from_utf8_lossy(&self.row[c])
+                    "{}: row {row_no} has index {index}: the file is damaged",
+                    self.name
                 );
             }
+            self.last_index = index;
         }
         if let Some(c) = self.status_col {
             let status = String::from_utf8_lossy(&self.row[c]);
@@ -374,45 +637,50 @@ impl KeptRows {
         Ok(true)
     }
 
-    /// Whether `record` (the next record of the inputs) already has its row:
-    /// `Ok(true)` if a kept row is left, after checking that it is this
-    /// record's (its `index` and `puzzle` columns); `Ok(false)` once every
-    /// kept row has been matched.
+    /// Whether `record` (the next record of the inputs) already has its
+    /// outcome in the file: `Ok(true)` for the records the kept rows
+    /// account for, after checking that the row kept for it (if it has
+    /// one) is this record's (its `index` and `puzzle` columns);
+    /// `Ok(false)` from the first record after them.
     ///
     /// Errors: the row is not this record's (the inputs are not those of
-    /// the interrupted run), or the file is damaged.
+    /// the interrupted run), a record has no row where each has one, or
+    /// the file is damaged.
     pub fn check(&mut self, record: &Record) -> anyhow::Result<bool> {
-        if self.sparse {
-            return self.check_sparse(record);
-        }
-        if !self.next_row()? {
+        if record.index > self.records {
             return Ok(false);
         }
-        self.check_puzzle(record)?;
-        Ok(true)
-    }
-
-    /// Rows with gaps in their indices ([`KeptRows::set_sparse`]): a record
-    /// before the next kept row's index is skipped (the interrupted run
-    /// wrote no row for it), the record at that index is checked against
-    /// the row, and once every row is matched, records are worked on again.
-    fn check_sparse(&mut self, record: &Record) -> anyhow::Result<bool> {
+        self.last_record = record.index;
         if !self.pending {
             if !self.next_row()? {
-                return Ok(false);
+                if self.sparse {
+                    // Records after the last row that got none (repeats).
+                    return Ok(true);
+                }
+                bail!(
+                    "{}: record {} has no row, although the run's checkpoint says it was \
+                     written: the file is damaged",
+                    self.name,
+                    record.index
+                );
             }
             self.pending = true;
         }
-        if record.index < self.last_index {
+        let index = if self.index_col.is_some() {
+            self.last_index
+        } else {
+            self.kept
+        };
+        if record.index < index {
+            // Sparse: a record that got no row.
             return Ok(true);
         }
-        if record.index > self.last_index {
+        if record.index > index {
             bail!(
-                "{}: row {} has index {}, but the inputs' records went past it: the file is \
-                 damaged",
+                "{}: row {} has index {index}, but the inputs' records went past it: the file \
+                 is damaged",
                 self.name,
                 self.kept,
-                self.last_index
             );
         }
         self.pending = false;
@@ -421,8 +689,9 @@ impl KeptRows {
     }
 
     /// Lets rows skip records: their `index` column must only increase
-    /// (`canon --distinct` writes no row for a repeated class). Records up
-    /// to the last kept row's index are skipped.
+    /// (`canon --distinct` writes no row for a repeated class). Every
+    /// record the kept checkpoint accounts for is skipped, with or without
+    /// a row.
     pub fn set_sparse(&mut self) {
         self.sparse = true;
     }
@@ -461,7 +730,8 @@ impl KeptRows {
     /// Reads every kept row (checking their shape and `index`), for a
     /// command without inputs (`generate`), calling `each` with each row's
     /// index and `puzzle` column (to rebuild state the rows carry, e.g. the
-    /// classes `--distinct` has written); returns how many rows there are.
+    /// classes `--distinct` has written); returns how many records the
+    /// rows account for (where to go on).
     ///
     /// Errors: the file is damaged, or `each`'s.
     pub fn drain(
@@ -475,7 +745,24 @@ impl KeptRows {
                 .unwrap_or_default();
             each(self.kept, &puzzle)?;
         }
-        Ok(self.kept)
+        if !self.sparse && self.kept != self.records {
+            bail!(
+                "{}: {} rows kept, but the run's checkpoint says {}: the file is damaged",
+                self.name,
+                self.kept,
+                self.records
+            );
+        }
+        Ok(self.records)
+    }
+
+    /// The kept rows once more from the start, apart from the checks (to
+    /// take back state they carry, e.g. `canon`'s classes).
+    ///
+    /// Errors: the file cannot be opened.
+    pub fn read_back(&self) -> anyhow::Result<RowReader> {
+        let (path, format, header, len) = &self.again;
+        RowReader::open(path, *format, header, *len)
     }
 
     /// Rows kept.
@@ -483,17 +770,24 @@ impl KeptRows {
         self.kept
     }
 
-    /// Checks that the inputs had a record for every kept row.
+    /// Records the kept rows account for (skipped on resume).
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Checks that the inputs had every record the kept rows account for.
     ///
-    /// Errors: rows are left over (the inputs are shorter than those of the
+    /// Errors: the inputs ended first (they are not those of the
     /// interrupted run).
     pub fn finish(&mut self) -> anyhow::Result<()> {
-        if self.pending || self.next_row()? {
+        if self.last_record < self.records || self.pending || self.next_row()? {
             bail!(
-                "cannot resume: {} has more rows than the inputs have records ({}): the \
-                 inputs are not those of the interrupted run",
+                "cannot resume: {} has more rows than the inputs have records: it holds \
+                 the outcome of records 1..{}, the inputs have {}: the inputs are not those \
+                 of the interrupted run",
                 self.name,
-                self.kept - 1
+                self.records,
+                self.last_record
             );
         }
         Ok(())
@@ -514,27 +808,89 @@ impl KeptRows {
     }
 }
 
+/// A run's output: stdout, or `FILE` through `FILE.partial`.
+pub struct RunOutput {
+    /// `None` for stdout.
+    file: Option<OutFile>,
+    /// [`RunSpec::resumable`], and not Parquet.
+    resumable: bool,
+    /// The command line that continues this run (for the signal summary).
+    resume_command: String,
+    last_flush: Instant,
+    /// Records whose outcome has been written (or resumed), in input
+    /// order, and the rows among them.
+    records: u64,
+    rows: u64,
+}
+
+/// The files behind `-o FILE`.
+struct OutFile {
+    path: PathBuf,
+    partial: PathBuf,
+    sidecar: PathBuf,
+    /// A second handle on `partial`, for fsync.
+    sync: File,
+    /// The sidecar, open for appending checkpoints.
+    log: File,
+    /// The bytes written to `partial`.
+    written: Arc<Mutex<Written>>,
+    /// The last checkpoint appended.
+    last: Checkpoint,
+}
+
+impl OutFile {
+    /// Appends a checkpoint for what has been written, if it moved on
+    /// since the last one. The caller has flushed the sink.
+    fn checkpoint(&mut self, records: u64, rows: u64) -> anyhow::Result<()> {
+        let (bytes, xxh3) = {
+            let w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+            (w.bytes, w.hash.digest())
+        };
+        let now = Checkpoint {
+            bytes,
+            xxh3,
+            records,
+            rows,
+        };
+        if now == self.last {
+            return Ok(());
+        }
+        let mut line = serde_json::to_vec(&now)?;
+        line.push(b'\n');
+        self.log
+            .write_all(&line)
+            .with_context(|| format!("cannot write {}", self.sidecar.display()))?;
+        self.last = now;
+        Ok(())
+    }
+}
+
 impl RunOutput {
     /// Opens the run's output and writes the header (unless resumed):
     /// stdout for `None` or `-`; `path` itself if it is under `/dev` or
     /// `/proc` or exists and is not a regular file (`/dev/null`, a FIFO);
     /// else `path.partial` (see the module doc), beside the file a
-    /// symbolic link `path` leads to.
+    /// symbolic link `path` leads to. The header reaches the file at once
+    /// (a partial file is never empty).
     /// With `resume`, continues `path.partial` if it exists, after checking
-    /// its sidecar against `spec`; the [`KeptRows`] then tell which records
-    /// to skip. Without `resume`, an existing `path.partial` is refused (it
-    /// holds an interrupted run's rows).
+    /// its sidecar against `spec` and the file against its checkpoints
+    /// (the part that does not verify is cut off, to be redone); the
+    /// [`KeptRows`] then tell which records to skip. Without `resume`, an
+    /// existing `path.partial` is refused (it holds an interrupted run's
+    /// rows).
     ///
-    /// Errors: `path` is one of the inputs; `--resume` without a file;
-    /// `path.partial` exists without `resume`; the sidecar is missing,
-    /// unreadable or differs from `spec` (the message lists what differs);
-    /// the header kept differs; a file cannot be created or written.
+    /// Errors: `path` is one of the inputs (stdin's file included);
+    /// `--resume` without a file, or of a Parquet run; `path.partial`
+    /// exists without `resume`; the sidecar is missing, unreadable or
+    /// differs from `spec` (the message lists what differs); the header
+    /// kept differs; a file cannot be created or written.
     pub fn open(
         path: Option<&Path>,
         spec: &RunSpec,
         resume: bool,
     ) -> anyhow::Result<(RunOutput, CsvSink, Option<KeptRows>)> {
         let resume_command = resume_command();
+        let resumable = spec.resumable && spec.format != Format::Parquet;
         // Stdout, files that are not regular files (`/dev/null`, a FIFO)
         // and anything under /dev or /proc (`/dev/stdout` may lead to a
         // regular file, and /dev/stdout itself must never be renamed over)
@@ -564,18 +920,20 @@ impl RunOutput {
             sink.write_record(&spec.header)?;
             let out = RunOutput {
                 file: None,
-                resumable: spec.resumable,
+                resumable,
                 resume_command,
                 last_flush: Instant::now(),
+                records: 0,
+                rows: 0,
             };
             return Ok((out, sink, None));
         }
         let path = path.expect("not direct");
         refuse_input_as_output(path, &spec.inputs)?;
-        if resume && spec.format != crate::output::Format::Csv {
+        if resume && !resumable {
             bail!(
-                "--resume reads the rows an interrupted run kept as CSV: a run writing {} \
-                 cannot be resumed",
+                "--resume: a run writing {} cannot be resumed (a Parquet file is readable \
+                 only once its footer is written): write CSV or JSON Lines to resume",
                 spec.format.name()
             );
         }
@@ -597,11 +955,12 @@ impl RunOutput {
         let now = Sidecar::of(spec)?;
         let exists = partial.exists();
         if exists && !resume {
-            if !spec.resumable {
+            if !resumable {
                 bail!(
                     "{name} exists: it holds the rows of an interrupted run (`sudoflow {}` \
-                     cannot resume it): delete it to start over",
-                    spec.command
+                     writing {} cannot resume it): delete it to start over",
+                    spec.command,
+                    spec.format.name()
                 );
             }
             bail!(
@@ -612,16 +971,15 @@ impl RunOutput {
         if !exists && resume {
             eprintln!("sudoflow: --resume: no {name} to continue, starting the run afresh");
         }
-        let (file, kept) = if exists {
-            let text = std::fs::read_to_string(&sidecar).with_context(|| {
+        let mut kept = None;
+        let (file, hash, start) = if exists {
+            let (then, checkpoints) = read_sidecar(&sidecar).with_context(|| {
                 format!(
                     "cannot resume {name}: its sidecar {} cannot be read (delete {name} to \
                      start over)",
                     sidecar.display()
                 )
             })?;
-            let then: Sidecar = serde_json::from_str(&text)
-                .with_context(|| format!("cannot resume: {} is damaged", sidecar.display()))?;
             let diffs = then.differences(&now);
             if !diffs.is_empty() {
                 bail!(
@@ -630,76 +988,109 @@ impl RunOutput {
                     diffs.join("; ")
                 );
             }
-            let (file, len) =
-                cut_incomplete_row(&partial).with_context(|| format!("cannot resume {name}"))?;
-            let rows = csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .from_reader(BufReader::new(File::open(&partial)?).take(len));
-            let column = |name: &str| spec.header.iter().position(|h| h == name);
-            let mut kept = KeptRows {
-                rows,
-                name: name.clone(),
-                row: csv::ByteRecord::new(),
-                columns: spec.header.len(),
-                index_col: column("index"),
-                puzzle_col: column("puzzle"),
-                status_col: column("status"),
-                kept: 0,
-                exhausted: len == 0,
-                statuses: Vec::new(),
-                sparse: false,
-                pending: false,
-                last_index: 0,
-            };
-            if len > 0 {
-                let mut header = csv::StringRecord::new();
-                kept.rows.read_record(&mut header)?;
-                if header.iter().ne(spec.header.iter()) {
-                    bail!(
-                        "cannot resume {name}: its header is {:?}, this run's {:?}",
-                        header.iter().collect::<Vec<_>>().join(","),
-                        spec.header.join(",")
-                    );
-                }
+            let (file, verified) = keep_verified(&partial, &checkpoints)
+                .with_context(|| format!("cannot resume {name}"))?;
+            let start = verified.kept;
+            if let Some(broken) = verified.broken {
+                let what = if verified.len < broken.bytes {
+                    format!("the file ends at byte {}", verified.len)
+                } else {
+                    "they are not what the run wrote there".to_string()
+                };
+                let kept = match start.rows {
+                    0 => "nothing but the header".to_string(),
+                    n => format!("rows 1..{n}"),
+                };
+                eprintln!(
+                    "sudoflow: --resume: {name} was changed after it was written: between bytes \
+                     {} and {} (rows {}..{}) {what}; keeping what verifies ({kept}, {} bytes) \
+                     and redoing the rest",
+                    start.bytes,
+                    broken.bytes,
+                    start.rows + 1,
+                    broken.rows,
+                    start.bytes
+                );
             }
-            (file, Some((kept, len)))
+            if start.bytes > 0 || start.records > 0 {
+                let column = |name: &str| spec.header.iter().position(|h| h == name);
+                kept = Some(KeptRows {
+                    rows: RowReader::open(&partial, spec.format, &spec.header, start.bytes)?,
+                    again: (
+                        partial.clone(),
+                        spec.format,
+                        spec.header.clone(),
+                        start.bytes,
+                    ),
+                    name: name.clone(),
+                    row: csv::ByteRecord::new(),
+                    columns: spec.header.len(),
+                    index_col: column("index"),
+                    puzzle_col: column("puzzle"),
+                    status_col: column("status"),
+                    kept: 0,
+                    records: start.records,
+                    last_record: 0,
+                    exhausted: false,
+                    statuses: Vec::new(),
+                    sparse: false,
+                    pending: false,
+                    last_index: 0,
+                });
+            }
+            (file, verified.hash, start)
         } else {
-            // The sidecar first: a partial file always has one.
-            let mut json = serde_json::to_vec_pretty(&now)?;
-            json.push(b'\n');
-            write_atomic(&sidecar, &json)?;
             let file =
                 File::create(&partial).with_context(|| format!("cannot create output {name}"))?;
-            (file, None)
+            (file, Xxh3::new(), Checkpoint::start())
         };
+        // The sidecar afresh, with the one checkpoint that stands: a
+        // partial file always has one.
+        let mut json = serde_json::to_vec_pretty(&now)?;
+        json.push(b'\n');
+        json.extend(serde_json::to_vec(&start)?);
+        json.push(b'\n');
+        write_atomic(&sidecar, &json)?;
+        let log = OpenOptions::new()
+            .append(true)
+            .open(&sidecar)
+            .with_context(|| format!("cannot write {}", sidecar.display()))?;
         let sync = file
             .try_clone()
             .with_context(|| format!("cannot write {name}"))?;
-        let mut sink = CsvSink::to_writer_as(Box::new(file), name, spec.format)?;
-        let kept = match kept {
-            Some((kept, len)) => {
-                if len == 0 {
-                    // Killed before the header was written.
-                    sink.write_record(&spec.header)?;
-                }
-                Some(kept)
-            }
-            None => {
-                sink.write_record(&spec.header)?;
-                None
-            }
+        let written = Arc::new(Mutex::new(Written {
+            bytes: start.bytes,
+            hash,
+        }));
+        let tracked = Tracked {
+            file,
+            written: Arc::clone(&written),
         };
+        let mut sink = CsvSink::to_writer_as(Box::new(tracked), name, spec.format)?;
+        let mut out_file = OutFile {
+            path: path.to_path_buf(),
+            partial,
+            sidecar,
+            sync,
+            log,
+            written,
+            last: start,
+        };
+        if start.bytes == 0 || spec.format != Format::Csv {
+            // The header: to a fresh CSV file at once, so that a partial
+            // file is never empty; a JSON Lines sink takes its keys from it
+            // and writes nothing. A resumed CSV file has its header.
+            sink.write_record(&spec.header)?;
+            sink.flush()?;
+            out_file.checkpoint(start.records, start.rows)?;
+        }
         let out = RunOutput {
-            file: Some(OutFile {
-                path: path.to_path_buf(),
-                partial,
-                sidecar,
-                sync,
-            }),
-            resumable: spec.resumable,
+            file: Some(out_file),
+            resumable,
             resume_command,
             last_flush: Instant::now(),
+            records: start.records,
+            rows: start.rows,
         };
         Ok((out, sink, kept))
     }
@@ -710,16 +1101,58 @@ impl RunOutput {
         self.file.as_ref().map(|f| f.partial.as_path())
     }
 
-    /// Call after each row: pushes the buffered rows to the file once a
-    /// second, so that a run killed outright (SIGKILL) loses at most about
-    /// a second of rows to redo. Costs one clock read per row.
+    /// Call after each row of a record: counts the record, and pushes the
+    /// buffered rows to the file once a second with a checkpoint, so that
+    /// a run killed outright (SIGKILL) loses at most about a second of
+    /// rows to redo. Costs one clock read per row.
     ///
     /// Errors: the write's.
     pub fn row_written(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
-        if self.file.is_some() && self.last_flush.elapsed() >= FLUSH_EVERY {
-            sink.flush()?;
-            self.last_flush = Instant::now();
+        self.rows_written(sink, 1)
+    }
+
+    /// [`RunOutput::row_written`] for `n` records' rows at once (rows
+    /// formatted elsewhere and written as bytes).
+    ///
+    /// Errors: the write's.
+    pub fn rows_written(&mut self, sink: &mut CsvSink, n: u64) -> anyhow::Result<()> {
+        self.records += n;
+        self.rows += n;
+        self.tick(sink)
+    }
+
+    /// Call for a record done without a row (`canon --distinct`'s
+    /// repeats): the checkpoints move past it all the same, so a resume
+    /// does not work on it again.
+    ///
+    /// Errors: the write's.
+    pub fn record_without_row(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
+        self.records += 1;
+        self.tick(sink)
+    }
+
+    /// Flushes and checkpoints if the last flush was a second ago or more:
+    /// call it between rows too when the next row may take long (it costs
+    /// a clock read).
+    ///
+    /// Errors: the write's.
+    pub fn tick(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
+        if self.file.is_some() && self.last_flush.elapsed() >= flush_every() {
+            self.flush(sink)?;
         }
+        Ok(())
+    }
+
+    /// Pushes the rows written so far to the output, with a checkpoint
+    /// for a file (e.g. when the input waits: a co-process gets its rows).
+    ///
+    /// Errors: the write's.
+    pub fn flush(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
+        sink.flush()?;
+        if let Some(f) = &mut self.file {
+            f.checkpoint(self.records, self.rows)?;
+        }
+        self.last_flush = Instant::now();
         Ok(())
     }
 
@@ -768,14 +1201,19 @@ impl RunOutput {
         Ok(summary.finish(&named, quiet, strict))
     }
 
-    /// Flushes the rows and fsyncs the partial file (stdout: flushes).
-    fn sync(&self, sink: &mut CsvSink) -> anyhow::Result<()> {
-        // A Parquet file's footer too: FILE.partial of a stopped run reads.
+    /// Ends the rows (a Parquet footer too, so that a stopped run's
+    /// partial file reads), flushes them, appends the last checkpoint and
+    /// fsyncs the partial file and the sidecar (stdout: flushes).
+    fn sync(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
         sink.finish()?;
-        if let Some(f) = &self.file {
+        if let Some(f) = &mut self.file {
+            f.checkpoint(self.records, self.rows)?;
             f.sync
                 .sync_all()
                 .with_context(|| format!("cannot write {}", f.partial.display()))?;
+            f.log
+                .sync_all()
+                .with_context(|| format!("cannot write {}", f.sidecar.display()))?;
         }
         Ok(())
     }
@@ -784,7 +1222,7 @@ impl RunOutput {
     /// fsync the folder, remove the sidecar. Stdout is only flushed.
     ///
     /// Errors: any of these steps' (the partial file then stays).
-    pub fn commit(self, mut sink: CsvSink) -> anyhow::Result<()> {
+    pub fn commit(mut self, mut sink: CsvSink) -> anyhow::Result<()> {
         self.sync(&mut sink)?;
         drop(sink);
         if let Some(f) = &self.file {
@@ -805,7 +1243,7 @@ impl RunOutput {
 
     /// Ends a run that failed with `error` (exit 2): keeps the rows written
     /// (flushed and fsynced in `FILE.partial`) and says so in the error.
-    pub fn fail(self, mut sink: CsvSink, error: anyhow::Error) -> anyhow::Error {
+    pub fn fail(mut self, mut sink: CsvSink, error: anyhow::Error) -> anyhow::Error {
         let synced = self.sync(&mut sink);
         match (&self.file, synced) {
             (Some(f), Ok(())) if self.resumable => error.context(format!(
@@ -824,11 +1262,12 @@ impl RunOutput {
 
     /// Ends a run stopped by `signal`: flush and fsync the rows written, then
     /// print one line on stderr: `summary`, where the rows are and the exact
-    /// command that continues the run. Returns the exit status (128 + signal).
+    /// command that continues the run (none for a Parquet run, which cannot
+    /// be resumed). Returns the exit status (128 + signal).
     ///
     /// Errors: the flush's or fsync's.
     pub fn interrupted(
-        self,
+        mut self,
         mut sink: CsvSink,
         signal: i32,
         summary: &str,
@@ -837,8 +1276,8 @@ impl RunOutput {
         let name = crate::interrupt::name(signal);
         match &self.file {
             Some(f) if !self.resumable => eprintln!(
-                "sudoflow: stopped by {name}: {summary}; the rows are in {} (this command \
-                 cannot be resumed: delete it to run again)",
+                "sudoflow: stopped by {name}: {summary}; the rows are in {} (this run cannot \
+                 be resumed: delete it to run again)",
                 f.partial.display()
             ),
             Some(f) => eprintln!(
@@ -855,35 +1294,6 @@ impl RunOutput {
             signal,
         )))
     }
-}
-
-/// Cuts `partial` after its last `\n` (a row cut short by a kill is not
-/// data), fsyncs it, and returns it opened for appending with its new length.
-fn cut_incomplete_row(partial: &Path) -> std::io::Result<(File, u64)> {
-    let mut f = OpenOptions::new().read(true).write(true).open(partial)?;
-    let len = f.metadata()?.len();
-    // Look back in blocks for the last newline.
-    let mut end = len;
-    let mut buf = vec![0u8; 64 * 1024];
-    let keep = loop {
-        if end == 0 {
-            break 0;
-        }
-        let start = end.saturating_sub(buf.len() as u64);
-        let chunk = &mut buf[..(end - start) as usize];
-        f.seek(SeekFrom::Start(start))?;
-        f.read_exact(chunk)?;
-        if let Some(k) = memchr::memrchr(b'\n', chunk) {
-            break start + k as u64 + 1;
-        }
-        end = start;
-    };
-    if keep < len {
-        f.set_len(keep)?;
-        f.sync_all()?;
-    }
-    f.seek(SeekFrom::Start(keep))?;
-    Ok((f, keep))
 }
 
 /// This process's command line, shell-quoted, with `--resume` added if it

@@ -50,8 +50,13 @@ fn sidecar(out: &Path) -> PathBuf {
     PathBuf::from(format!("{}.partial.json", out.display()))
 }
 
+/// Checkpoints every 20 ms instead of every second (a test hook), so that
+/// runs killed after a few hundred milliseconds have some to resume from.
+const FLUSH_MS: (&str, &str) = ("SUDOFLOW_TEST_FLUSH_MS", "20");
+
 fn spawn(args: &[&str]) -> Child {
     std::process::Command::new(bin())
+        .env(FLUSH_MS.0, FLUSH_MS.1)
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -84,6 +89,39 @@ fn wait_for_rows(child: &mut Child, out: &Path) {
         std::thread::sleep(Duration::from_millis(2));
     }
     panic!("no rows after 4 s");
+}
+
+/// The last checkpoint in the sidecar of `out`, if any: `(bytes, records,
+/// rows)`.
+fn last_checkpoint(out: &Path) -> Option<(u64, u64, u64)> {
+    let text = std::fs::read(sidecar(out)).ok()?;
+    serde_json::Deserializer::from_slice(&text)
+        .into_iter::<serde_json::Value>()
+        .map_while(Result::ok)
+        .filter_map(|v| {
+            Some((
+                v.get("bytes")?.as_u64()?,
+                v.get("records")?.as_u64()?,
+                v.get("rows")?.as_u64()?,
+            ))
+        })
+        .last()
+}
+
+/// Waits until the sidecar of `out` has a checkpoint past `records`
+/// records, or `child` ends; returns the checkpoint's records (or `None`
+/// if the run ended first). Panics after 60 s.
+fn wait_for_checkpoint(child: &mut Child, out: &Path, records: u64) -> Option<u64> {
+    for _ in 0..30_000 {
+        if let Some((_, r, _)) = last_checkpoint(out).filter(|c| c.1 > records) {
+            return Some(r);
+        }
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    panic!("no checkpoint past {records} records in 60 s");
 }
 
 /// An uninterrupted `solve -j 1` of `input` into `dir/name`: its bytes.
@@ -490,20 +528,6 @@ fn kept_rows_are_checked_against_the_records_read_again() {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .take(5)
         .collect();
-    let partial_rows = {
-        // A partial file of the first five records, as an interrupted run
-        // left it (torn in its sixth row).
-        let want = reference(dir.path(), &input, "ref.csv");
-        let cut = want
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| b == b'\n')
-            .nth(5)
-            .unwrap()
-            .0
-            + 20;
-        want[..cut].to_vec()
-    };
     let stdin_run = |stdin: String| {
         Command::new(bin())
             .args(["solve", "-q", "--resume", "-o"])
@@ -511,22 +535,36 @@ fn kept_rows_are_checked_against_the_records_read_again() {
             .write_stdin(stdin)
             .assert()
     };
-    // Make the sidecar of a stdin run, then plant the torn partial file.
+    // A stdin run that read the first five records, wrote their rows and
+    // waits for more (its checkpoint says so), killed there; then a torn
+    // sixth row after them, as a kill can leave.
     let mut child = std::process::Command::new(bin())
         .args(["solve", "-q", "-o"])
         .arg(&out)
         .stdin(Stdio::piped())
         .spawn()
         .unwrap();
-    for _ in 0..2000 {
-        if sidecar(&out).exists() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all((first.join("\n") + "\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    let five = wait_for_checkpoint(&mut child, &out, 4);
+    assert_eq!(
+        five,
+        Some(5),
+        "the rows of five records, flushed as the input waits"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
-    std::fs::write(partial(&out), &partial_rows).unwrap();
+    drop(stdin);
+    let mut torn = std::fs::OpenOptions::new()
+        .append(true)
+        .open(partial(&out))
+        .unwrap();
+    torn.write_all(b"6,.................1.....2.3......3.2...1.4....")
+        .unwrap();
+    drop(torn);
     // Records 2 and 1 swapped: refused at row 1.
     let mut other = first.clone();
     other.swap(0, 1);
@@ -1019,4 +1057,317 @@ fn canon_distinct_resumes_after_sigkills() {
         "--resume",
     ];
     kill_and_resume(&args, &out, within, &std::fs::read(&want).unwrap());
+}
+
+/// A partial file changed after it was written (issue 29): each kind of
+/// damage is found by the checkpoints' hashes, named on stderr with its
+/// byte range and rows, and the rows from the last checkpoint before it
+/// are redone, so `FILE` is always the uninterrupted run's, byte for byte.
+#[test]
+fn a_damaged_partial_file_never_reaches_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let want = reference(dir.path(), &input, "ref.csv");
+    let out = dir.path().join("out.csv");
+    let mut child = spawn(&[
+        "solve",
+        "-j",
+        "1",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    // Killed once the checkpoints cover some 60,000 rows.
+    let records = wait_for_checkpoint(&mut child, &out, 60_000).expect("still running");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let (verified, _, _) = last_checkpoint(&out).unwrap();
+    let kept = std::fs::read(partial(&out)).unwrap();
+    let side = std::fs::read(sidecar(&out)).unwrap();
+    // The byte ranges of the rows (after the header) within the verified
+    // part.
+    let mut rows = Vec::new();
+    let mut start = kept.iter().position(|&b| b == b'\n').unwrap() + 1;
+    for (i, &b) in kept.iter().enumerate().skip(start) {
+        if b == b'\n' && (i as u64) < verified {
+            rows.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    assert!(rows.len() as u64 >= records.min(60_000));
+    let mid = rows[rows.len() / 2].clone();
+    let third = rows[rows.len() / 3].clone();
+    let quarter = rows[rows.len() / 4].clone();
+    let splice = |at: usize, cut: usize, with: &[u8]| -> Vec<u8> {
+        let mut d = kept[..at].to_vec();
+        d.extend_from_slice(with);
+        d.extend_from_slice(&kept[at + cut..]);
+        d
+    };
+    // The solution column of a row: the fifth field.
+    let solution_at = {
+        let row = &kept[third.clone()];
+        let mut commas = row.iter().enumerate().filter(|(_, &b)| b == b',');
+        third.start + commas.nth(3).unwrap().0 + 10
+    };
+    let flipped = if kept[solution_at] == b'1' {
+        b"2"
+    } else {
+        b"1"
+    };
+    let attacks: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "an unclosed quote at the end of a middle row",
+            splice(mid.end - 1, 0, b"\""),
+            "was changed after it was written",
+        ),
+        (
+            "a digit changed in a kept solution",
+            splice(solution_at, 1, flipped),
+            "was changed after it was written",
+        ),
+        (
+            "an X in a kept solution",
+            splice(solution_at, 1, b"X"),
+            "was changed after it was written",
+        ),
+        (
+            "a NUL byte",
+            splice(quarter.start + 5, 1, b"\0"),
+            "was changed after it was written",
+        ),
+        (
+            "a row deleted",
+            splice(mid.start, mid.len(), b""),
+            "was changed after it was written",
+        ),
+        (
+            "a row repeated",
+            splice(mid.start, 0, &kept[mid.clone()]),
+            "was changed after it was written",
+        ),
+        (
+            "the file cut inside a row",
+            kept[..quarter.start + 7].to_vec(),
+            "ends at byte",
+        ),
+    ];
+    for (k, (what, damaged, says)) in attacks.into_iter().enumerate() {
+        let out = dir.path().join(format!("out{k}.csv"));
+        std::fs::write(partial(&out), &damaged).unwrap();
+        std::fs::write(sidecar(&out), &side).unwrap();
+        let done = Command::new(bin())
+            .args(["solve", "-q", "-j", "2", "--resume"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success();
+        let err = String::from_utf8_lossy(&done.get_output().stderr).into_owned();
+        assert!(
+            err.contains(says) && err.contains("redoing the rest"),
+            "{what}: {err}"
+        );
+        assert!(
+            std::fs::read(&out).unwrap() == want,
+            "{what}: the resumed output differs from the uninterrupted run's"
+        );
+    }
+    // Undamaged, it resumes from its last checkpoint without a word.
+    let done = Command::new(bin())
+        .args(["solve", "-q", "-j", "2", "--resume"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(done.get_output().stderr, b"");
+    assert!(std::fs::read(&out).unwrap() == want);
+}
+
+/// `canon --distinct` over input whose end is nothing but repeats: no row
+/// is written there, but the checkpoints still move on with the records
+/// consumed (issue 29: 19 SIGKILLs made no progress), so every run killed
+/// after a checkpoint leaves the next one less to do.
+#[test]
+fn canon_distinct_makes_progress_under_kills_where_only_repeats_remain() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repeated(dir.path(), datasets::SEVENTEEN_CLUE, 6, "dup.txt");
+    let want = dir.path().join("want.csv");
+    Command::new(bin())
+        .args(["canon", "-q", "-j", "1", "--distinct"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&want)
+        .assert()
+        .success();
+    let out = dir.path().join("out.csv");
+    let args = [
+        "canon",
+        "-q",
+        "-j",
+        "2",
+        "--distinct",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--resume",
+    ];
+    let (mut done, mut past_the_rows) = (0u64, false);
+    for _ in 0..200 {
+        let mut child = spawn(&args);
+        // Each run is killed once it has checkpointed 20,000 more records.
+        match wait_for_checkpoint(&mut child, &out, done + 20_000) {
+            None => {
+                assert!(child.wait().unwrap().success());
+                break;
+            }
+            Some(records) => {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                let (_, kept, rows) = last_checkpoint(&out).unwrap();
+                assert!(kept > done, "no progress past {done} records");
+                past_the_rows |= kept > rows + 50_000;
+                done = records.max(kept);
+            }
+        }
+    }
+    assert!(out.exists(), "the run never completed");
+    assert!(past_the_rows, "no run was killed among the repeats");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&want).unwrap());
+}
+
+/// JSON Lines runs resume like CSV ones (issue 29: the command printed
+/// for them was refused); a Parquet run's stop says it cannot be resumed
+/// and prints no command, and `--resume` says why.
+#[test]
+fn jsonl_resumes_and_parquet_says_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let want = dir.path().join("ref.jsonl");
+    Command::new(bin())
+        .args(["solve", "-q", "-j", "1"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&want)
+        .assert()
+        .success();
+    let out = dir.path().join("out.jsonl");
+    // Stopped by SIGTERM: the printed command continues the run.
+    let mut child = spawn(&[
+        "solve",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    wait_for_checkpoint(&mut child, &out, 1000).expect("still running");
+    signal(&child, "-TERM");
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(143), "{err}");
+    let command = err
+        .split_once("continue with: ")
+        .expect("the summary gives the command")
+        .1
+        .trim();
+    let resumed = std::process::Command::new("sh")
+        .args(["-c", command])
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert!(std::fs::read(&out).unwrap() == std::fs::read(&want).unwrap());
+    // And killed (SIGKILL) at random moments.
+    std::fs::remove_file(&out).unwrap();
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--resume",
+    ];
+    kill_and_resume(&args, &out, 400, &std::fs::read(&want).unwrap());
+
+    let parquet = dir.path().join("out.parquet");
+    let mut child = spawn(&[
+        "solve",
+        "-j",
+        "2",
+        input.to_str().unwrap(),
+        "-o",
+        parquet.to_str().unwrap(),
+    ]);
+    wait_for_rows(&mut child, &parquet);
+    signal(&child, "-INT");
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("cannot be resumed") && !err.contains("continue with"),
+        "{err}"
+    );
+    Command::new(bin())
+        .args(["solve", "-q", "--resume"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&parquet)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "a run writing parquet cannot be resumed",
+        ));
+}
+
+/// `generate` pushes rows to `FILE.partial` as it makes them, not after
+/// each chunk of 256 indices (issue 29: 12 s of a slow `--se` run left 0
+/// rows, and a SIGKILL lost them all); with `--distinct` too. Then a kill
+/// and a resume give the uninterrupted run's file.
+#[test]
+fn generate_writes_rows_as_it_makes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for distinct in [false, true] {
+        let out = dir.path().join(format!("g{distinct}.csv"));
+        let mut args = vec![
+            "generate", "-q", "-n", "300", "--seed", "11", "--se", "7.6..9.0",
+        ];
+        if distinct {
+            args.push("--distinct");
+        }
+        let out_args = ["-o", out.to_str().unwrap()];
+        let mut first = args.clone();
+        first.extend(["-j", "1"]);
+        first.extend(out_args);
+        let mut child = spawn(&first);
+        wait_for_rows(&mut child, &out);
+        let rows = std::fs::read(partial(&out))
+            .unwrap()
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            - 1;
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            rows < 256,
+            "distinct {distinct}: the first rows seen came as a chunk of {rows}"
+        );
+        let mut resume = args.clone();
+        resume.extend(["-j", "2", "--resume"]);
+        resume.extend(out_args);
+        Command::new(bin()).args(&resume).assert().success();
+        let want = dir.path().join(format!("want{distinct}.csv"));
+        let mut whole = args.clone();
+        whole.extend(["-o", want.to_str().unwrap()]);
+        Command::new(bin()).args(&whole).assert().success();
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&want).unwrap(),
+            "distinct {distinct}"
+        );
+    }
 }

@@ -16,7 +16,7 @@ use crate::canon::{
 };
 use crate::cli;
 use crate::interrupt;
-use crate::outfile::{RunOutput, RunSpec};
+use crate::outfile::{KeptRows, RunOutput, RunSpec};
 use crate::pipeline::{self, PipelineOptions, Record};
 use anyhow::Context;
 use std::io::IsTerminal;
@@ -254,26 +254,24 @@ impl pipeline::FromPanic for CanonRow {
     }
 }
 
-/// Takes back what the rows kept in `partial` say of the run so far: each
-/// first occurrence's class (rows with `class_index` = `index`), the
-/// repeats written (the others) and the invalid rows (no form).
+/// Takes back what the rows `kept` say of the run so far: each first
+/// occurrence's class (rows with `class_index` = `index`), the repeats
+/// written (the others) and the invalid rows (no form).
 ///
 /// Errors: the file cannot be read, or a row's numbers do not parse (a
 /// damaged file).
 fn take_back_classes(
-    partial: &std::path::Path,
+    kept: &KeptRows,
     classes: &mut Classes,
     duplicates: &mut u64,
     invalid: &mut u64,
 ) -> anyhow::Result<()> {
-    let name = partial.display();
-    let mut rows = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_path(partial)
-        .with_context(|| format!("cannot resume {name}"))?;
+    let mut rows = kept.read_back()?;
+    let mut row = csv::ByteRecord::new();
     let number = |field: &[u8]| std::str::from_utf8(field).ok()?.parse::<u64>().ok();
-    for (n, row) in rows.byte_records().enumerate() {
-        let row = row.with_context(|| format!("cannot resume {name}: row {} is damaged", n + 1))?;
+    let mut n = 0;
+    while rows.read(&mut row, n + 1)? {
+        n += 1;
         if row.len() != CANON_HEADER.len() {
             // KeptRows reports the damage, naming the row.
             continue;
@@ -283,7 +281,7 @@ fn take_back_classes(
             continue;
         }
         let (Some(index), Some(class)) = (number(&row[0]), number(&row[4])) else {
-            anyhow::bail!("cannot resume {name}: row {} is damaged", n + 1);
+            anyhow::bail!("cannot resume: row {n} of the kept rows is damaged");
         };
         if index == class {
             classes.first_of(line_digest(&row[2]), index);
@@ -325,11 +323,11 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
 
     let mut classes = Classes::new();
     let (mut duplicates, mut invalid) = (0u64, 0u64);
-    if let (Some(k), Some(partial)) = (kept.as_mut(), out.partial()) {
+    if let Some(k) = kept.as_mut() {
         if args.distinct {
             k.set_sparse();
         }
-        take_back_classes(partial, &mut classes, &mut duplicates, &mut invalid)?;
+        take_back_classes(k, &mut classes, &mut duplicates, &mut invalid)?;
     }
     let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
     let result = pipeline::run_resumed(
@@ -340,7 +338,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         |e: pipeline::Emit<CanonRow>| {
             let row = match e {
                 pipeline::Emit::Row(row) => row,
-                pipeline::Emit::Flush => return sink.flush(),
+                pipeline::Emit::Flush => return out.flush(&mut sink),
             };
             match &row.result {
                 Ok(form) => {
@@ -349,7 +347,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
                     if class != row.index {
                         duplicates += 1;
                         if args.distinct {
-                            return Ok(());
+                            return out.record_without_row(&mut sink);
                         }
                     }
                     let mut index = itoa::Buffer::new();

@@ -223,7 +223,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
                 sink.write_record(row.fields())?;
                 out.row_written(&mut sink)
             }
-            Emit::Flush => sink.flush(),
+            Emit::Flush => out.flush(&mut sink),
         },
     );
     out.finish(

@@ -319,7 +319,7 @@ fn run_rows<S, T: Row>(
                     *total += n;
                 }
                 sink.write_formatted(bytes)?;
-                out.row_written(sink)
+                out.rows_written(sink, tally.iter().sum())
             },
         );
     }
@@ -334,7 +334,7 @@ fn run_rows<S, T: Row>(
                 count(counts, row.write(sink)?);
                 out.row_written(sink)
             }
-            Emit::Flush => sink.flush(),
+            Emit::Flush => out.flush(sink),
         },
     )
 }
