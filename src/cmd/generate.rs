@@ -3,9 +3,13 @@
 //! Puzzle number `i` (1-based) is made by [`sudoflow::generator`]'s
 //! [`Generator::candidate`] from candidate seeds drawn from
 //! [`seed_stream`]`(seed, i)` until one passes the filters, so the output is a
-//! function of `--seed`, the options and the solver, whatever `-j` is. Indices
-//! are processed in chunks of [`CHUNK`] on a rayon pool and written in index
-//! order after each chunk: memory stays bounded whatever `--count` is.
+//! function of `--seed`, the options and the solver, whatever `-j` is. Each
+//! of `-j` workers takes the next index in turn; an orderer thread puts the
+//! puzzles back in index order and the calling thread writes each row as
+//! soon as its turn comes, pushing the rows to the file at least once a
+//! second (a run killed outright loses at most that). Memory stays bounded
+//! whatever `--count` is: an index taken and not yet written holds one of
+//! at most [`CHUNK`] (or 16 per thread) tokens.
 //!
 //! `--distinct`: workers also compute each puzzle's canonical form
 //! ([`crate::canon`]); the writing thread, in index order, keeps a puzzle
@@ -25,9 +29,9 @@ use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
 use crate::rating::se::Rating;
 use crate::solver::SolveOptions;
 use anyhow::Context;
+use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
-use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
@@ -37,8 +41,17 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// Puzzle indices generated in parallel between two writes.
+/// The fewest puzzle indices that may be in the making at once (taken by a
+/// worker and not yet written); more with many threads (16 each).
 pub const CHUNK: u64 = 256;
+
+/// How long the writing thread waits for the next row before it pushes the
+/// rows written so far to the file (they reach it at least once a second).
+const FLUSH_WAIT: Duration = Duration::from_millis(250);
+
+/// A worker's result for one index: the puzzle and, with `--distinct`, the
+/// digest of its class.
+type Made = Result<(Generated, u128), GiveUp>;
 
 /// Options of `sudoflow generate`.
 #[derive(Debug, clap::Args)]
@@ -474,71 +487,119 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         };
     }
 
-    let pool = crate::cli::worker_pool(args.threads)?;
+    let threads = crate::cli::thread_count(args.threads);
     let start = Instant::now();
     let deadline = args.time_budget.map(|b| start + b);
     let tally = Tally::new();
     let show = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
-
+    // Rows written by this run, for the progress bar.
+    let shown = AtomicU64::new(0);
     let mut written = 0u64;
     let mut failure = None;
-    let mut local: Option<(Generator, Canonicalizer)> = None;
+
+    // Indices taken by the workers and not yet written hold a token each:
+    // at most `window` results wait, however slow one index is.
+    let window = (16 * threads).max(CHUNK as usize);
+    let (token_tx, token_rx) = bounded::<()>(window);
+    for _ in 0..window {
+        token_tx.send(()).expect("receiver alive");
+    }
+    let next = AtomicU64::new(resumed + 1);
+    let (made_tx, made_rx) = unbounded::<(u64, Made)>();
+    let (row_tx, row_rx) = bounded::<(u64, Result<Generated, GiveUp>)>(window);
     let run = std::thread::scope(|scope| -> anyhow::Result<()> {
         if show {
-            scope.spawn(|| progress(args.count, &tally, &done));
+            scope.spawn(|| progress(args.count, resumed, &shown, &tally, &done));
         }
-        let result = (|| -> anyhow::Result<()> {
-            let mut first = resumed + 1;
-            while first <= args.count && failure.is_none() {
-                let last = (first + CHUNK - 1).min(args.count);
-                let chunk: Vec<Result<(Generated, u128), GiveUp>> = pool.install(|| {
-                    (first..=last)
-                        .into_par_iter()
-                        .map_init(
-                            || (Generator::new(opts.clone()), Canonicalizer::new()),
-                            |(gen, canon), i| {
-                                let p = make(gen, seed, i, args.max_tries, deadline, &tally)?;
-                                let digest = if args.distinct {
-                                    canon.canonicalize(&p.puzzle).digest()
-                                } else {
-                                    0
-                                };
-                                Ok((p, digest))
-                            },
-                        )
-                        .collect()
-                });
-                for (i, r) in (first..).zip(chunk) {
-                    let r = match (r, classes.as_mut()) {
+        let (tally, opts, next) = (&tally, &opts, &next);
+        for _ in 0..threads {
+            let (made_tx, token_rx) = (made_tx.clone(), token_rx.clone());
+            scope.spawn(move || {
+                let (mut gen, mut canon) = (Generator::new(opts.clone()), Canonicalizer::new());
+                while token_rx.recv().is_ok() {
+                    let i = next.fetch_add(1, Relaxed);
+                    // Past the last index, or past one that gave up (or
+                    // the end of the run: no row of theirs is written).
+                    if i > args.count || tally.first_failure.load(Relaxed) < i {
+                        break;
+                    }
+                    let made = make(&mut gen, seed, i, args.max_tries, deadline, tally).map(|p| {
+                        let digest = if args.distinct {
+                            canon.canonicalize(&p.puzzle).digest()
+                        } else {
+                            0
+                        };
+                        (p, digest)
+                    });
+                    if made_tx.send((i, made)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(made_tx);
+        // Puts the workers' puzzles in index order and, with --distinct,
+        // replaces a repeated class (in index order, on this one thread),
+        // so that the writer below stays free to flush.
+        let classes = &mut classes;
+        scope.spawn(move || {
+            let mut pending = std::collections::BTreeMap::new();
+            let mut want = resumed + 1;
+            let mut local: Option<(Generator, Canonicalizer)> = None;
+            for (i, made) in made_rx {
+                pending.insert(i, made);
+                while let Some(made) = pending.remove(&want) {
+                    let row = match (made, classes.as_mut()) {
                         (Ok((p, digest)), Some(classes)) => {
                             let local = local.get_or_insert_with(|| {
                                 (Generator::new(opts.clone()), Canonicalizer::new())
                             });
                             let limits = (args.max_tries, deadline);
-                            distinct(p, digest, (seed, i), classes, local, limits, &tally)
+                            distinct(p, digest, (seed, want), classes, local, limits, tally)
                         }
-                        (r, _) => r.map(|(p, _)| p),
+                        (made, _) => made.map(|(p, _)| p),
                     };
-                    match r {
-                        Ok(p) => {
-                            write_row(&mut w, i, &p)?;
-                            out.row_written(&mut w)?;
-                            written += 1;
-                        }
-                        Err(e) => {
-                            failure = Some((i, e));
-                            break;
-                        }
+                    let last = row.is_err();
+                    if row_tx.send((want, row)).is_err() || last {
+                        return;
                     }
-                }
-                first = last + 1;
-                if first <= args.count && crate::interrupt::requested().is_some() {
-                    failure = Some((first, GiveUp::Interrupted));
+                    want += 1;
                 }
             }
-            Ok(())
+        });
+        // This thread writes the rows in order, and pushes them to the file
+        // at least once a second even while the next puzzle takes long.
+        let result = (|| -> anyhow::Result<()> {
+            loop {
+                let (i, row) = match row_rx.recv_timeout(FLUSH_WAIT) {
+                    Ok(row) => row,
+                    Err(RecvTimeoutError::Timeout) => {
+                        out.tick(&mut w)?;
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                };
+                match row {
+                    Ok(p) => {
+                        write_row(&mut w, i, &p)?;
+                        out.row_written(&mut w)?;
+                        written += 1;
+                        shown.store(written, Relaxed);
+                        let _ = token_tx.send(());
+                    }
+                    Err(e) => {
+                        failure = Some((i, e));
+                        return Ok(());
+                    }
+                }
+            }
         })();
+        // The workers end once the tokens are gone, the orderer once
+        // nobody reads its rows; what they are making is not written.
+        drop(token_tx);
+        drop(row_rx);
+        tally.first_failure.fetch_min(0, Relaxed);
         done.store(true, Relaxed);
         result
     });
@@ -562,7 +623,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 String::new()
             },
             written as f64 / secs.max(1e-9),
-            pool.current_num_threads(),
+            threads,
             tally.tries.load(Relaxed),
             tally.acceptance(),
             if rejected.is_empty() {
@@ -622,9 +683,10 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Draws the progress bar on stderr until `done`: puzzles made, puzzles/s and
-/// the share of candidates the filters accept.
-fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
+/// Draws the progress bar on stderr until `done`: rows written (`shown`,
+/// after the `resumed` ones) against `count`, puzzles/s and the share of
+/// candidates the filters accept.
+fn progress(count: u64, resumed: u64, shown: &AtomicU64, tally: &Tally, done: &AtomicBool) {
     let bar = ProgressBar::with_draw_target(Some(count), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
@@ -634,11 +696,11 @@ fn progress(count: u64, tally: &Tally, done: &AtomicBool) {
     );
     let start = Instant::now();
     while !done.load(Relaxed) {
-        let made = tally.made.load(Relaxed);
-        bar.set_position(made);
+        let written = shown.load(Relaxed);
+        bar.set_position(resumed + written);
         bar.set_message(format!(
             "{:.0} puzzles/s, {:.1}% of candidates accepted",
-            made as f64 / start.elapsed().as_secs_f64().max(1e-3),
+            written as f64 / start.elapsed().as_secs_f64().max(1e-3),
             tally.acceptance()
         ));
         std::thread::sleep(Duration::from_millis(100));
