@@ -567,3 +567,127 @@ fn a_program_exiting_early_is_not_waited_on_nor_timed() {
     assert_eq!(early[col("runs")], *"0");
     assert_eq!(early[col("us_per_puzzle")], *"");
 }
+
+/// SIGINT while an external program is being validated: exit 130, the rows
+/// measured so far (the built-in solver's, whole, and the program's, up to
+/// the signal), and none of the program's processes left running.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_ends_bench_with_the_rows_so_far_and_no_process_left() {
+    use wait_timeout::ChildExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let mark = marker(5);
+    let answered = dir.path().join("answered");
+    let program = format!(
+        "slow=setsid sleep {mark} & while read l; do sleep 0.2; echo {INKALA_SOLUTION}; \
+         touch {}; done",
+        answered.display()
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args([
+            "bench", "--time", "0.05", "--warmup", "0", "--format", "csv",
+        ])
+        .args(["-s", "sudoflow", "--budget", "1", "--external", &program])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program has answered a puzzle: its row has something to show.
+    let waiting = std::time::Instant::now();
+    while !answered.exists() && waiting.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SAFETY: kill(2) on the child started above, not reaped yet.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child
+        .wait_timeout(std::time::Duration::from_secs(60))
+        .unwrap();
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    let left = left_behind(&mark);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert!(answered.exists(), "the program never answered: {err}");
+    assert!(left.is_empty(), "left running: {left:?}");
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("sudoflow: bench: stopped by SIGINT: 2 row(s) measured"),
+        "{err}"
+    );
+    let rows = csv_rows(&done.stdout);
+    let names: Vec<&str> = rows.iter().map(|r| &r[1]).collect();
+    assert_eq!(names, ["sudoflow", "slow"]);
+    assert_eq!(rows[0][col("validated")], *"20");
+    let validated: usize = rows[1][col("validated")].parse().unwrap();
+    assert!((1..20).contains(&validated), "{validated}");
+    assert_eq!(rows[1][col("answered_pct")], *"100.00");
+}
+
+/// Waits until process `pid` catches SIGINT (bit 2 of `SigCgt` in
+/// `/proc/PID/status`), so that a signal sent next is handled, not fatal;
+/// false if it still does not after 30 s.
+#[cfg(target_os = "linux")]
+fn catches_sigint(pid: u32) -> bool {
+    let waiting = std::time::Instant::now();
+    while waiting.elapsed() < std::time::Duration::from_secs(30) {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok());
+        if caught.is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// SIGINT during a built-in solver's long timing loop: exit 130 at once,
+/// with its row as measured so far.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_during_a_builtin_solver_prints_its_row_so_far() {
+    use wait_timeout::ChildExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["bench", "--time", "600", "--warmup", "0", "--format", "csv"])
+        .args(["-s", "mrv,dlx"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if !catches_sigint(child.id()) {
+        let _ = child.kill();
+        panic!("bench does not catch SIGINT");
+    }
+    // SAFETY: kill(2) on the child started above, not reaped yet.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    if child
+        .wait_timeout(std::time::Duration::from_secs(60))
+        .unwrap()
+        .is_none()
+    {
+        let _ = child.kill();
+    }
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("stopped by SIGINT: 1 row(s) measured; the last one, mrv on twenty.txt"),
+        "{err}"
+    );
+    let rows = csv_rows(&done.stdout);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0][col("solver")], *"mrv");
+    assert!(rows[0][col("validated")].parse::<usize>().unwrap() >= 1);
+}

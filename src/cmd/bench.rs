@@ -6,7 +6,7 @@ use crate::bench::report::{self, Format};
 use crate::bench::solvers;
 use crate::bench::{BuildInfo, Settings};
 use crate::pipeline::reader;
-use crate::{datasets, exit};
+use crate::{datasets, exit, interrupt};
 use anyhow::{bail, Context};
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
@@ -153,19 +153,30 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         validate_time: args.validate_time,
         budget: args.budget,
     };
+    // Containment first: its signal action must run before the
+    // second-signal exit that `interrupt::install` registers.
     if !args.external.is_empty() {
         external::contain::install().context("cannot contain the external programs")?;
     }
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let progress = std::io::stderr().is_terminal();
     let mut rows: Vec<Row> = Vec::new();
     let (mut disagreeing, mut failing) = (0usize, 0usize);
-    for path in &args.datasets {
+    // The row being measured when a signal came, if one did.
+    let mut cut_short: Option<String> = None;
+    'datasets: for path in &args.datasets {
+        if interrupt::requested().is_some() {
+            break;
+        }
         let path = resolve(path);
         let dataset = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
         let puzzles = load(&path, &dataset)?;
+        if interrupt::requested().is_some() {
+            break;
+        }
         if puzzles.is_empty() {
             eprintln!("sudoflow: bench: {dataset}: no puzzles, skipped");
             continue;
@@ -190,7 +201,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 &config,
             );
             disagreeing += usize::from(report_problems(&row));
-            rows.push(row);
+            if keep(&row, &mut cut_short) {
+                rows.push(row);
+            }
+            if cut_short.is_some() {
+                break 'datasets;
+            }
         }
         for ext in &args.external {
             if progress {
@@ -205,7 +221,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 );
                 failing += 1;
             }
-            rows.push(row);
+            if keep(&row, &mut cut_short) {
+                rows.push(row);
+            }
+            if cut_short.is_some() {
+                break 'datasets;
+            }
         }
     }
     let stdout = std::io::stdout();
@@ -218,6 +239,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         &rows,
     )?;
     std::io::Write::flush(&mut out)?;
+    if let Some(signal) = interrupt::requested() {
+        eprintln!(
+            "sudoflow: bench: stopped by {}: {} row(s) measured{}",
+            interrupt::name(signal),
+            rows.len(),
+            cut_short.map_or_else(String::new, |row| format!(
+                "; the last one, {row}, covers what was measured before the signal"
+            ))
+        );
+        return Ok(ExitCode::from(interrupt::exit_status(signal)));
+    }
     let failed = disagreeing + failing > 0;
     if failed {
         let mut why = Vec::new();
@@ -241,6 +273,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }))
 }
 
+/// After a row is measured: true if it goes in the output. Once a signal
+/// has come (the row was cut short by it, or just done), `cut_short` names
+/// the row, and a row with no puzzle validated is left out.
+fn keep(row: &Row, cut_short: &mut Option<String>) -> bool {
+    if interrupt::requested().is_none() {
+        return true;
+    }
+    *cut_short = Some(format!("{} on {}", row.solver, row.dataset));
+    row.validated > 0 || row.failure.is_some()
+}
+
 /// The puzzles of one dataset, read by `solve`'s reader: records that are
 /// not puzzles, or whose givens clash, are left out with a warning naming
 /// the first few (`dataset` is the name used in messages).
@@ -251,6 +294,9 @@ fn load(path: &Path, dataset: &str) -> anyhow::Result<Vec<crate::grid::Grid>> {
     let mut puzzles = Vec::new();
     let mut skipped = Vec::new();
     reader::for_each_record(&[path.to_path_buf()], |record| {
+        if interrupt::requested().is_some() {
+            return ControlFlow::Break(());
+        }
         match record.grid {
             Ok(grid) => match grid.check_givens() {
                 Ok(()) => puzzles.push(grid),

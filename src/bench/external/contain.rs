@@ -19,13 +19,19 @@
 //!   one hands its own children to bench. Bench starts no other process, so
 //!   each of them belongs to the program. Without [`install`] (a library
 //!   user, unit tests) the sweep is off, and only the group is killed.
+//! - [`install`] also registers a SIGINT/SIGTERM action, to run before
+//!   [`crate::interrupt`]'s handlers, that kills the running program's
+//!   group at once: a second Ctrl-C, which ends bench on the spot, leaves
+//!   no program running in that group (processes that moved to another
+//!   group are then beyond reach: the first Ctrl-C's clean stop sweeps
+//!   them too).
 
 use std::process::{Child, Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 #[cfg(target_os = "linux")]
 use std::time::{Duration, Instant};
 
-/// The process group of the run in progress (0: none).
+/// The process group of the run in progress (0: none), for the signal action.
 static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
 
 /// Set by [`install`] once bench is a subreaper: sweeps are on.
@@ -36,11 +42,14 @@ static SWEEP: AtomicBool = AtomicBool::new(false);
 #[cfg(target_os = "linux")]
 const REAP_WAIT: Duration = Duration::from_secs(5);
 
-/// Makes this process a child subreaper (Linux). Call it only in a
-/// process that starts no other children: every later sweep kills all of
-/// this process's children.
+/// Makes this process a child subreaper (Linux) and registers the
+/// SIGINT/SIGTERM action that kills the running program's group. Call it
+/// before [`crate::interrupt::install`] (signal-hook runs actions in the
+/// order they were registered, and that one's second-signal exit must come
+/// after this one), and only in a process that starts no other children:
+/// every later sweep kills all of this process's children.
 ///
-/// Errors: `prctl` fails.
+/// Errors: the signal action cannot be registered, or `prctl` fails.
 pub fn install() -> std::io::Result<()> {
     #[cfg(unix)]
     {
@@ -48,6 +57,18 @@ pub fn install() -> std::io::Result<()> {
         let mut result = Ok(());
         INSTALLED.call_once(|| {
             result = (|| {
+                for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                    // SAFETY: the action only loads an atomic and calls
+                    // kill(2), both async-signal-safe.
+                    unsafe {
+                        signal_hook::low_level::register(sig, || {
+                            let group = RUNNING_GROUP.load(Ordering::SeqCst);
+                            if group > 0 {
+                                libc::kill(-group, libc::SIGKILL);
+                            }
+                        })?;
+                    }
+                }
                 #[cfg(target_os = "linux")]
                 {
                     // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes one
