@@ -183,9 +183,13 @@ fn count(
     if max == Some(0) {
         return Err(PyValueError::new_err("max must be at least 1"));
     }
+    // The budget in work, as `count --time-budget` counts it.
     let count_opts = CountOptions {
         max,
-        time_budget: seconds(time_budget, "time_budget")?,
+        budget: sudoflow::work::Budget {
+            work: seconds(time_budget, "time_budget")?.map(sudoflow::work::solver_nodes),
+            wall: None,
+        },
     };
     let solve_opts = count_opts.solve_options();
     let threads = check_threads(threads)?;

@@ -33,7 +33,9 @@ def count(
     time_budget: Optional[float] = None,
     threads: Optional[int] = None,
 ) -> Table:
-    """`sudoflow count`'s rows: index, puzzle, status, solutions, error."""
+    """`sudoflow count`'s rows: index, puzzle, status, solutions, error.
+    time_budget: seconds of reference work per puzzle, counted in search nodes as
+    `count --time-budget` counts them (the rows do not depend on the machine's load)."""
 
 def rate(
     puzzles: _Puzzles, *, time_budget: Optional[float] = None, threads: Optional[int] = None

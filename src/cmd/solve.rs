@@ -355,7 +355,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         limit: args.limit,
         prune: args.prune,
         guess: !args.no_guess,
-        time_budget: None,
+        budget: crate::work::Budget::NONE,
     };
     let opts = PipelineOptions {
         inputs: args.inputs,

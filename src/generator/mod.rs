@@ -346,12 +346,12 @@ impl Generator {
             orbits,
             check: Solver::new(SolveOptions {
                 limit: 1,
-                time_budget: None,
+                budget: crate::work::Budget::NONE,
                 ..opts.score
             }),
             pair: Solver::new(SolveOptions {
                 limit: 2,
-                time_budget: None,
+                budget: crate::work::Budget::NONE,
                 ..opts.score
             }),
             score: Solver::new(opts.score),
