@@ -36,7 +36,9 @@ use sudoflow::output::{SolveRow, Status, SOLVE_HEADER};
 use sudoflow::pipeline::{self, PipelineOptions, Record};
 use sudoflow::rating::se::Rating;
 use sudoflow::rows::count::{count_one, CountRow, COUNT_HEADER};
-use sudoflow::rows::rate::{rate_record, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::rows::rate::{
+    rate_record, RateLimits, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
+};
 use sudoflow::rows::solve::solve_record;
 use sudoflow::solver::{SolveOptions, Solver};
 use table::{Columns, PushRow, Row};
@@ -224,7 +226,7 @@ fn rate(
             &records,
             threads,
             &RATE_HEADER,
-            || RateState::new(Some(budget)),
+            || RateState::new(RateLimits::work(budget)),
             rate_record,
         )
     })
