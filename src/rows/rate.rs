@@ -56,16 +56,17 @@ impl RateLimits {
     }
 
     /// The error column of a rating cut short by `cut` after `steps` steps:
-    /// `rating took longer than the time budget of 10s (counted in work,
-    /// not wall time; stopped after 12 steps)`. It names the budget as
-    /// given, so that it says nothing that depends on the machine or its
-    /// load (but for the wall-clock limit's steps).
+    /// `rating took longer than the time budget of 10s of work (stopped
+    /// after 12 steps)`. It names the budget as given, so that it says
+    /// nothing that depends on the machine or its load (but for the
+    /// wall-clock limit's steps), and holds no comma (a CSV field without
+    /// quotes).
     pub fn timeout_message(&self, cut: Cut, steps: usize) -> String {
         let given = |d: Option<Duration>| d.map_or_else(|| "?".to_string(), human);
         match cut {
             Cut::Work => format!(
-                "rating took longer than the time budget of {} (counted in work, not wall \
-                 time; stopped after {steps} steps)",
+                "rating took longer than the time budget of {} of work (stopped after \
+                 {steps} steps)",
                 given(self.time)
             ),
             Cut::Wall => format!(
