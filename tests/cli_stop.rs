@@ -279,7 +279,7 @@ fn run_loaded(args: &[&str], input: &Path, load: usize) -> String {
 /// Point 8: a rating and a count that run out of their budget stop at the
 /// same point, and so write the same row, on an idle machine and beside
 /// three busy threads (which halve this process's share of two cores).
-/// With wall-clock budgets the rating stopped after 3-4 steps idle and 1
+/// With wall-clock budgets the rating stopped after 2-4 steps idle and 0-1
 /// loaded.
 #[test]
 fn rows_cut_by_a_budget_are_the_same_on_a_loaded_machine() {
@@ -296,16 +296,6 @@ fn rows_cut_by_a_budget_are_the_same_on_a_loaded_machine() {
     let count = ["count", "-q", "-j", "1", "--time-budget", "0.2"];
     let counted = run_loaded(&count, &count_in, 0);
     assert!(counted.contains(",timeout,"), "{counted}");
-    for load in [3, 0, 3] {
-        assert_eq!(
-            run_loaded(&rate, &rate_in, load),
-            idle,
-            "{load} busy threads"
-        );
-        assert_eq!(
-            run_loaded(&count, &count_in, load),
-            counted,
-            "{load} busy threads"
-        );
-    }
+    assert_eq!(run_loaded(&rate, &rate_in, 3), idle, "3 busy threads");
+    assert_eq!(run_loaded(&count, &count_in, 3), counted, "3 busy threads");
 }
