@@ -106,8 +106,9 @@ pub enum Cut {
 /// Counts one record's work against a [`Budget`] and watches for a stop
 /// request; see the module doc.
 ///
-/// The hot path is [`Meter::charge`] (an add and a compare); everything
-/// else happens every [`CHECK_EVERY`] units, in [`Meter::check`].
+/// The hot path is [`Meter::charge`], or [`Meter::count`] and
+/// [`Meter::stopped`] (an add, and a compare); everything
+/// else happens every [`CHECK_EVERY`] units, in a cold path.
 #[derive(Debug, Clone)]
 pub struct Meter {
     /// Units charged so far.

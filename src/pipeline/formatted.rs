@@ -95,8 +95,9 @@ impl Shared<'_> {
         let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
         records.clear();
         if self.stop.load(Ordering::Relaxed) || interrupt::requested().is_some() {
-            // A signal: the chunks already taken are still written, so the
-            // rows written stay a prefix of the input.
+            // A signal: no chunk is started (those taken are written up
+            // to the one under way then, see `Worker::chunk`), so the rows
+            // written stay a prefix of the input.
             reader.ended = true;
         }
         if reader.ended {
@@ -205,9 +206,10 @@ where
 /// input order. No record and no row passes between threads, only bytes
 /// (see the module documentation).
 ///
-/// Stops reading as [`run_resumed`](super::run_resumed) does when a signal
-/// arrives: every chunk a thread had taken is still emitted, so the rows
-/// are the first ones of the input. Nothing is ever flushed on the
+/// Stops as [`run_resumed`](super::run_resumed) does when a signal arrives,
+/// but a chunk under way then loses all its rows (a formatted row cannot be
+/// taken back; see `Worker::chunk`): the rows written are those of the
+/// chunks finished before, the first ones of the input. Nothing is ever flushed on the
 /// reader's account (regular files never wait); there is no skipping
 /// (`--resume` uses [`run_resumed`](super::run_resumed)).
 ///

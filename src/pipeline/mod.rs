@@ -48,6 +48,12 @@
 //! cost 7-9% more CPU than `-j 1`; this way it costs about what two
 //! separate processes do (BENCHMARKS.md, tenth session).
 //!
+//! **A signal loses no finished row and writes no cut one.** On SIGINT or
+//! SIGTERM ([`crate::interrupt`]) reading stops, the searches under way
+//! stop within milliseconds ([`crate::work`]), and the records they were
+//! working on get no row, nor does any later one: the rows emitted are
+//! those of the first records of the input, whole (see [`run_resumed`]).
+//!
 //! **A panic loses no row.** `work` runs under [`std::panic::catch_unwind`]
 //! for each record (the release profile unwinds for this; BENCHMARKS.md has
 //! the cost). A record whose work panics (a bug) gets the row
@@ -344,12 +350,14 @@ pub type Skip<'a> = Option<&'a mut (dyn FnMut(&Record) -> anyhow::Result<bool> +
 /// [`Skip`]); their number is [`Summary::resumed`]. Records keep their
 /// [`Record::index`] from the first record of the inputs.
 ///
-/// Both this and [`run`] stop reading when [`crate::interrupt::requested`]
-/// reports a signal: every record already read (`-j 1`), or every batch a
-/// worker had started (`-j 2` and more), is still emitted, in order, and
-/// the emitted records are always the first ones of the input. The caller
-/// asks [`crate::interrupt::requested`] afterwards to tell a stop from the
-/// end of the input.
+/// Both this and [`run`] stop when [`crate::interrupt::requested`] reports
+/// a signal: reading stops, no record is started, and the record each
+/// worker had under way (whose work may have been cut short: the searches
+/// stop on the signal too, [`crate::work`]) gets no row, nor does any
+/// later record; the records finished before are emitted, in order, so
+/// the emitted records are always the first ones of the input, each whole
+/// (see `work_records`). The caller asks [`crate::interrupt::requested`]
+/// afterwards to tell a stop from the end of the input.
 ///
 /// `emit` is also told when to flush ([`Emit::Flush`]): when the reader
 /// waits on an input that is not a regular file (a pipe, a terminal), the
