@@ -209,7 +209,7 @@ pub fn check_solver(data: &[u8]) {
         limit,
         prune,
         guess,
-        time_budget: None,
+        budget: crate::work::Budget::NONE,
     });
     let (outcome, wnf) = solver.solve_rated(&grid);
     assert_eq!(wnf, crate::rating::wnf(&grid), "{grid}");
@@ -254,7 +254,7 @@ pub fn check_count(data: &[u8]) {
     let max = 1 + u64::from(cap);
     let opts = CountOptions {
         max: Some(max),
-        time_budget: None,
+        budget: crate::work::Budget::NONE,
     };
     let mut solver = Solver::new(opts.solve_options());
     let result = count_record(&mut solver, &opts, &grid);

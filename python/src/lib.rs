@@ -36,7 +36,9 @@ use sudoflow::output::{SolveRow, Status, SOLVE_HEADER};
 use sudoflow::pipeline::{self, PipelineOptions, Record};
 use sudoflow::rating::se::Rating;
 use sudoflow::rows::count::{count_one, CountRow, COUNT_HEADER};
-use sudoflow::rows::rate::{rate_record, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::rows::rate::{
+    rate_record, RateLimits, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
+};
 use sudoflow::rows::solve::solve_record;
 use sudoflow::solver::{SolveOptions, Solver};
 use table::{Columns, PushRow, Row};
@@ -183,9 +185,13 @@ fn count(
     if max == Some(0) {
         return Err(PyValueError::new_err("max must be at least 1"));
     }
+    // The budget in work, as `count --time-budget` counts it.
     let count_opts = CountOptions {
         max,
-        time_budget: seconds(time_budget, "time_budget")?,
+        budget: sudoflow::work::Budget {
+            work: seconds(time_budget, "time_budget")?.map(sudoflow::work::solver_nodes),
+            wall: None,
+        },
     };
     let solve_opts = count_opts.solve_options();
     let threads = check_threads(threads)?;
@@ -220,7 +226,7 @@ fn rate(
             &records,
             threads,
             &RATE_HEADER,
-            || RateState::new(Some(budget)),
+            || RateState::new(RateLimits::work(budget)),
             rate_record,
         )
     })

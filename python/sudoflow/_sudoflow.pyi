@@ -33,13 +33,16 @@ def count(
     time_budget: Optional[float] = None,
     threads: Optional[int] = None,
 ) -> Table:
-    """`sudoflow count`'s rows: index, puzzle, status, solutions, error."""
+    """`sudoflow count`'s rows: index, puzzle, status, solutions, error.
+    time_budget: seconds of reference work per puzzle, counted in search nodes as
+    `count --time-budget` counts them (the rows do not depend on the machine's load)."""
 
 def rate(
     puzzles: _Puzzles, *, time_budget: Optional[float] = None, threads: Optional[int] = None
 ) -> Table:
     """`sudoflow rate`'s rows: index, puzzle, status, er, ep, ed, technique, steps, error.
-    time_budget: seconds per puzzle (default 10)."""
+    time_budget: seconds of reference work per puzzle (default 10), counted in work as
+    `rate --time-budget` counts it (the rows do not depend on the machine's load)."""
 
 def generate(
     n: int,

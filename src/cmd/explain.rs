@@ -5,11 +5,11 @@
 //! puzzle (kept with [`crate::rating::se::Options::keep_steps`]), so
 //! `explain`'s ER/EP/ED are `rate`'s.
 
-use crate::cmd::rate::{RateOutcome, RateState};
+use crate::cmd::rate::{RateLimits, RateOutcome, RateState};
 use crate::exit;
 use crate::grid::{cell_name, Grid};
 use crate::pipeline::reader;
-use crate::rating::se::{self, Hint, Rater, Rating};
+use crate::rating::se::{self, Hint, RateError, Rater, Rating};
 use anyhow::{bail, Context};
 use serde::Serialize;
 use std::ops::ControlFlow;
@@ -68,7 +68,8 @@ pub struct ExplainArgs {
         long,
         value_name = "TIME",
         value_parser = crate::cli::parse_budget,
-        long_help = "Give up after TIME of wall time (90, 90s, 500ms, 2m, 1h) [default: 10s].\n\
+        long_help = "Give up after TIME (90, 90s, 500ms, 2m, 1h) of reference work, counted \
+            as `rate --time-budget` counts it: in work, not wall time [default: 10s].\n\
             Example: sudoflow explain PUZZLE --time-budget 2m"
     )]
     pub time_budget: Option<Duration>,
@@ -151,10 +152,10 @@ fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
 /// Errors: the puzzle cannot be read, or stdout cannot be written.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let grid = read_puzzle(&args.puzzle)?;
-    let budget = Some(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    let limits = RateLimits::work(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
     // The uniqueness check and clash message of `rate`, then the rating
     // again with its steps kept.
-    let mut state = RateState::new(budget);
+    let mut state = RateState::new(limits);
     match state.rate_grid(&grid) {
         Err(clash) => bail!("the puzzle is not valid: {clash}"),
         Ok(RateOutcome::Multiple) => {
@@ -168,12 +169,16 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         Ok(_) => {}
     }
     let opts = se::Options {
-        budget,
+        budget: limits.budget(),
         keep_steps: true,
         ceiling: None,
     };
     let rating = match Rater::new().rate(&grid, &opts) {
         Ok(r) => r,
+        Err(RateError::Timeout { cut, steps }) => {
+            eprintln!("sudoflow: {}", limits.timeout_message(cut, steps));
+            return Ok(ExitCode::from(exit::FAILURE));
+        }
         Err(e) => {
             eprintln!("sudoflow: {e}");
             return Ok(ExitCode::from(exit::FAILURE));

@@ -226,14 +226,6 @@ pub(crate) enum Layout<'a> {
 }
 
 impl Sink {
-    /// Whether the deadline has passed.
-    pub fn cancelled(&mut self) -> bool {
-        match self {
-            Sink::Best(s) => s.cancelled(),
-            Sink::All { .. } => false,
-        }
-    }
-
     /// Whether a hint of this base, with at least `min_complexity`, could
     /// still replace the best one (always, when collecting all).
     pub fn can_improve(&self, base: f64, min_complexity: u32, sort_key: u8) -> bool {
@@ -497,6 +489,7 @@ impl Multiple {
             (true, _) => None,
             (false, Some(r)) => Some(r),
             (false, None) => {
+                net.meter.count(super::super::REACH_UNITS);
                 built = super::reach::Reach::build(&work, !rule.nishio, true);
                 Some(&built)
             }
@@ -517,7 +510,8 @@ impl Multiple {
             self.cell_hints(
                 &ctx, board, &mut work, &mut runs, reach, cell, net, sink, skip,
             );
-            if sink.cancelled() {
+            // At every depth, so that a cut ends nested searches too.
+            if net.meter.stopped() {
                 break;
             }
         }
@@ -1006,6 +1000,7 @@ impl Multiple {
     /// the level below that finds some needing the chain's removals, as
     /// new off nodes `(key, node)`.
     fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) {
+        net.meter.count(super::super::ADVANCED_UNITS);
         let grid = Board::from_parts(*ctx.values, work.cands);
         let level = ctx.rule.level;
         let mut rules = [
