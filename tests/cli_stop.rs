@@ -169,6 +169,74 @@ fn a_signal_stops_a_count_that_would_never_end_with_two_threads() {
     count_stops("2");
 }
 
+/// A second signal right after the first (issue 29: it left a 0-byte
+/// partial file, the header never written): the run exits at once, and the
+/// partial file holds the header (written when the file is made) and
+/// nothing but whole rows of the first records, whatever the moment; a
+/// resume then completes the run.
+#[test]
+fn a_second_signal_keeps_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines: Vec<String> = QUICK.iter().map(|p| p.to_string()).collect();
+    lines.push(empty());
+    let input = write_input(dir.path(), &lines);
+    for (k, wait_ms) in [0u64, 30, 400].into_iter().enumerate() {
+        let out = dir.path().join(format!("counts{k}.csv"));
+        let mut child = std::process::Command::new(bin())
+            .args(["count", "-q", "-j", "1", input.to_str().unwrap(), "-o"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while !partial(&out).exists() {
+            assert!(start.elapsed() < Duration::from_secs(30), "no output file");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(wait_ms));
+        for _ in 0..2 {
+            let ok = std::process::Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok);
+        }
+        assert_eq!(child.wait().unwrap().code(), Some(143));
+        let text = std::fs::read(partial(&out)).unwrap();
+        assert!(
+            text.starts_with(format!("{COUNT_HEADER}\n").as_bytes()),
+            "after {wait_ms} ms: {:?}",
+            String::from_utf8_lossy(&text)
+        );
+        // Whole rows of the quick records, if any reached the file.
+        let whole = &text[..text.iter().rposition(|&b| b == b'\n').unwrap() + 1];
+        let mut rdr = csv::Reader::from_reader(whole);
+        for (i, row) in rdr.records().enumerate() {
+            let row = row.unwrap();
+            assert_eq!(&row[0], (i + 1).to_string());
+            assert_eq!(&row[2], "unique");
+        }
+        // The resume goes on (and is stopped in its turn: the count of the
+        // empty grid never ends), keeping the three quick rows.
+        let (code, err) = stop(
+            &[
+                "count",
+                "-q",
+                "-j",
+                "1",
+                input.to_str().unwrap(),
+                "--resume",
+            ],
+            &out,
+            "-INT",
+        );
+        assert_eq!(code, 130, "{err}");
+        assert_eq!(kept_rows(&out, COUNT_HEADER).len(), 3);
+    }
+}
+
 /// `cmd` (`rate`, or `solve --se`) on two quick puzzles, then the two slow
 /// ones, then a quick one, with a budget of an hour: SIGTERM while the slow
 /// ones are rated keeps the two quick rows only.
