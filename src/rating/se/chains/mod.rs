@@ -20,6 +20,7 @@
 pub(crate) mod multiple;
 pub(crate) mod net;
 pub(crate) mod reach;
+pub(crate) mod sink;
 pub(crate) mod unary;
 
 use super::board::Board;
@@ -360,7 +361,7 @@ impl Chainer {
     }
 
     fn cycles_and_forcing_in(&mut self, board: &Board) -> Option<Hint> {
-        let mut sink = multiple::Sink::Best(Select::new());
+        let mut sink = sink::Sink::Best(Select::new());
         self.net.truncate(0);
         self.net.nested.clear();
         let reach = self.take_xy_reach(board);
@@ -373,7 +374,7 @@ impl Chainer {
             Some(&mut self.x_cache),
         );
         self.keep_xy_reach(reach);
-        let multiple::Sink::Best(select) = sink else {
+        let sink::Sink::Best(select) = sink else {
             unreachable!()
         };
         select.into_hint()

@@ -20,9 +20,9 @@
 //! are built only for a chain that is offered.
 
 use super::super::board::{bit, cells_of, digits, Board, Card, PEER_MASK};
-use super::multiple::{Layout, Sink};
 use super::net::{cell_of, key, value_of, Cause, Net, Work, KEYS};
 use super::reach::{Link, Reach};
+use super::sink::{Layout, Sink};
 use super::ChainKind;
 use super::{Candidate, Select};
 
