@@ -8,15 +8,15 @@
 //!   non-skipped line of an input and a CSV header with a column named
 //!   `puzzle`, `quizzes` or `quiz` (any case, quoted or not) anywhere in it
 //!   (Kaggle's `quizzes,solutions` and `id,puzzle,solution,...`, sudoflow's
-//!   own `index,puzzle,...`; a UTF-8 byte-order mark before it is ignored):
-//!   the later lines then have their puzzle field read from that column, so
-//!   that `solve` re-reads a `generate` corpus or its own output;
+//!   own `index,puzzle,...`; a UTF-8 byte-order mark before it is ignored;
+//!   its fields read by RFC 4180, a quote after blanks aside): the input's
+//!   records are then CSV records (below), so that `solve` re-reads a
+//!   `generate` corpus or its own output;
 //! - **a record**: everything else. Its puzzle field is the text up to the
 //!   first separator (space, tab, `,`, `;` or `:`), or a quoted CSV field's
 //!   text (`"0043..."`); what follows the separator
 //!   (`ED=7.1/1.2/1.2`, tdoku's `:count:solution`, Kaggle's solution column) is
-//!   ignored. With `--column` ([`Column`]) the puzzle is read from that CSV
-//!   column instead (a comma inside a quoted field before it does not count).
+//!   ignored.
 //!   The field must hold 81 cells (`1`-`9` givens; `.`, `0`, `_`, `-`, `*`,
 //!   `x` or `X` blanks), otherwise the record's grid is an error naming
 //!   `source:line` and the problem, e.g. `a.txt:7: wrong length: expected 81
@@ -27,6 +27,27 @@
 //!   records after it. Whether the givens clash is the workers' check
 //!   ([`Grid::check_givens`](crate::grid::Grid::check_givens)), so that it runs in parallel, and in `solve`
 //!   only for the records the solver finds no solution to.
+//!
+//! CSV records: after a header naming the puzzle's column, or from an
+//! input's start with `--column` ([`Column`]; there the first record is a
+//! header when it names the column), records are read by RFC 4180 with
+//! csv-core (the reader's `csv` module): fields between commas, a field that starts
+//! with `"` runs to its closing quote and may hold commas, `""` and line
+//! ends, so that a record may run over several lines; it is numbered at its
+//! first. Blank and `#` lines where a record would start are skipped. The
+//! puzzle is the puzzle column's field, read as above (blanks and line ends
+//! before it dropped, the text to the first separator). A record with fewer
+//! fields is one invalid record saying so (`a.csv:3: has 2 fields, the
+//! puzzle column (puzzle) is field 3`), as is an invalid record that runs
+//! over several lines (its error adds `(the record runs over lines 5-6: a
+//! quoted field holds line ends)`, so that a row swallowed by a stray
+//! quote is seen). A record is read up to [`LINE_CAP`] bytes; one whose
+//! quoted field is still open past that or at the input's end, or that runs
+//! over lines and has text after a closing quote (`"a"b`: the quote that
+//! closed it belonged to a later record), has a quote that does not close:
+//! its first line is one invalid record saying so (`a.csv:2: unclosed
+//! quote? ...`) and the lines read after it are read again, each as one
+//! record, so that memory stays bounded and one stray quote costs one row.
 //!
 //! Puzzles pasted from web pages and books: where no CSV column is in use
 //! (no header naming one, no `--column`), a line whose field is neither 81
@@ -61,6 +82,7 @@
 //! (Kaggle ships its sets as `.zip`); directories are skipped. Members may
 //! be stored or deflated. A file named `*.zip` must be a zip archive.
 
+mod csv;
 mod lines;
 mod puzzle;
 mod records;
@@ -545,7 +567,10 @@ mod tests {
             "7".repeat(LINE_CAP + 5)
         ));
         pasted.push_str(&format!("{}\n12x\n{p17}", "123456789".repeat(81)));
-        let csv = format!("id,puzzle,solution\n1,{p17},x\n2,\"{p17}\",y\n3,bad,z\n");
+        let csv = format!(
+            "id,puzzle,solution\n1,{p17},x\n2,\"{p17}\",y\n3,bad,z\n4\n5,{p17},\"two\r\nlines\"\n\
+             6,\"{p17}"
+        );
         let files: [(&str, Vec<u8>); 4] = [
             ("pasted.txt", pasted.clone().into_bytes()),
             ("kaggle.csv", csv.into_bytes()),
@@ -588,8 +613,10 @@ mod tests {
         assert!(pullable(&inputs));
         let (expected, taken) = both_ways(&inputs);
         // 7 per pasted file (the grid, a row cut short, the puzzle line,
-        // the long line, the pencilmarks, `12x`, the last line), 3 CSV rows.
-        assert_eq!(expected.len(), 2 * 7 + 3);
+        // the long line, the pencilmarks, `12x`, the last line), 6 CSV
+        // records: one short, one over two lines, one whose quote never
+        // closes.
+        assert_eq!(expected.len(), 2 * 7 + 6);
         assert_eq!(taken, expected);
     }
 
@@ -608,7 +635,7 @@ mod tests {
                 Err(e) => break e.to_string(),
             }
         };
-        assert_eq!(n, 3, "kaggle.csv's rows come first");
+        assert_eq!(n, 6, "kaggle.csv's rows come first");
         assert!(
             error.contains("pasted.txt.gz has no column named \"puzzle\""),
             "{error}"
@@ -630,7 +657,7 @@ mod tests {
     }
 
     /// Lines of every kind the reader tells apart, to build inputs from.
-    const LINE_KINDS: [&str; 12] = [
+    const LINE_KINDS: [&str; 17] = [
         ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
         ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...,x",
         ". . . | . . . | . . .",
@@ -643,17 +670,24 @@ mod tests {
         "id,puzzle,solution",
         "\".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\"",
         "5 3 . . 7 . . . . 6 . . 1 9 5 . . . . 9 8 . . . . 6 . 8 . . . 6 . . . 3 4 . . 8 . 3 . . 1 7 . . . 2 . . . 6 . 6 . . . . 2 8 . . . . 4 1 9 . . 5 . . . . 8 . . 7 9",
+        // CSV records cut short, and quoted fields over lines.
+        "202,\"C, D\"",
+        "205",
+        "1,\"multi",
+        "line\", x",
+        "7,\"a \"\"b\"\"\",.................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...,\"c",
     ];
 
     proptest::proptest! {
         /// Over one to three files made of those lines (CRLF or LF, gzipped
-        /// or not), FileRecords gives the records for_each_item gives:
-        /// numbering across inputs, headers per input, 9-line grids cut by
-        /// an input's end.
+        /// or not, after a CSV header or not), FileRecords gives the records
+        /// for_each_item gives: numbering across inputs, headers per input,
+        /// 9-line grids and CSV records over lines cut by an input's end.
         #[test]
         fn file_records_read_any_mix_of_lines_as_for_each_item_does(
             files in proptest::collection::vec(
                 (proptest::collection::vec(0..LINE_KINDS.len(), 0..40),
+                 proptest::bool::ANY,
                  proptest::bool::ANY,
                  proptest::bool::ANY),
                 1..4,
@@ -663,9 +697,11 @@ mod tests {
             let inputs: Vec<PathBuf> = files
                 .iter()
                 .enumerate()
-                .map(|(k, (lines, crlf, gzipped))| {
+                .map(|(k, (lines, crlf, gzipped, header))| {
                     let end = if *crlf { "\r\n" } else { "\n" };
-                    let text: String = lines.iter().map(|&i| format!("{}{end}", LINE_KINDS[i])).collect();
+                    let header = if *header { format!("id,\"a, b\",puzzle{end}") } else { String::new() };
+                    let text: String = header
+                        + &lines.iter().map(|&i| format!("{}{end}", LINE_KINDS[i])).collect::<String>();
                     let path = dir.path().join(format!("{k}.txt"));
                     let bytes = if *gzipped { gz(text.as_bytes()) } else { text.into_bytes() };
                     std::fs::write(&path, bytes).unwrap();

@@ -1,5 +1,6 @@
 //! The records of one input's lines: headers, CSV columns, pasted grids.
 
+use super::csv::{line_fields, quoting, unquoted_field, Fields, Parser, Step};
 use super::lines::{Input, Line, Lines};
 use super::puzzle::{clip, make_record, parse_valid};
 use super::{streaming, utf16_message, Column, Item, Reading};
@@ -11,14 +12,18 @@ use std::sync::Arc;
 
 /// The records of one input's lines, one at a time ([`InputRecords::next`]):
 /// the reading of lines into records that the reader's documentation
-/// describes, for [`records_of`](super::records_of) (which hands them on) and [`FileRecords`](super::FileRecords)
-/// (whose caller takes them when it wants them).
+/// describes, for [`records_of`](super::records_of) (which hands them on)
+/// and [`FileRecords`](super::FileRecords) (whose caller takes them when it
+/// wants them).
 pub(super) struct InputRecords<R> {
     name: Arc<str>,
     lines: Lines<R>,
     /// Where a line is assembled when it does not lie whole in the buffer.
     buf: Vec<u8>,
-    /// Longest line kept whole ([`Reading::line_cap`]).
+    /// Lines to read again before the input's next ones (see [`Again`]).
+    again: Again,
+    /// Longest line kept whole ([`Reading::line_cap`]), and longest CSV
+    /// record.
     line_cap: usize,
     /// `--column`, if given.
     wanted: Option<Column>,
@@ -31,9 +36,17 @@ pub(super) struct InputRecords<R> {
     /// The puzzle's CSV column, from `--column N` or a header naming it
     /// (sudoflow's own CSV, Kaggle's sets); 0: the first field.
     column: usize,
-    /// Lines are read as pasted puzzles (cells between spaces or `|`, box
-    /// rules, 9-line grids) only where no CSV column is in use.
+    /// The puzzle column's name in the header, for messages.
+    column_name: Option<String>,
+    /// Records are CSV records (RFC 4180, see the [`csv`](super::csv)
+    /// module), read for the puzzle's column: a header named one, or
+    /// `--column` is given. Otherwise lines are records, and may be pasted
+    /// puzzles (cells between spaces or `|`, box rules, 9-line grids).
     csv: bool,
+    /// csv-core's reader, for CSV records that hold a quote.
+    parser: Parser,
+    /// A CSV record whose quoted field holds a line end: its lines so far.
+    open: Option<OpenRecord>,
     grid: PendingGrid,
     /// A record read together with the record of a 9-line grid it cut
     /// short: handed out on the next call.
@@ -50,6 +63,7 @@ impl<R: Input> InputRecords<R> {
             name: Arc::clone(name),
             lines: Lines::new(input, reading.line_cap),
             buf: Vec::with_capacity(256),
+            again: Again::default(),
             line_cap: reading.line_cap,
             wanted: reading.column.cloned(),
             waited: false,
@@ -59,7 +73,13 @@ impl<R: Input> InputRecords<R> {
                 Some(Column::Number(n)) => n.get() - 1,
                 _ => 0,
             },
+            column_name: match reading.column {
+                Some(Column::Name(name)) => Some(name.clone()),
+                _ => None,
+            },
             csv: reading.column.is_some(),
+            parser: Parser::new(),
+            open: None,
             grid: PendingGrid::default(),
             queued: None,
             ended: false,
@@ -102,22 +122,83 @@ impl<R: Input> InputRecords<R> {
         }
         loop {
             if let Some(w) = watch {
-                if !std::mem::take(&mut self.waited) && self.lines.will_wait(w) {
+                if !std::mem::take(&mut self.waited)
+                    && self.again.reads_input()
+                    && self.lines.will_wait(w)
+                {
                     self.waited = true;
                     return Ok(Some(Item::Waiting));
                 }
             }
             let line_no = self.line_no;
             let line = self
-                .lines
-                .next_line(&mut self.buf)
+                .again
+                .next_line(&mut self.lines, &mut self.buf)
                 .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
-            let Some(Line { bytes: whole, len }) = line else {
+            let Some((Line { bytes: whole, len }, read_again)) = line else {
+                if let Some(open) = self.open.take() {
+                    self.parser.restart();
+                    self.line_no = open.first_line;
+                    self.first = false;
+                    let why = "is still open at the input's end";
+                    emit!(open.cut(name, next_index(index), why, line_no, &mut self.again));
+                }
                 self.ended = true;
                 return Ok(self.grid.cut_short(name, index).map(Item::Record));
             };
             self.line_no += 1;
             let line_no = self.line_no;
+            if let Some(open) = &mut self.open {
+                // The next line of a CSV record whose quoted field holds a
+                // line end.
+                let so_far = open.len + len;
+                let ends =
+                    so_far <= line_cap as u64 && self.parser.feed(&open.text, whole) == Step::Ends;
+                open.push(whole, len);
+                if so_far <= line_cap as u64 && !ends {
+                    continue;
+                }
+                let open = self.open.take().expect("open");
+                let stray = if !ends {
+                    Some(format!(
+                        "runs on past {line_cap} bytes, the limit of a record ({so_far} by line \
+                         {line_no})"
+                    ))
+                } else {
+                    quoting(&open.text, &[]).stray.map(|at| {
+                        format!(
+                            "closes on line {} with text after the quote",
+                            open.line_at(at)
+                        )
+                    })
+                };
+                if let Some(why) = stray {
+                    self.parser.restart();
+                    self.line_no = open.first_line;
+                    self.first = false;
+                    emit!(open.cut(name, next_index(index), &why, line_no, &mut self.again));
+                }
+                let fields = self.parser.fields();
+                if std::mem::take(&mut self.first) {
+                    if let Some((k, header_name)) =
+                        csv_header(name, &self.wanted, fields, self.column)?
+                    {
+                        self.column = k;
+                        self.column_name = Some(header_name);
+                        continue;
+                    }
+                }
+                let column = (self.column, self.column_name.as_deref());
+                let lines = (open.first_line, line_no);
+                emit!(csv_record(
+                    name,
+                    next_index(index),
+                    lines,
+                    fields,
+                    column,
+                    &open.text
+                ));
+            }
             if line_no == 1 {
                 if let Some(encoding) = formats::utf16_bom(whole) {
                     bail!("{}", utf16_message(name, encoding));
@@ -143,9 +224,84 @@ impl<R: Input> InputRecords<R> {
                     pencilmarks: None,
                 });
             }
-            let line = formats::from_field(whole, self.column);
+            if self.csv {
+                // The start of a CSV record.
+                let whole = if self.first {
+                    whole.strip_prefix(BOM).unwrap_or(whole)
+                } else {
+                    whole
+                };
+                if is_skipped(whole) {
+                    continue;
+                }
+                if !self.first && memchr::memchr(b'"', whole).is_none() {
+                    // The common case: a record of one line, its fields
+                    // split at commas.
+                    match unquoted_field(whole, self.column) {
+                        Ok(field) => {
+                            if let Some(puzzle) = line_of_valid_puzzle(field) {
+                                emit!(Record {
+                                    index: next_index(index),
+                                    source: Arc::clone(name),
+                                    line: line_no,
+                                    raw: String::new(),
+                                    grid: Ok(puzzle),
+                                    pencilmarks: None,
+                                });
+                            }
+                            emit!(make_record(
+                                next_index(index),
+                                name,
+                                line_no,
+                                field_puzzle(field)
+                            ));
+                        }
+                        Err(n) => {
+                            let column = (self.column, self.column_name.as_deref());
+                            let lines = (line_no, line_no);
+                            emit!(short_record(
+                                name,
+                                next_index(index),
+                                lines,
+                                n,
+                                column,
+                                whole
+                            ));
+                        }
+                    }
+                }
+                if self.parser.feed(&[], whole) == Step::Open {
+                    if read_again {
+                        // Read again after a cut: one line, one record.
+                        self.parser.close();
+                    } else {
+                        self.open = Some(OpenRecord::new(line_no, whole));
+                        continue;
+                    }
+                }
+                let fields = self.parser.fields();
+                if std::mem::take(&mut self.first) {
+                    if let Some((k, header_name)) =
+                        csv_header(name, &self.wanted, fields, self.column)?
+                    {
+                        self.column = k;
+                        self.column_name = Some(header_name);
+                        continue;
+                    }
+                }
+                let column = (self.column, self.column_name.as_deref());
+                let lines = (line_no, line_no);
+                emit!(csv_record(
+                    name,
+                    next_index(index),
+                    lines,
+                    fields,
+                    column,
+                    whole
+                ));
+            }
             // The common case first: 81 cells then a separator or the end.
-            if let Some(puzzle) = line_of_valid_puzzle(line).filter(|_| !self.first) {
+            if let Some(puzzle) = line_of_valid_puzzle(whole).filter(|_| !self.first) {
                 emit!(Record {
                     index: next_index(index),
                     source: Arc::clone(name),
@@ -155,39 +311,23 @@ impl<R: Input> InputRecords<R> {
                     pencilmarks: None,
                 });
             }
+            let line = whole;
             let Some(field) = puzzle_field(line, self.first) else {
                 continue;
             };
             if std::mem::take(&mut self.first) {
-                match &self.wanted {
-                    None => {
-                        if let Some(k) = formats::header_column(whole) {
-                            self.column = k;
-                            self.csv = true;
-                            continue;
-                        }
-                    }
-                    Some(Column::Name(wanted)) => match formats::named_column(whole, wanted) {
-                        Some(k) => {
-                            self.column = k;
-                            continue;
-                        }
-                        None => bail!(
-                            "input {name} has no column named {wanted:?} (--column): its first \
-                             line, read as a CSV header, names {}",
-                            header_list(whole)
-                        ),
-                    },
-                    Some(Column::Number(_)) => {
-                        if formats::header_column(whole).is_some() || formats::is_column_name(field)
-                        {
-                            continue;
-                        }
-                    }
+                // No --column (else `csv`): a header naming the puzzle's
+                // column starts CSV records.
+                let header = line_fields(whole.strip_prefix(BOM).unwrap_or(whole));
+                if let Some(k) = formats::header_column(header.fields().iter()) {
+                    self.column = k;
+                    self.column_name = header.fields().get(k).map(header_name);
+                    self.csv = true;
+                    continue;
                 }
             }
             // A field of 81 or 729 characters is read as it stands.
-            if !self.csv && field.len() != 81 && field.len() != 729 {
+            if field.len() != 81 && field.len() != 729 {
                 match formats::pasted(line) {
                     Some(Pasted::Rule) => continue,
                     Some(Pasted::Cells(cells)) if cells.len() == 9 => {
@@ -222,6 +362,9 @@ impl<R: Input> InputRecords<R> {
     }
 }
 
+/// A UTF-8 byte-order mark, dropped before an input's first record.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Advances the record counter `index` and returns the new record's index.
 #[inline]
 fn next_index(index: &mut u64) -> u64 {
@@ -229,17 +372,277 @@ fn next_index(index: &mut u64) -> u64 {
     *index
 }
 
-/// A header line's column names for a message: `id, puzzle, solution`
-/// (at most 20, then `...`).
-fn header_list(line: &[u8]) -> String {
-    let names: Vec<String> = formats::header_names(line)
+/// Whether `line` (end included) is no record: blank (spaces and tabs), or
+/// a `#` comment (its first other byte).
+#[inline]
+fn is_skipped(line: &[u8]) -> bool {
+    match line.first() {
+        Some(b' ' | b'\t' | b'#' | b'\r' | b'\n') | None => puzzle_field(line, false).is_none(),
+        Some(_) => false,
+    }
+}
+
+/// The first CSV record of an input read with `--column` (`wanted`), told
+/// apart as a header: the puzzle's column and its name when it is one
+/// (`--column NAME`: the column so named; `--column N`: a record naming a
+/// puzzle column, or whose N-th field, at `column`, is a name), `None` when
+/// it is a record.
+///
+/// Errors: `--column NAME` and the record names no such column.
+fn csv_header(
+    name: &str,
+    wanted: &Option<Column>,
+    fields: Fields<'_>,
+    column: usize,
+) -> anyhow::Result<Option<(usize, String)>> {
+    match wanted {
+        Some(Column::Name(wanted)) => match formats::named_column(fields.iter(), wanted) {
+            Some(k) => Ok(Some((k, wanted.clone()))),
+            None => bail!(
+                "input {name} has no column named {wanted:?} (--column): its first line, read \
+                 as a CSV header, names {}",
+                header_list(fields)
+            ),
+        },
+        Some(Column::Number(_)) => {
+            let named = formats::header_column(fields.iter()).is_some()
+                || fields
+                    .get(column)
+                    .is_some_and(|f| formats::is_column_name(field_puzzle(f)));
+            Ok(named.then(|| {
+                (
+                    column,
+                    fields.get(column).map(header_name).unwrap_or_default(),
+                )
+            }))
+        }
+        None => Ok(None),
+    }
+}
+
+/// A header field as a name for messages.
+fn header_name(field: &[u8]) -> String {
+    String::from_utf8_lossy(formats::column_name(field)).into_owned()
+}
+
+/// A header's column names for a message: `id, puzzle, solution` (at most
+/// 20, then `...`).
+fn header_list(fields: Fields<'_>) -> String {
+    let names: Vec<String> = fields
+        .iter()
         .take(21)
-        .map(|n| format!("{:?}", String::from_utf8_lossy(n)))
+        .map(|n| format!("{:?}", header_name(n)))
         .collect();
     if names.len() > 20 {
         format!("{}, ...", names[..20].join(", "))
     } else {
         names.join(", ")
+    }
+}
+
+/// The puzzle's column and its name in the header, if any, for messages.
+type PuzzleColumn<'a> = (usize, Option<&'a str>);
+
+/// The record of a CSV record on lines `lines` (first, last) whose fields
+/// are `fields` and text `text` (for `raw`): its puzzle column's
+/// ([`field_puzzle`]), or [`short_record`]'s when it has too few fields.
+fn csv_record(
+    name: &Arc<str>,
+    index: u64,
+    lines: (u64, u64),
+    fields: Fields<'_>,
+    column: PuzzleColumn<'_>,
+    text: &[u8],
+) -> Record {
+    let Some(field) = fields.get(column.0) else {
+        return short_record(name, index, lines, fields.len(), column, text);
+    };
+    let mut record = make_record(index, name, lines.0, field_puzzle(field));
+    if lines.1 > lines.0 {
+        if let Err(error) = &mut record.grid {
+            error.push_str(&format!(
+                " (the record runs over lines {}-{}: a quoted field holds line ends)",
+                lines.0, lines.1
+            ));
+        }
+    }
+    record
+}
+
+/// The invalid record of a CSV record with `n` fields, too few for the
+/// puzzle's `column`.
+fn short_record(
+    name: &Arc<str>,
+    index: u64,
+    lines: (u64, u64),
+    n: usize,
+    column: PuzzleColumn<'_>,
+    text: &[u8],
+) -> Record {
+    let (first, last) = lines;
+    let fields = if n == 1 { "field" } else { "fields" };
+    let named = column.1.map(|c| format!(" ({c})")).unwrap_or_default();
+    let on = if last > first {
+        format!(" (over lines {first}-{last}: a quoted field holds line ends)")
+    } else {
+        String::new()
+    };
+    Record {
+        index,
+        source: Arc::clone(name),
+        line: first,
+        raw: clip(&String::from_utf8_lossy(formats::trim_line_end(text))),
+        grid: Err(format!(
+            "{name}:{first}: has {n} {fields}{on}, the puzzle column{named} is field {}",
+            column.0 + 1
+        )),
+        pencilmarks: None,
+    }
+}
+
+/// The puzzle in a CSV field (or in what follows a field's start, to the
+/// line's end): blanks and line ends before it dropped, a `"`-quoted text's inside (when
+/// blanks came before the quote, which is then no CSV quote), else the text
+/// up to the first separator (space, tab, `,`, `;`, `:`, `\r` or a line
+/// end), as [`puzzle_field`] reads a line's first field.
+fn field_puzzle(field: &[u8]) -> &[u8] {
+    let start = field
+        .iter()
+        .position(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .unwrap_or(field.len());
+    let field = &field[start..];
+    if let Some(quoted) = formats::quoted_field(field) {
+        return quoted;
+    }
+    let end = field
+        .iter()
+        .position(|&b| is_separator(b) || b == b'\n')
+        .unwrap_or(field.len());
+    &field[..end]
+}
+
+/// A CSV record whose quoted field holds a line end, being read.
+struct OpenRecord {
+    /// The line it starts on.
+    first_line: u64,
+    /// Its lines so far, ends included (a line past the cap as [`Lines`]
+    /// keeps it: its head).
+    text: Vec<u8>,
+    /// The lines after the first: where each starts in `text`, and its
+    /// length less its end.
+    later: Vec<(usize, u64)>,
+    /// Its length so far in bytes, its lines' ends included.
+    len: u64,
+    /// Where its first line ends in `text`.
+    first_end: usize,
+}
+
+impl OpenRecord {
+    /// A record whose first line, `line_no`, is `line` (its end included).
+    fn new(line_no: u64, line: &[u8]) -> OpenRecord {
+        OpenRecord {
+            first_line: line_no,
+            text: line.to_vec(),
+            later: Vec::new(),
+            len: line.len() as u64,
+            first_end: line.len(),
+        }
+    }
+
+    /// Takes the record's next line (its end included), `len` bytes less
+    /// its end.
+    fn push(&mut self, line: &[u8], len: u64) {
+        self.later.push((self.text.len(), len));
+        self.text.extend_from_slice(line);
+        self.len += line.len() as u64;
+    }
+
+    /// The line of the record that byte `at` of its text lies on.
+    fn line_at(&self, at: usize) -> u64 {
+        let later = self.later.iter().take_while(|&&(start, _)| start <= at);
+        self.first_line + later.count() as u64
+    }
+
+    /// Cuts the record, read to line `last`, back to its first line: that
+    /// line's invalid record, numbered `index`, saying that a quoted field
+    /// `why` (does not close as it should); the lines after it go to
+    /// `again`, to be read again one record each.
+    fn cut(self, name: &Arc<str>, index: u64, why: &str, last: u64, again: &mut Again) -> Record {
+        let mut starts = self.later.iter().map(|&(start, _)| start).skip(1);
+        for &(start, len) in &self.later {
+            let end = starts.next().unwrap_or(self.text.len());
+            again.push(self.text[start..end].to_vec(), len);
+        }
+        let first = &self.text[..self.first_end];
+        let line = self.first_line;
+        let after = if last > line + 1 {
+            format!(" and lines {}-{last} each as one", line + 1)
+        } else if last > line {
+            format!(" and line {last} as another")
+        } else {
+            String::new()
+        };
+        Record {
+            index,
+            source: Arc::clone(name),
+            line,
+            raw: clip(&String::from_utf8_lossy(formats::trim_line_end(first))),
+            grid: Err(format!(
+                "{name}:{line}: unclosed quote? A quoted field of the record starting here \
+                 {why}, so this line is read as one record{after}"
+            )),
+            pencilmarks: None,
+        }
+    }
+}
+
+/// Lines read once and to be read again: those after the first line of a
+/// CSV record cut back to it ([`OpenRecord::cut`]); each is read as one
+/// record ([`Again::next_line`] says which lines come from here). At most a
+/// record's worth: [`Reading::line_cap`] bytes and one more line.
+#[derive(Default)]
+struct Again {
+    /// The lines, each with its length less its end.
+    lines: std::collections::VecDeque<(Vec<u8>, u64)>,
+    /// The line handed out last.
+    current: Vec<u8>,
+    /// The input's end was read.
+    ended: bool,
+}
+
+impl Again {
+    fn push(&mut self, line: Vec<u8>, len: u64) {
+        self.lines.push_back((line, len));
+    }
+
+    /// The next line is the input's, and its end has not been read.
+    fn reads_input(&self) -> bool {
+        self.lines.is_empty() && !self.ended
+    }
+
+    /// The next line to read again, else the input's next line (`None` at
+    /// its end, told once); with whether it is read again.
+    fn next_line<'a, R: Input>(
+        &'a mut self,
+        lines: &'a mut Lines<R>,
+        buf: &'a mut Vec<u8>,
+    ) -> std::io::Result<Option<(Line<'a>, bool)>> {
+        if let Some((line, len)) = self.lines.pop_front() {
+            self.current = line;
+            return Ok(Some((
+                Line {
+                    bytes: &self.current,
+                    len,
+                },
+                true,
+            )));
+        }
+        if self.ended {
+            return Ok(None);
+        }
+        let line = lines.next_line(buf)?;
+        self.ended = line.is_none();
+        Ok(line.map(|line| (line, false)))
     }
 }
 
