@@ -82,7 +82,7 @@ impl Parser {
 
     /// Forgets the record being read: the next line starts a record.
     pub(super) fn restart(&mut self) {
-        self.reader = fresh_reader();
+        restart(&mut self.reader);
         self.nout = 0;
         self.nend = 0;
     }
@@ -117,9 +117,9 @@ impl Parser {
                 _ => break,
             }
         }
-        // At its end the reader has nothing more to give: a new one for the
-        // next record.
-        self.reader = fresh_reader();
+        // At its end the reader has nothing more to give: back to a
+        // record's start for the next.
+        restart(&mut self.reader);
     }
 
     /// The fields of the record read, once [`Parser::feed`] said
@@ -169,11 +169,23 @@ fn fresh_reader() -> csv_core::Reader {
     let mut reader = ReaderBuilder::new()
         .terminator(Terminator::Any(b'\n'))
         .build();
-    // csv-core drops a UTF-8 byte-order mark at the start of the first
-    // bytes it reads; the reader drops the input's own, and a later one is
-    // text: a first read of an empty line (skipped) turns that off.
-    let _ = reader.read_record(b"\n", &mut [0; 1], &mut [0; 1]);
+    prime(&mut reader);
     reader
+}
+
+/// Puts `reader` back at the start of a record: `reset`, which keeps its
+/// tables (building them anew costs some 10^4 instructions, too much for a
+/// line that a stray quote makes read alone), then [`prime`].
+fn restart(reader: &mut csv_core::Reader) {
+    reader.reset();
+    prime(reader);
+}
+
+/// csv-core drops a UTF-8 byte-order mark at the start of the first bytes
+/// a reader reads; the reader drops the input's own, and a later one is
+/// text: a first read of an empty line (skipped) turns that off.
+fn prime(reader: &mut csv_core::Reader) {
+    let _ = reader.read_record(b"\n", &mut [0; 1], &mut [0; 1]);
 }
 
 /// The fields of `line` read alone as one record (a quoted field still
