@@ -80,8 +80,13 @@
 //! archive whose members are read in the order they lie in it, each a
 //! source named `ARCHIVE/MEMBER` with its own line numbers and header
 //! (Kaggle ships its sets as `.zip`); directories are skipped. Members may
-//! be stored or deflated. A file named `*.zip` must be a zip archive.
+//! be stored or deflated. A file named `*.zip` must be a zip archive. An
+//! archive in a regular file has each member checked whole (its CRC-32)
+//! before its records are read, so that a damaged member gives no row but
+//! an error naming it; one piped in is read once, and the error names the
+//! rows that came from the damaged member (the `archive` module).
 
+mod archive;
 mod csv;
 mod lines;
 mod puzzle;
@@ -93,6 +98,7 @@ pub use puzzle::parse_valid;
 use super::formats;
 use super::Record;
 use anyhow::{bail, Context};
+use archive::is_zip;
 use lines::GZIP_MAGIC;
 use records::InputRecords;
 use std::fs::File;
@@ -219,11 +225,17 @@ pub fn for_each_item(
     let mut index = 0u64;
     for path in inputs {
         let mut watch = None;
+        // A regular file that holds a zip archive is read by its directory,
+        // each member checked before its records are read.
+        let mut archive = None;
         let (name, input): (Arc<str>, Box<dyn BufRead>) = if path.as_os_str() == "-" {
             let stdin = io::stdin();
             let input: Box<dyn BufRead> = match streaming::watch(&stdin) {
                 Some(w) => Box::new(streaming::Watched::new(stdin, &mut watch, w)),
-                None => Box::new(BufReader::with_capacity(BUFFER, stdin)),
+                None => {
+                    archive = archive::stdin_archive();
+                    Box::new(BufReader::with_capacity(BUFFER, stdin))
+                }
             };
             (Arc::from(STDIN_NAME), input)
         } else {
@@ -233,8 +245,17 @@ pub fn for_each_item(
                 let input = streaming::Watched::new(file, &mut watch, w);
                 (Arc::from(path.display().to_string()), Box::new(input))
             } else {
-                let input = buffered_file(path, file)?;
-                (Arc::from(path.display().to_string()), Box::new(input))
+                let mut input = buffered_file(path, file)?;
+                let name = Arc::from(path.display().to_string());
+                let head = input
+                    .fill_buf()
+                    .with_context(|| format!("cannot read input {name}"))?;
+                if is_zip(head) {
+                    archive = Some(input.into_inner());
+                    (name, Box::new(io::empty()))
+                } else {
+                    (name, Box::new(input))
+                }
             }
         };
         let reading = Reading {
@@ -242,7 +263,11 @@ pub fn for_each_item(
             column,
             watch: watch.as_ref(),
         };
-        if records_of_input(&name, input, &reading, &mut index, &mut f)?.is_break() {
+        let flow = match archive {
+            Some(file) => archive::records_of_file(&name, file, &reading, &mut index, &mut f)?,
+            None => records_of_input(&name, input, &reading, &mut index, &mut f)?,
+        };
+        if flow.is_break() {
             return Ok(());
         }
     }
@@ -391,15 +416,6 @@ impl std::fmt::Display for Column {
     }
 }
 
-/// The signatures a zip archive starts with: a local file header, or the
-/// end of the central directory (an archive with no members).
-const ZIP_MAGIC: [&[u8]; 2] = [b"PK\x03\x04", b"PK\x05\x06"];
-
-/// Whether `head`, an input's first bytes, start a zip archive.
-fn is_zip(head: &[u8]) -> bool {
-    ZIP_MAGIC.iter().any(|m| head.starts_with(m))
-}
-
 /// Checks that a file named `*.gz` starts with gzip's magic bytes and one
 /// named `*.zip` (any case) with a zip signature; `head` holds its first
 /// bytes (at least four, or the whole file). An empty file passes.
@@ -435,13 +451,13 @@ struct Reading<'a> {
     watch: Option<&'a streaming::Watch>,
 }
 
-/// The records of one input: those of each member of a zip archive in turn
-/// when the input starts with a zip signature (each member a source named
-/// `ARCHIVE/MEMBER`, with its own lines and header; directories skipped),
-/// else those of its lines ([`records_of`]).
+/// The records of one input read as a stream: those of each member of a zip
+/// archive in turn when the input starts with a zip signature (see the
+/// `archive` module), else those of its lines ([`records_of`]).
 ///
 /// Errors: as [`records_of`]; also a zip member that cannot be read (an
-/// unsupported compression method, encryption, damage), named.
+/// unsupported compression method, encryption, damage), named, with the
+/// rows that came from it.
 fn records_of_input(
     name: &Arc<str>,
     mut input: Box<dyn BufRead + '_>,
@@ -459,34 +475,7 @@ fn records_of_input(
     if !is_zip(head) {
         return records_of(name, input, reading, index, f);
     }
-    // Members in the order they lie in the archive, read as a stream, so
-    // that a zip on stdin reads as a file does.
-    let members = Reading {
-        watch: None,
-        ..*reading
-    };
-    let mut previous = String::new();
-    loop {
-        let member = zip::read::read_zipfile_from_stream(&mut input).with_context(|| {
-            if previous.is_empty() {
-                format!("cannot read zip archive {name}: its first member")
-            } else {
-                format!("cannot read zip archive {name}: the member after {previous}")
-            }
-        })?;
-        let Some(member) = member else {
-            return Ok(ControlFlow::Continue(()));
-        };
-        previous = member.name().to_owned();
-        if member.is_dir() {
-            continue;
-        }
-        let source: Arc<str> = Arc::from(format!("{name}/{previous}"));
-        let member: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(BUFFER, member));
-        if records_of(&source, member, &members, index, f)?.is_break() {
-            return Ok(ControlFlow::Break(()));
-        }
-    }
+    archive::records_of_stream(name, input, reading, index, f)
 }
 
 /// [`for_each_record`] over one input already open: `name` is its
