@@ -214,6 +214,34 @@ pub enum Item {
 pub fn for_each_item(
     inputs: &[PathBuf],
     column: Option<&Column>,
+    f: impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    read_inputs(inputs, column, true, f)
+}
+
+/// Reads the input file `path` up to its first record, as [`for_each_item`]
+/// would with `column`, so that a header that does not name the
+/// `--column NAME` column is reported before any output exists. A zip
+/// archive's first member is read as a stream, not checked whole first
+/// (that would decompress it all): the run checks it.
+///
+/// Errors: as [`for_each_item`]'s.
+pub fn check_header(path: &Path, column: Option<&Column>) -> anyhow::Result<()> {
+    read_inputs(
+        std::slice::from_ref(&path.to_path_buf()),
+        column,
+        false,
+        |_| ControlFlow::Break(()),
+    )
+}
+
+/// [`for_each_item`]; `check_archives`: zip archives in regular files have
+/// each member checked whole before its records are read (else they are
+/// read as streams).
+fn read_inputs(
+    inputs: &[PathBuf],
+    column: Option<&Column>,
+    check_archives: bool,
     mut f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
     let stdin_only = [PathBuf::from("-")];
@@ -264,7 +292,15 @@ pub fn for_each_item(
             watch: watch.as_ref(),
         };
         let flow = match archive {
-            Some(file) => archive::records_of_file(&name, file, &reading, &mut index, &mut f)?,
+            Some(file) if check_archives => {
+                archive::records_of_file(&name, file, &reading, &mut index, &mut f)?
+            }
+            Some(mut file) => {
+                file.rewind()
+                    .with_context(|| format!("cannot read input {name}"))?;
+                let input = Box::new(BufReader::with_capacity(BUFFER, file));
+                records_of_input(&name, input, &reading, &mut index, &mut f)?
+            }
             None => records_of_input(&name, input, &reading, &mut index, &mut f)?,
         };
         if flow.is_break() {
