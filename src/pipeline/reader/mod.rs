@@ -114,7 +114,9 @@ const BUFFER: usize = 64 * 1024;
 /// counted: 64 KiB, the read buffer's size, far above any puzzle format's
 /// line. A longer line is read as a stream, only its first 64 KiB kept, and
 /// becomes one invalid record giving its length, so memory stays bounded
-/// whatever the input (a file with no line ends, a binary file).
+/// whatever the input (a file with no line ends, a binary file). A CSV
+/// record over several lines is bounded alike (see the module's
+/// documentation).
 pub const LINE_CAP: usize = BUFFER;
 
 /// The name [`Record::source`] gives standard input.

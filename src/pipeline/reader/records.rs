@@ -759,6 +759,51 @@ fn is_separator(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{BufReader, Cursor};
+
+    /// A quote that never closes, before a flood of lines: the record is
+    /// cut back at the cap, the lines read again, and what is held (the open
+    /// record, the lines to read again) never passes two caps' worth.
+    #[test]
+    fn a_stray_quote_holds_at_most_a_record_of_lines() {
+        let cap = 1000;
+        let lines = 100_000;
+        let mut text = b"id,puzzle\n1,\"\n".to_vec();
+        text.extend(b"abcdefgh\n".repeat(lines));
+        let input: Box<dyn std::io::BufRead> = Box::new(BufReader::new(Cursor::new(text)));
+        let reading = Reading {
+            line_cap: cap,
+            column: None,
+            watch: None,
+        };
+        let mut records = InputRecords::new(&Arc::from("a.csv"), input, &reading);
+        let (mut index, mut cut, mut others) = (0, 0, 0);
+        while let Some(item) = records.next(&mut index, None).unwrap() {
+            let Item::Record(record) = item else {
+                panic!("no waiting on a reader that is not watched");
+            };
+            let held = records.open.as_ref().map_or(0, |o| o.text.len())
+                + records
+                    .again
+                    .lines
+                    .iter()
+                    .map(|(l, _)| l.len())
+                    .sum::<usize>();
+            assert!(held <= 2 * cap + 2, "{held} bytes held");
+            match record.grid.unwrap_err() {
+                e if e.contains("unclosed quote?") => cut += 1,
+                e => {
+                    assert!(
+                        e.contains("has 1 field, the puzzle column (puzzle) is field 2"),
+                        "{e}"
+                    );
+                    others += 1;
+                }
+            }
+        }
+        assert_eq!((cut, others), (1, lines));
+        assert_eq!(index, lines as u64 + 1);
+    }
 
     #[test]
     fn fields_and_skipped_lines() {
