@@ -11,12 +11,14 @@
 //!
 //! Bounds: a record is read up to [`super::LINE_CAP`] bytes (64 KiB, line
 //! ends inside it counted). A record whose quoted field is still open past
-//! that, or at the input's end, has a quote that does not close (a typo, most
-//! likely): it is cut back to its first line, which is one invalid record
-//! saying so, and the lines read after it are read again, each as one
-//! record (a quote still open at a line's end closes there), so that memory
-//! stays bounded and no later record is swallowed by the stray quote; each
-//! line is read at most twice.
+//! that, or at the input's end, or one over several lines with text after a
+//! closing quote (`"a"b`: RFC 4180 wants a comma or the line's end there,
+//! and a later record's opening quote closed it; see [`quoting`]), has a
+//! quote that does not close (a typo, most likely): the reader cuts it back
+//! to its first line, which is one invalid record saying so, and reads the
+//! lines after it again, each as one record (a quote still open at a line's
+//! end closes there), so that memory stays bounded and no later record is
+//! swallowed by the stray quote; each line is read at most twice.
 
 use csv_core::{ReadRecordResult, ReaderBuilder, Terminator};
 
