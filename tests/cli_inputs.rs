@@ -548,7 +548,7 @@ fn a_damaged_zip_member_gives_no_row_or_names_its_rows() {
     assert!(kept.iter().all(|r| r[2] == "unique"));
 
     // Standard input from the file: read as the file is.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudoflow"))
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
         .args(["solve", "-j", "1"])
         .stdin(std::fs::File::open(&path).unwrap())
         .output()
