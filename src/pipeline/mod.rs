@@ -286,9 +286,7 @@ pub fn check_inputs(inputs: &[PathBuf], column: Option<&reader::Column>) -> anyh
             if regular && matches!(column, Some(reader::Column::Name(_))) {
                 // Read up to the first record: the header check is the
                 // reader's own, through gzip and zip alike.
-                reader::for_each_item(std::slice::from_ref(path), column, |_| {
-                    std::ops::ControlFlow::Break(())
-                })?;
+                reader::check_header(path, column)?;
             }
         }
     }
