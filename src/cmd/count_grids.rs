@@ -3,7 +3,6 @@
 
 use crate::counting::grids::{count_grids, factorial, factorize, BoxShape, GridCount};
 use std::io::Write;
-use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 /// Options of `sudoflow count-grids`.
@@ -29,21 +28,14 @@ RxC and CxR have the same count (transposed grids). Example: --box 2x4"
     )]
     pub shape: BoxShape,
 
-    /// Worker threads (default: all cores).
-    #[arg(
-        value_parser = crate::cli::parse_threads,
-        short = 'j',
-        long = "threads",
-        value_name = "N",
-        long_help = "Worker threads for the band counts and the per-class completion sums \
-(a local rayon pool). Default: all available cores. Example: -j 2"
-    )]
-    pub threads: Option<NonZeroUsize>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: crate::opts::ThreadsArg,
 }
 
 /// Runs `sudoflow count-grids`: figures on stdout, total on the last line.
 pub fn run(args: CountGridsArgs) -> anyhow::Result<ExitCode> {
-    let pool = crate::cli::worker_pool(args.threads)?;
+    let pool = crate::opts::worker_pool(args.threads.threads)?;
     let count = pool.install(|| count_grids(args.shape))?;
     let mut out = std::io::stdout().lock();
     for line in report(&count) {
