@@ -364,6 +364,7 @@ impl Chainer {
         let mut sink = sink::Sink::Best(Select::new());
         self.net.truncate(0);
         self.net.nested.clear();
+        self.net.nested_floor = 0;
         let reach = self.take_xy_reach(board);
         unary::search_into(
             board,
@@ -398,6 +399,7 @@ impl Chainer {
         }
         self.net.truncate(0);
         self.net.nested.clear();
+        self.net.nested_floor = 0;
         let reach = (!rule.dynamic).then(|| self.take_xy_reach(board));
         let select = self.multiple.search(
             board,
@@ -421,6 +423,7 @@ impl Chainer {
         }
         self.net.truncate(0);
         self.net.nested.clear();
+        self.net.nested_floor = 0;
         self.multiple.nishio_skip = skip;
         let select = self
             .multiple

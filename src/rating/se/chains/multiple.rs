@@ -25,7 +25,7 @@ use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
 use super::net::{cell_of, is_on, key, off_to_on, on_to_off, value_of, Cause, Nested};
 use super::net::{Net, OnConsequence, Work, KEYS};
-use super::sink::{Layout, NestedHint, Sink};
+use super::sink::{Layout, Sink};
 use super::{ChainKind, Rule, Select};
 
 /// Membership and node lookup of the two sets (on, off) of the running
@@ -42,6 +42,9 @@ struct Tables {
     pending: (Vec<u32>, Vec<u32>),
     /// A run's "off" consequences of one potential, likewise.
     offs: Vec<(u16, Cause)>,
+    /// The off keys the advanced step under way gave the chain, a bit
+    /// per key (see [`Multiple::push_advanced`]).
+    provided: [u64; KEYS.div_ceil(64)],
 }
 
 /// The hints of a basic technique, flat: removals and rule parents, with
@@ -90,6 +93,7 @@ impl Tables {
             advanced: Vec::new(),
             pending: (Vec::new(), Vec::new()),
             offs: Vec::new(),
+            provided: [0; KEYS.div_ceil(64)],
         }
     }
 
@@ -109,6 +113,16 @@ impl Tables {
     #[inline]
     fn contains(&self, k: u16) -> bool {
         self.stamp[k as usize] == self.current
+    }
+
+    #[inline]
+    fn is_provided(&self, k: u16) -> bool {
+        self.provided[k as usize / 64] >> (k % 64) & 1 != 0
+    }
+
+    #[inline]
+    fn provide(&mut self, k: u16) {
+        self.provided[k as usize / 64] |= 1 << (k % 64);
     }
 
     #[inline]
@@ -190,6 +204,8 @@ pub struct Multiple {
     /// Digits (candidate bits) whose assumptions a top-level Nishio search
     /// skips: they are known to give nothing (see `Chainer::forcing`).
     pub(crate) nishio_skip: u16,
+    /// A nested search's hints, kept for their capacity.
+    found_pool: super::sink::Found,
 }
 
 /// One search's fixed inputs.
@@ -798,45 +814,44 @@ impl Multiple {
         }
         let depth = ctx.depth;
         self.tables[depth].advanced.clear();
+        self.tables[depth].provided = [0; KEYS.div_ceil(64)];
         for &adv in &rules[..count] {
-            match adv {
+            // Whether some hint needs the chain's removals (SE's rule
+            // parents): then the rules after this one are not tried, even
+            // when its hints remove nothing new.
+            let found = match adv {
                 Advanced::Chains(rule) => {
-                    let hints = self.nested_chains(rule, &grid, &source.cands, net, depth + 1);
-                    for h in hints {
-                        if h.rule_parents.is_empty() {
-                            continue;
-                        }
-                        net.nested.push(Nested {
-                            complexity: h.complexity,
-                            identity: h.identity,
-                        });
-                        let nested = (net.nested.len() - 1) as u32;
-                        self.push_advanced(depth, &h.rule_parents, &h.removable, nested, net);
-                    }
+                    self.nested_chains(rule, &grid, &source.cands, net, depth)
                 }
                 basic => {
                     let mut buf = std::mem::take(&mut self.tables[depth].hints);
                     buf.clear();
                     basic_hints(basic, &grid, &source.cands, &mut buf);
+                    let mut found = false;
                     for span in &buf.spans {
                         let parents = &buf.parents[span[2] as usize..span[3] as usize];
                         if parents.is_empty() {
                             continue;
                         }
+                        found = true;
                         let removals = &buf.removals[span[0] as usize..span[1] as usize];
                         self.push_advanced(depth, parents, removals, super::net::NO_NESTED, net);
                     }
                     self.tables[depth].hints = buf;
+                    found
                 }
-            }
-            if !self.tables[depth].advanced.is_empty() {
+            };
+            if found {
                 return;
             }
         }
     }
 
     /// The off nodes of one advanced hint's removals, each with the hint's
-    /// rule parents (as nodes of the running chain) as parents.
+    /// rule parents (as nodes of the running chain) as parents. A removal
+    /// the chain holds already, or an earlier hint of the same look gave,
+    /// gets no node: the chain takes a potential from the first hint that
+    /// gives it.
     fn push_advanced(
         &mut self,
         depth: usize,
@@ -855,6 +870,10 @@ impl Multiple {
         for &(cell, mask) in removals {
             for v in super::super::board::digits(mask) {
                 let k = key(cell as usize, v, false);
+                if tables.is_provided(k) {
+                    continue;
+                }
+                tables.provide(k);
                 let n = net.push(k, Cause::Advanced, &tables.parents);
                 net.nodes[n as usize].nested = nested;
                 tables.advanced.push((k, n));
@@ -862,9 +881,16 @@ impl Multiple {
         }
     }
 
-    /// All hints of a nested chaining rule (`None`: cycles and forcing
-    /// chains) on `grid`, sorted and deduplicated as SE's `Chaining.getHints`
-    /// hands them out.
+    /// Runs a nested chaining rule (`None`: cycles and forcing chains) on
+    /// `grid`, and gives the chain at `depth` the removals of its hints
+    /// taken in the order SE's `Chaining.getHints` hands them out (sorted
+    /// by difficulty, complexity and sort key, stable, without repeated
+    /// removal sets), each with the hint's rule parents and nested chain.
+    /// Whether some hint had rule parents (see [`Multiple::advanced`]).
+    ///
+    /// Only the first hint to give a potential matters (see
+    /// [`Multiple::push_advanced`]), so the rule parents and identity of a
+    /// hint are worked out only when it gives one.
     fn nested_chains(
         &mut self,
         rule: Option<Rule>,
@@ -872,38 +898,103 @@ impl Multiple {
         init: &[u16; 81],
         net: &mut Net,
         depth: usize,
-    ) -> Vec<NestedHint> {
+    ) -> bool {
         let mut sink = Sink::All {
             init: Box::new(*init),
             current: Box::new(grid.cands),
-            hints: Vec::new(),
+            found: std::mem::take(&mut self.found_pool),
         };
+        if let Sink::All { found, .. } = &mut sink {
+            found.clear();
+        }
         let (mark, nested_mark) = (net.nodes.len(), net.nested.len());
+        // The nested search's nodes reference only the nested chains it
+        // makes itself.
+        let floor = std::mem::replace(&mut net.nested_floor, nested_mark);
         match rule {
             None => super::unary::search_into(grid, net, &mut self.unary, &mut sink, None, None),
-            Some(rule) => self.search_into(grid, rule, net, &mut sink, depth, None),
+            Some(rule) => self.search_into(grid, rule, net, &mut sink, depth + 1, None),
         }
-        net.truncate(mark);
-        net.nested.truncate(nested_mark);
-        let Sink::All { mut hints, .. } = sink else {
+        net.nested_floor = floor;
+        let Sink::All { found: hints, .. } = &sink else {
             unreachable!()
         };
-        // Stable sort by (difficulty, complexity, sort key), then drop hints
-        // whose removals equal an earlier one's (SE's LinkedHashSet).
-        hints.sort_by(|a, b| {
+        let mut order: Vec<u32> = (0..hints.hints.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&hints.hints[a as usize], &hints.hints[b as usize]);
             a.difficulty
                 .partial_cmp(&b.difficulty)
                 .unwrap()
                 .then(a.complexity.cmp(&b.complexity))
                 .then(a.sort_key.cmp(&b.sort_key))
         });
-        let mut kept: Vec<NestedHint> = Vec::with_capacity(hints.len());
-        for h in hints {
-            if !kept.iter().any(|k| k.removable == h.removable) {
-                kept.push(h);
+        // The hints that give the chain a potential, with their rule
+        // parents and identity, in order.
+        let mut used: Vec<(u32, Vec<u16>, Vec<u16>)> = Vec::new();
+        // Removal sets of hints without rule parents: a later hint with
+        // the same set is dropped as a repeat (SE's LinkedHashSet).
+        let mut parentless: Vec<(u32, u32)> = Vec::new();
+        let mut given = self.tables[depth].provided;
+        let mut any = false;
+        for &i in &order {
+            let h = &hints.hints[i as usize];
+            let removals = hints.removals_of(h);
+            let gives = removals.iter().any(|&(c, m)| {
+                super::super::board::digits(m).any(|v| {
+                    let k = key(c as usize, v, false);
+                    given[k as usize / 64] >> (k % 64) & 1 == 0 && !self.tables[depth].contains(k)
+                })
+            });
+            if parentless
+                .iter()
+                .any(|&(a, b)| hints.removals[a as usize..b as usize] == *removals)
+            {
+                continue;
             }
+            if !gives {
+                // (Never so far: a removal is a candidate of the grid the
+                // chain has not removed.) Whether the hint has rule parents
+                // still decides if the look ends here.
+                if !any {
+                    let (parents, _) = sink.rule_parents_and_identity(net, h);
+                    if parents.is_empty() {
+                        parentless.push(h.removals);
+                    } else {
+                        any = true;
+                    }
+                }
+                continue;
+            }
+            let (parents, identity) = sink.rule_parents_and_identity(net, h);
+            if parents.is_empty() {
+                parentless.push(h.removals);
+                continue;
+            }
+            any = true;
+            for &(c, m) in removals {
+                for v in super::super::board::digits(m) {
+                    let k = key(c as usize, v, false);
+                    given[k as usize / 64] |= 1 << (k % 64);
+                }
+            }
+            used.push((i, parents, identity));
         }
-        kept
+        net.truncate(mark);
+        net.nested.truncate(nested_mark);
+        let Sink::All { found: hints, .. } = sink else {
+            unreachable!()
+        };
+        for (i, parents, identity) in used {
+            let h = &hints.hints[i as usize];
+            net.nested.push(Nested {
+                complexity: h.complexity,
+                identity,
+            });
+            let nested = (net.nested.len() - 1) as u32;
+            self.push_advanced(depth, &parents, hints.removals_of(h), nested, net);
+        }
+        self.found_pool = hints;
+        any
     }
 }
 

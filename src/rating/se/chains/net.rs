@@ -86,6 +86,9 @@ pub struct Node {
     /// lower bound of its ancestor count (exact when no node has a second
     /// parent).
     pub depth: u32,
+    /// [`Net::ancestor_count`] of the node once computed, 0 before (a
+    /// node's ancestors never change, and it counts itself).
+    pub ancestors: u32,
 }
 
 /// What an outer chain needs of a nested chain: its complexity, and the
@@ -107,7 +110,13 @@ pub struct Net {
     pub parents: Vec<u32>,
     /// Nested chains referenced by advanced potentials.
     pub nested: Vec<Nested>,
+    /// The first entry of [`Net::nested`] the running search's nodes may
+    /// reference: those below belong to the chains of outer searches (see
+    /// [`Net::nested_complexity`]).
+    pub nested_floor: usize,
     seen: Vec<u32>,
+    /// Scratch queue of the ancestor walks.
+    queue: Vec<u32>,
     stamp: u32,
     /// The rating's meter while a chaining producer runs (see
     /// [`super::Chainer`]): [`Net::push`] charges one unit per node, the
@@ -122,7 +131,9 @@ impl Default for Net {
             nodes: Vec::with_capacity(1 << 14),
             parents: Vec::with_capacity(1 << 14),
             nested: Vec::new(),
+            nested_floor: 0,
             seen: vec![0; KEYS],
+            queue: Vec::new(),
             stamp: 0,
             meter: crate::work::Meter::default(),
         }
@@ -146,15 +157,9 @@ impl Net {
             parents_at: at,
             nested: NO_NESTED,
             depth,
+            ancestors: 0,
         });
         (self.nodes.len() - 1) as u32
-    }
-
-    /// The parents of node `n`.
-    #[inline]
-    pub fn parents_of(&self, n: u32) -> &[u32] {
-        let node = &self.nodes[n as usize];
-        &self.parents[node.parents_at as usize..node.parents_at as usize + node.nparents as usize]
     }
 
     /// The first parent of node `n`, if any.
@@ -196,54 +201,71 @@ impl Net {
 
     /// SE's `getAncestorCount`: the number of distinct potentials among `n`
     /// and its ancestors, walked breadth-first with each potential expanded
-    /// once (the first node met for it).
+    /// once (the first node met for it). Computed once per node.
     pub fn ancestor_count(&mut self, n: u32) -> u32 {
-        let stamp = self.next_stamp();
-        let mut todo = vec![n];
-        let mut count = 0;
-        while !todo.is_empty() {
-            let mut next = Vec::new();
-            for &p in &todo {
-                let k = self.nodes[p as usize].key as usize;
-                if self.seen[k] != stamp {
-                    self.seen[k] = stamp;
-                    count += 1;
-                    next.extend_from_slice(self.parents_of(p));
-                }
-            }
-            todo = next;
+        let known = self.nodes[n as usize].ancestors;
+        if known != 0 {
+            return known;
         }
+        let mut count = 0;
+        self.walk(n, |_| count += 1);
+        self.nodes[n as usize].ancestors = count;
         count
     }
 
     /// SE's `getChain`: `n` and its ancestors in breadth-first order, each
-    /// potential once (as nodes: the first met).
+    /// potential once (as nodes: the first met), into `out` (cleared first).
+    pub fn chain_into(&mut self, n: u32, out: &mut Vec<u32>) {
+        out.clear();
+        self.walk(n, |p| out.push(p));
+    }
+
+    /// SE's `getChain` as a new vector (see [`Net::chain_into`]).
     pub fn chain(&mut self, n: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.chain_into(n, &mut out);
+        out
+    }
+
+    /// Calls `f` on `n` and its ancestors breadth-first, each potential
+    /// once (the first node met for it). One FIFO queue visits the nodes
+    /// level by level, as SE's walk with a list per level does.
+    #[inline]
+    fn walk(&mut self, n: u32, mut f: impl FnMut(u32)) {
         let stamp = self.next_stamp();
-        let mut result = Vec::new();
-        let mut todo = vec![n];
-        while !todo.is_empty() {
-            let mut next = Vec::new();
-            for &p in &todo {
-                let k = self.nodes[p as usize].key as usize;
-                if self.seen[k] != stamp {
-                    self.seen[k] = stamp;
-                    result.push(p);
-                    next.extend_from_slice(self.parents_of(p));
-                }
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        queue.push(n);
+        let mut head = 0;
+        while head < queue.len() {
+            let p = queue[head];
+            head += 1;
+            let node = &self.nodes[p as usize];
+            let k = node.key as usize;
+            if self.seen[k] != stamp {
+                self.seen[k] = stamp;
+                f(p);
+                let at = node.parents_at as usize;
+                queue.extend_from_slice(&self.parents[at..at + node.nparents as usize]);
             }
-            todo = next;
         }
-        result
+        self.queue = queue;
     }
 
     /// SE's `getNestedComplexity` for the chains ending at `targets`: the
     /// complexities of the distinct nested chains among their ancestors.
+    /// Only entries from [`Net::nested_floor`] on can be among them: when
+    /// the running search made none, it is 0 without a walk.
     pub fn nested_complexity(&mut self, targets: &[u32]) -> u32 {
+        if self.nested.len() <= self.nested_floor {
+            return 0;
+        }
         let mut seen: Vec<u32> = Vec::new();
         let mut total = 0;
+        let mut chain = Vec::new();
         for &t in targets {
-            for p in self.chain(t) {
+            self.chain_into(t, &mut chain);
+            for &p in &chain {
                 let nested = self.nodes[p as usize].nested;
                 if nested == NO_NESTED {
                     continue;

@@ -10,17 +10,55 @@ use super::net::{cell_of, is_on, key, length_difficulty, value_of, Cause};
 use super::net::{Net, REGION_CAUSE};
 use super::{Candidate, ChainKind, Select};
 
-/// A hint of a nested rule, as the outer chain uses it.
+/// A hint of a nested rule as found: what sorts it, and where its removals
+/// and the chains behind it are kept in [`Sink::All`]. What the outer chain
+/// needs of it beyond that (its rule parents and identity, SE's
+/// `getRuleParents` and `FullChain`) is worked out only for the hints it
+/// uses ([`Sink::rule_parents_and_identity`]): most hints of a nested
+/// search remove only candidates an earlier hint removes too.
 pub(crate) struct NestedHint {
     pub(super) difficulty: f64,
     pub(super) complexity: u32,
     pub(super) sort_key: u8,
-    /// Candidates removed, ascending by cell.
-    pub(super) removable: Vec<(u8, u16)>,
-    /// Off keys that the hint needs removed (SE's `getRuleParents`).
-    pub(super) rule_parents: Vec<u16>,
-    /// SE's `FullChain` identity (chaining hints only).
-    pub(super) identity: Vec<u16>,
+    /// Its candidates removed, ascending by cell: a span of
+    /// [`Found::removals`].
+    pub(super) removals: (u32, u32),
+    /// Its chains' last nodes: a span of [`Found::targets`].
+    targets: (u32, u32),
+    layout: LayoutKind,
+}
+
+/// The hints a nested search found, flat.
+#[derive(Default)]
+pub(crate) struct Found {
+    pub(super) hints: Vec<NestedHint>,
+    /// Candidates removed (cell, digit mask), hint after hint.
+    pub(super) removals: Vec<(u8, u16)>,
+    /// Chain ends, hint after hint.
+    targets: Vec<u32>,
+}
+
+impl Found {
+    /// The candidates `hint` removes, ascending by cell.
+    pub(super) fn removals_of(&self, hint: &NestedHint) -> &[(u8, u16)] {
+        &self.removals[hint.removals.0 as usize..hint.removals.1 as usize]
+    }
+
+    /// Empties the lists, keeping their capacity.
+    pub(super) fn clear(&mut self) {
+        self.hints.clear();
+        self.removals.clear();
+        self.targets.clear();
+    }
+}
+
+/// [`Layout`] without its targets (kept apart in [`Found`]).
+#[derive(Clone, Copy)]
+enum LayoutKind {
+    Plain,
+    Cell,
+    Region(usize),
+    Cycle,
 }
 
 /// Where a chaining search sends its hints: the top level keeps the best,
@@ -31,14 +69,15 @@ pub(crate) enum Sink {
     /// Keep SE's choice.
     Best(Select),
     /// Keep every hint (nested rules), with the grids to compute rule
-    /// parents against.
+    /// parents against. The hints' chains stay in the net until the outer
+    /// chain has taken what it needs of them.
     All {
         /// The outer chain's grid at its start.
         init: Box<[u16; 81]>,
         /// The outer chain's current grid (the one searched).
         current: Box<[u16; 81]>,
         /// Hints found so far.
-        hints: Vec<NestedHint>,
+        found: Found,
     },
 }
 
@@ -98,15 +137,13 @@ impl Sink {
         kind: ChainKind,
         name: impl FnOnce() -> String,
     ) {
-        let targets: Vec<u32> = match &layout {
-            Layout::Plain(t) | Layout::Cell(t) | Layout::Region(t, _) => t.to_vec(),
-            Layout::Cycle(n) => vec![*n],
+        let (targets, kind_of_layout) = match &layout {
+            Layout::Plain(t) => (*t, LayoutKind::Plain),
+            Layout::Cell(t) => (*t, LayoutKind::Cell),
+            Layout::Region(t, ty) => (*t, LayoutKind::Region(*ty)),
+            Layout::Cycle(n) => (std::slice::from_ref(n), LayoutKind::Cycle),
         };
-        let complexity = if net.nested.is_empty() {
-            flat
-        } else {
-            flat + net.nested_complexity(&targets)
-        };
+        let complexity = flat + net.nested_complexity(targets);
         let difficulty = base + length_difficulty(complexity);
         match self {
             Sink::Best(select) => {
@@ -123,23 +160,51 @@ impl Sink {
                     });
                 }
             }
-            Sink::All {
-                init,
-                current,
-                hints,
-            } => {
-                let (rule_parents, identity) =
-                    rule_parents_and_identity(net, &layout, init, current);
-                hints.push(NestedHint {
+            Sink::All { found, .. } => {
+                let at = found.removals.len() as u32;
+                for (c, &m) in removable.iter().enumerate() {
+                    if m != 0 {
+                        found.removals.push((c as u8, m));
+                    }
+                }
+                let t_at = found.targets.len() as u32;
+                found.targets.extend_from_slice(targets);
+                found.hints.push(NestedHint {
                     difficulty,
                     complexity,
                     sort_key,
-                    removable: super::super::hint::removals_of(removable),
-                    rule_parents,
-                    identity,
+                    removals: (at, found.removals.len() as u32),
+                    targets: (t_at, found.targets.len() as u32),
+                    layout: kind_of_layout,
                 });
             }
         }
+    }
+
+    /// SE's `getRuleParents` (the off potentials of the outer chain that
+    /// `hint` needs) and `FullChain` identity, for a hint this sink kept
+    /// (its chains must still be in `net`).
+    pub fn rule_parents_and_identity(
+        &self,
+        net: &mut Net,
+        hint: &NestedHint,
+    ) -> (Vec<u16>, Vec<u16>) {
+        let Sink::All {
+            init,
+            current,
+            found,
+        } = self
+        else {
+            unreachable!("only a sink keeping all hints keeps their chains")
+        };
+        let targets = &found.targets[hint.targets.0 as usize..hint.targets.1 as usize];
+        let layout = match hint.layout {
+            LayoutKind::Plain => Layout::Plain(targets),
+            LayoutKind::Cell => Layout::Cell(targets),
+            LayoutKind::Region(ty) => Layout::Region(targets, ty),
+            LayoutKind::Cycle => Layout::Cycle(targets[0]),
+        };
+        rule_parents_and_identity(net, &layout, init, current)
     }
 }
 

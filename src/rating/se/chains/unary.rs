@@ -279,7 +279,11 @@ pub(crate) fn search_into(
                     unary,
                     sink,
                 );
-                net.truncate(mark);
+                // A sink keeping all hints keeps their chains in the net
+                // until the outer chain has read them.
+                if !sink.keeps_all() {
+                    net.truncate(mark);
+                }
                 if net.meter.stopped() {
                     return;
                 }
