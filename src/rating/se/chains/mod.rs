@@ -334,13 +334,15 @@ impl Chainer {
 
     /// Forgets what the searches kept of earlier boards (the X pass's
     /// hints per digit, the digits whose Nishio chains gave nothing, the
-    /// closure of the last board's implication graph), so
+    /// closure of the last board's implication graph, what nested searches
+    /// gave), so
     /// that the work a search charges depends only on the puzzle being
     /// rated, not on the puzzles this chainer rated before.
     pub fn forget(&mut self) {
         self.x_cache = unary::XCache::default();
         self.nishio_nothing = DigitMemo::default();
         self.xy_reach = None;
+        self.multiple.forget();
     }
 
     /// Runs `search` with `meter` in the net (where every search charges
