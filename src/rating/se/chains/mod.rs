@@ -113,6 +113,11 @@ impl Select {
         }
     }
 
+    /// Whether a hint was kept.
+    pub fn has_best(&self) -> bool {
+        self.best.is_some()
+    }
+
     /// Sets the place in SE's order of search of the hints offered next.
     pub fn set_order(&mut self, order: u64) {
         self.order = order;

@@ -224,6 +224,7 @@ struct NestedGift {
 /// keys of the outer chain) and its removals.
 struct UsedHint {
     complexity: u32,
+    flat: u32,
     identity: Vec<u16>,
     parents: Vec<u16>,
     removals: Vec<(u8, u16)>,
@@ -382,9 +383,10 @@ impl Multiple {
         runs: &'r mut Runs,
         start: u16,
         net: &mut Net,
+        sink: &Sink,
     ) -> &'r Run {
         if runs.cache[start as usize] == u32::MAX {
-            let (out, absurd) = self.do_chaining(ctx, work, start, net);
+            let (out, absurd) = self.do_chaining(ctx, work, start, net, sink);
             runs.runs.push(Run { out, absurd });
             runs.cache[start as usize] = (runs.runs.len() - 1) as u32;
         }
@@ -426,7 +428,7 @@ impl Multiple {
             if cell_needed {
                 let idx: Vec<u32> = super::super::board::digits(cands)
                     .map(|v| {
-                        self.run(ctx, work, runs, key(cell, v, true), net);
+                        self.run(ctx, work, runs, key(cell, v, true), net, sink);
                         runs.cache[key(cell, v, true) as usize]
                     })
                     .collect();
@@ -508,7 +510,7 @@ impl Multiple {
         let rule = ctx.rule;
         let base = rule.base_difficulty();
         let on_key = key(cell, v, true);
-        let absurd_on = self.run(ctx, work, runs, on_key, net).absurd;
+        let absurd_on = self.run(ctx, work, runs, on_key, net, sink).absurd;
         if do_contradiction {
             if let Some((a_on, a_off)) = absurd_on {
                 if let Some(flat) = self.flat(ctx, &[a_on, a_off], 7, net, sink) {
@@ -532,7 +534,7 @@ impl Multiple {
         if !do_contradiction && !do_double {
             return; // SE runs the "off" assumption too, and uses nothing of it
         }
-        let off_run = self.run(ctx, work, runs, key(cell, v, false), net);
+        let off_run = self.run(ctx, work, runs, key(cell, v, false), net, sink);
         let absurd_off = off_run.absurd;
         if do_contradiction {
             if let Some((a_on, a_off)) = absurd_off {
@@ -648,7 +650,7 @@ impl Multiple {
             while m != 0 {
                 let c = m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.run(ctx, work, runs, key(c, v, true), net);
+                self.run(ctx, work, runs, key(c, v, true), net, sink);
                 idx.push(runs.cache[key(c, v, true) as usize]);
             }
             let outcomes: Vec<&Outcome> = idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
@@ -724,12 +726,18 @@ impl Multiple {
     /// SE's `doChaining`: all consequences of assuming `start`, until a
     /// potential would be both on and off (returned as the pair) or nothing
     /// more follows. `work` is left as it was.
+    ///
+    /// With a nesting level, the run also ends when every potential still
+    /// to come would be too complex for a hint of `sink` (see
+    /// [`Multiple::beyond_reach`]): the outcome then lacks only potentials
+    /// no hint it makes could use.
     fn do_chaining(
         &mut self,
         ctx: &Ctx,
         work: &mut Work,
         start: u16,
         net: &mut Net,
+        sink: &Sink,
     ) -> (Outcome, Option<(u32, u32)>) {
         let rule = ctx.rule;
         let source = work.clone();
@@ -812,12 +820,37 @@ impl Multiple {
                         pending_off.push(n);
                     }
                 }
+                if Self::beyond_reach(ctx, &pending_off[head_off..], net, sink) {
+                    break 'run;
+                }
             }
         }
         *work = source;
         self.tables[depth].pending = (pending_on, pending_off);
         self.tables[depth].offs = offs;
         (out, absurd)
+    }
+
+    /// Whether no hint of `sink` can use a potential that a run derives
+    /// from here on, when `fresh` are its only pending potentials (the
+    /// potentials an advanced step just gave it).
+    ///
+    /// Every later potential descends from one of them, so its ancestors
+    /// include that one's and the nested chains among them: a hint using
+    /// it has at least that one's [`Net::complexity_floor`] plus one (its
+    /// other chains have a potential at least). When that cannot beat
+    /// the best hint found (in the sink's order, at the lowest sort key),
+    /// nothing to come can, and the run may end: its outcome is used only
+    /// by hints made from its potentials. SE runs on, finds those hints
+    /// and drops them for the better one.
+    fn beyond_reach(ctx: &Ctx, fresh: &[u32], net: &mut Net, sink: &Sink) -> bool {
+        let base = ctx.rule.base_difficulty();
+        if fresh.is_empty() || !sink.has_best() {
+            return false;
+        }
+        fresh
+            .iter()
+            .all(|&n| !sink.can_improve(base, net.complexity_floor(n) + 1, 1))
     }
 
     /// The node of an "on" consequence of off node `p`: parents `p` and the
@@ -995,6 +1028,7 @@ impl Multiple {
         for h in &gift.used {
             net.nested.push(Nested {
                 complexity: h.complexity,
+                flat: h.flat,
                 identity: h.identity.clone(),
             });
             let nested = (net.nested.len() - 1) as u32;
@@ -1101,6 +1135,7 @@ impl Multiple {
             }
             gift.used.push(UsedHint {
                 complexity: h.complexity,
+                flat: h.flat,
                 identity,
                 parents,
                 removals: removals.to_vec(),

@@ -98,6 +98,9 @@ pub struct Node {
 pub struct Nested {
     /// The nested hint's complexity (its own nested chains included).
     pub complexity: u32,
+    /// Its flat complexity (without its own nested chains): the number of
+    /// potentials of its chains, which its identity determines.
+    pub flat: u32,
     /// Its targets and their ancestors in SE's breadth-first order.
     pub identity: Vec<u16>,
 }
@@ -117,6 +120,8 @@ pub struct Net {
     seen: Vec<u32>,
     /// Scratch queue of the ancestor walks.
     queue: Vec<u32>,
+    /// Scratch chain of [`Net::complexity_floor`].
+    chain_scratch: Vec<u32>,
     stamp: u32,
     /// The rating's meter while a chaining producer runs (see
     /// [`super::Chainer`]): [`Net::push`] charges one unit per node, the
@@ -134,6 +139,7 @@ impl Default for Net {
             nested_floor: 0,
             seen: vec![0; KEYS],
             queue: Vec::new(),
+            chain_scratch: Vec::new(),
             stamp: 0,
             meter: crate::work::Meter::default(),
         }
@@ -250,6 +256,39 @@ impl Net {
             }
         }
         self.queue = queue;
+    }
+
+    /// A lower bound of the complexity of any chain through node `n` in
+    /// the run that made it: `n` and its ancestors (each potential once: a
+    /// run has one node per potential, so a descendant's ancestors include
+    /// them all), plus the flat complexities of the distinct nested chains
+    /// among them (a chain counts each distinct nested chain's whole
+    /// complexity, at least its flat one, which its identity determines).
+    pub fn complexity_floor(&mut self, n: u32) -> u32 {
+        let count = self.ancestor_count(n);
+        if self.nested.len() <= self.nested_floor {
+            return count;
+        }
+        let mut seen: Vec<u32> = Vec::new();
+        let mut total = count;
+        let mut chain = std::mem::take(&mut self.chain_scratch);
+        self.chain_into(n, &mut chain);
+        for &p in &chain {
+            let nested = self.nodes[p as usize].nested;
+            if nested == NO_NESTED {
+                continue;
+            }
+            let identity = &self.nested[nested as usize].identity;
+            if !seen
+                .iter()
+                .any(|&s| s == nested || self.nested[s as usize].identity == *identity)
+            {
+                seen.push(nested);
+                total += self.nested[nested as usize].flat;
+            }
+        }
+        self.chain_scratch = chain;
+        total
     }
 
     /// SE's `getNestedComplexity` for the chains ending at `targets`: the

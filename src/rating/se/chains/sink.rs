@@ -19,6 +19,8 @@ use super::{Candidate, ChainKind, Select};
 pub(crate) struct NestedHint {
     pub(super) difficulty: f64,
     pub(super) complexity: u32,
+    /// The complexity without nested chains.
+    pub(super) flat: u32,
     pub(super) sort_key: u8,
     /// Its candidates removed, ascending by cell: a span of
     /// [`Found::removals`].
@@ -107,6 +109,12 @@ impl Sink {
         }
     }
 
+    /// Whether this sink keeps the best hint and has one (a hint must beat
+    /// it).
+    pub fn has_best(&self) -> bool {
+        matches!(self, Sink::Best(s) if s.has_best())
+    }
+
     /// Sets the place in SE's order of search of the hints offered next
     /// (see [`Select::set_order`]); a sink keeping all hints keeps them in
     /// the order offered.
@@ -172,6 +180,7 @@ impl Sink {
                 found.hints.push(NestedHint {
                     difficulty,
                     complexity,
+                    flat,
                     sort_key,
                     removals: (at, found.removals.len() as u32),
                     targets: (t_at, found.targets.len() as u32),
