@@ -10,6 +10,19 @@
 use super::super::board::digits;
 use super::net::{key, off_to_on, on_to_off, Cause, OnConsequence, Work, KEYS};
 
+/// 512 bits of a reach set: whole blocks are or-ed at once.
+type Block = [u64; 8];
+
+/// Bits per [`Block`].
+const BLOCK_BITS: usize = 512;
+
+/// Sets bit `w` of the reach set starting at `set[0]`.
+#[inline]
+fn set_bit(set: &mut [Block], w: u32) {
+    let w = w as usize;
+    set[w / BLOCK_BITS][w % BLOCK_BITS / 64] |= 1 << (w % 64);
+}
+
 /// A link of the implication graph: the potential it leads to, why, and
 /// whether it is a cell link (one value per cell; else a region link).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,15 +49,19 @@ pub struct Reach {
     links: Vec<Link>,
     /// Component of each compact node.
     comp: Vec<u32>,
-    /// Reach sets, `words` u64s per component (bit = compact node).
-    sets: Vec<u64>,
-    words: usize,
+    /// Reach sets, `blocks` blocks per component (bit = compact node).
+    sets: Vec<Block>,
+    blocks: usize,
+    /// Per component: its node when it is a single node without links,
+    /// else `u32::MAX`. Its reach set is that node alone, which another
+    /// component's set takes as one bit.
+    alone: Vec<u32>,
     // Scratch of the build.
     keys: Vec<u16>,
     edges: Vec<u32>,
     order: Vec<u32>,
     low: Vec<u32>,
-    on_stack: Vec<bool>,
+    taken: Vec<u32>,
     stack: Vec<u32>,
     call: Vec<(u32, u32)>,
 }
@@ -60,8 +77,15 @@ impl Reach {
 
     /// [`Reach::build`], into this value's buffers.
     pub fn rebuild(&mut self, work: &Work, y: bool, x: bool) {
-        self.index.clear();
-        self.index.resize(KEYS, u32::MAX);
+        // Only the previous build's keys are in the index.
+        if self.index.len() == KEYS {
+            for &k in &self.keys {
+                self.index[k as usize] = u32::MAX;
+            }
+        } else {
+            self.index.clear();
+            self.index.resize(KEYS, u32::MAX);
+        }
         self.keys.clear();
         for c in 0..81 {
             for v in digits(work.cands[c]) {
@@ -73,7 +97,13 @@ impl Reach {
             }
         }
         let n = self.keys.len();
-        // Adjacency in CSR form.
+        self.build_links(work, y, x);
+        self.close(n);
+    }
+
+    /// The graph in CSR form: each compact node's links and their targets'
+    /// compact indices, in SE's order.
+    fn build_links(&mut self, work: &Work, y: bool, x: bool) {
         self.start.clear();
         self.edges.clear();
         self.links.clear();
@@ -83,11 +113,10 @@ impl Reach {
             hidden_digits: 0,
             hidden_cells: 0,
         }; 4];
-        for i in 0..n {
-            let k = self.keys[i];
-            self.start.push(self.edges.len() as u32);
+        let (index, edges, links) = (&self.index, &mut self.edges, &mut self.links);
+        for &k in &self.keys {
+            self.start.push(edges.len() as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
-            let (index, edges, links) = (&self.index, &mut self.edges, &mut self.links);
             if k & 1 != 0 {
                 on_to_off(work, cell, value, y, |t, cause| {
                     edges.push(index[t as usize]);
@@ -109,31 +138,40 @@ impl Reach {
                 }
             }
         }
-        self.start.push(self.edges.len() as u32);
-        // Tarjan's strongly connected components, iteratively. Components
-        // come out sinks first, so each one's successors are done before it.
+        self.start.push(edges.len() as u32);
+    }
+
+    /// Tarjan's strongly connected components of the `n` compact nodes,
+    /// iteratively, and each component's reach set. Components come out
+    /// sinks first, so each one's successors are done before it.
+    fn close(&mut self, n: usize) {
         const UNSEEN: u32 = u32::MAX;
-        let words = n.div_ceil(64).max(1);
-        self.words = words;
-        for v in [&mut self.order, &mut self.comp] {
+        let blocks = n.div_ceil(BLOCK_BITS).max(1);
+        self.blocks = blocks;
+        // `order` is the visit number, `comp` the component (UNSEEN while
+        // the node is on the stack: a visited node is on the stack exactly
+        // until its component is popped).
+        for v in [&mut self.order, &mut self.comp, &mut self.low] {
             v.clear();
             v.resize(n, UNSEEN);
         }
-        self.low.clear();
-        self.low.resize(n, 0);
-        self.on_stack.clear();
-        self.on_stack.resize(n, false);
         self.stack.clear();
         self.call.clear();
         self.sets.clear();
-        let (start, edges) = (&self.start, &self.edges);
-        let (order, low, on_stack, comp) = (
-            &mut self.order,
-            &mut self.low,
-            &mut self.on_stack,
-            &mut self.comp,
+        self.alone.clear();
+        // The component whose set last took each component's (to take it
+        // once per component however many links lead there).
+        self.taken.clear();
+        self.taken.resize(n, UNSEEN);
+        let (start, edges) = (&self.start[..], &self.edges[..]);
+        let (order, low, comp) = (&mut self.order[..], &mut self.low[..], &mut self.comp[..]);
+        let (stack, call, sets, taken, alone) = (
+            &mut self.stack,
+            &mut self.call,
+            &mut self.sets,
+            &mut self.taken[..],
+            &mut self.alone,
         );
-        let (stack, call, sets) = (&mut self.stack, &mut self.call, &mut self.sets);
         let mut ncomp = 0u32;
         let mut counter = 0u32;
         for root in 0..n as u32 {
@@ -145,54 +183,78 @@ impl Reach {
             low[root as usize] = counter;
             counter += 1;
             stack.push(root);
-            on_stack[root as usize] = true;
             while let Some(&mut (v, ref mut next)) = call.last_mut() {
-                if *next < start[v as usize + 1] {
+                let end = start[v as usize + 1];
+                let mut descended = false;
+                while *next < end {
                     let w = edges[*next as usize];
                     *next += 1;
-                    if order[w as usize] == UNSEEN {
+                    let ow = order[w as usize];
+                    if ow == UNSEEN {
                         order[w as usize] = counter;
                         low[w as usize] = counter;
                         counter += 1;
                         stack.push(w);
-                        on_stack[w as usize] = true;
                         call.push((w, start[w as usize]));
-                    } else if on_stack[w as usize] {
-                        low[v as usize] = low[v as usize].min(order[w as usize]);
+                        descended = true;
+                        break;
+                    } else if comp[w as usize] == UNSEEN && ow < low[v as usize] {
+                        low[v as usize] = ow;
                     }
+                }
+                if descended {
                     continue;
                 }
                 call.pop();
+                let lv = low[v as usize];
                 if let Some(&(parent, _)) = call.last() {
-                    low[parent as usize] = low[parent as usize].min(low[v as usize]);
+                    if lv < low[parent as usize] {
+                        low[parent as usize] = lv;
+                    }
                 }
-                if low[v as usize] == order[v as usize] {
+                if lv == order[v as usize] {
                     // Pop the component and build its reach set.
                     let base = sets.len();
-                    sets.resize(base + words, 0);
+                    sets.resize(base + blocks, [0; 8]);
                     let first = stack.len();
                     let mut at = first;
                     loop {
                         at -= 1;
                         let w = stack[at];
-                        on_stack[w as usize] = false;
                         comp[w as usize] = ncomp;
                         if w == v {
                             break;
                         }
                     }
+                    let mut leaves = false;
                     for &w in &stack[at..first] {
-                        sets[base + w as usize / 64] |= 1 << (w % 64);
-                        for e in start[w as usize]..start[w as usize + 1] {
-                            let tc = comp[edges[e as usize] as usize];
-                            if tc != ncomp && tc != UNSEEN {
-                                let tb = tc as usize * words;
-                                for i in 0..words {
-                                    sets[base + i] |= sets[tb + i];
+                        set_bit(&mut sets[base..], w);
+                        for &t in &edges[start[w as usize] as usize..start[w as usize + 1] as usize]
+                        {
+                            let tc = comp[t as usize];
+                            if tc != ncomp && taken[tc as usize] != ncomp {
+                                taken[tc as usize] = ncomp;
+                                leaves = true;
+                                let one = alone[tc as usize];
+                                let (done, this) = sets.split_at_mut(base);
+                                if one != UNSEEN {
+                                    set_bit(this, one);
+                                } else {
+                                    let other = &done[tc as usize * blocks..][..blocks];
+                                    for (a, b) in this.iter_mut().zip(other) {
+                                        for (x, y) in a.iter_mut().zip(b) {
+                                            *x |= y;
+                                        }
+                                    }
                                 }
                             }
                         }
                     }
+                    alone.push(if first - at == 1 && !leaves {
+                        v
+                    } else {
+                        UNSEEN
+                    });
                     stack.truncate(at);
                     ncomp += 1;
                 }
@@ -213,17 +275,19 @@ impl Reach {
     /// Whether some potential follows from every one of `froms` (a key
     /// absent from the graph follows from nothing but itself).
     pub fn share_a_consequence(&self, froms: impl IntoIterator<Item = u16>) -> bool {
-        let mut acc = vec![!0u64; self.words];
+        let mut acc = vec![[!0u64; 8]; self.blocks];
         for from in froms {
             let f = self.index[from as usize];
             if f == u32::MAX {
                 return false;
             }
-            let base = self.comp[f as usize] as usize * self.words;
+            let base = self.comp[f as usize] as usize * self.blocks;
             let mut any = 0;
-            for (a, &w) in acc.iter_mut().zip(&self.sets[base..base + self.words]) {
-                *a &= w;
-                any |= *a;
+            for (a, w) in acc.iter_mut().zip(&self.sets[base..base + self.blocks]) {
+                for (x, y) in a.iter_mut().zip(w) {
+                    *x &= y;
+                    any |= *x;
+                }
             }
             if any == 0 {
                 return false;
@@ -238,7 +302,8 @@ impl Reach {
         if f == u32::MAX || t == u32::MAX {
             return false;
         }
-        let base = self.comp[f as usize] as usize * self.words;
-        self.sets[base + t as usize / 64] >> (t % 64) & 1 != 0
+        let base = self.comp[f as usize] as usize * self.blocks;
+        let t = t as usize;
+        self.sets[base + t / BLOCK_BITS][t % BLOCK_BITS / 64] >> (t % 64) & 1 != 0
     }
 }
