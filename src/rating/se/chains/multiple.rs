@@ -28,19 +28,17 @@ use super::net::{Net, OnConsequence, Work, KEYS};
 use super::sink::{Layout, Sink};
 use super::{ChainKind, Rule, Select};
 
-/// Membership and node lookup of the two sets (on, off) of the running
-/// `doChaining` at one nesting depth.
+/// Scratch of the running `doChaining` at one nesting depth.
 struct Tables {
-    stamp: Vec<u32>,
-    node: Vec<u32>,
-    current: u32,
+    /// The run's outcome while its advanced step runs (the rule parents
+    /// of the hints found are its nodes).
+    current: Option<Outcome>,
     /// Scratch of the advanced step at this depth.
     hints: HintBuf,
     parents: Vec<u32>,
     advanced: Vec<(u16, u32)>,
-    /// A run's queues at this depth, kept for their capacity.
-    pending: (Vec<u32>, Vec<u32>),
-    /// A run's "off" consequences of one potential, likewise.
+    /// A run's "off" consequences of one potential, kept for their
+    /// capacity.
     offs: Vec<(u16, Cause)>,
     /// The off keys the advanced step under way gave the chain, a bit
     /// per key (see [`Multiple::push_advanced`]).
@@ -85,34 +83,19 @@ impl HintBuf {
 impl Tables {
     fn new() -> Tables {
         Tables {
-            stamp: vec![0; KEYS],
-            node: vec![0; KEYS],
-            current: 0,
+            current: None,
             hints: HintBuf::default(),
             parents: Vec::new(),
             advanced: Vec::new(),
-            pending: (Vec::new(), Vec::new()),
             offs: Vec::new(),
             provided: [0; KEYS.div_ceil(64)],
         }
     }
 
-    fn reset(&mut self) {
-        self.current = self.current.wrapping_add(1);
-        if self.current == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.current = 1;
-        }
-    }
-
+    /// The node of potential `k` in the run under way, if it has one.
     #[inline]
     fn get(&self, k: u16) -> Option<u32> {
-        (self.stamp[k as usize] == self.current).then(|| self.node[k as usize])
-    }
-
-    #[inline]
-    fn contains(&self, k: u16) -> bool {
-        self.stamp[k as usize] == self.current
+        self.current.as_ref().and_then(|o| o.get(k))
     }
 
     #[inline]
@@ -124,22 +107,31 @@ impl Tables {
     fn provide(&mut self, k: u16) {
         self.provided[k as usize / 64] |= 1 << (k % 64);
     }
-
-    #[inline]
-    fn insert(&mut self, k: u16, n: u32) {
-        self.stamp[k as usize] = self.current;
-        self.node[k as usize] = n;
-    }
 }
 
-/// A set of potentials as `doChaining` left it: nodes in insertion order,
-/// and membership by key.
-#[derive(Clone, Default)]
+/// A set of potentials as `doChaining` left it: nodes in insertion order
+/// (while the run goes, its two queues), membership by key, and the node
+/// of each potential.
+#[derive(Clone)]
 struct Outcome {
     on: Vec<u32>,
     off: Vec<u32>,
-    on_bits: [u64; 13],
-    off_bits: [u64; 13],
+    /// Membership, a bit per key.
+    bits: [u64; KEYS.div_ceil(64)],
+    /// Per key: the index of its node in `on` or `off` (valid where its
+    /// bit is set).
+    at: Vec<u16>,
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome {
+            on: Vec::new(),
+            off: Vec::new(),
+            bits: [0; KEYS.div_ceil(64)],
+            at: vec![0; KEYS],
+        }
+    }
 }
 
 impl Outcome {
@@ -147,38 +139,35 @@ impl Outcome {
     fn clear(&mut self) {
         self.on.clear();
         self.off.clear();
-        self.on_bits = [0; 13];
-        self.off_bits = [0; 13];
+        self.bits = [0; KEYS.div_ceil(64)];
     }
 
     #[inline]
     fn has(&self, k: u16) -> bool {
-        let b = (k >> 1) as usize;
-        let bits = if is_on(k) {
-            &self.on_bits
-        } else {
-            &self.off_bits
-        };
-        bits[b >> 6] >> (b & 63) & 1 != 0
+        self.bits[k as usize / 64] >> (k % 64) & 1 != 0
     }
 
-    fn get(&self, net: &Net, k: u16) -> Option<u32> {
+    /// The node of potential `k`, if the outcome has it.
+    #[inline]
+    fn get(&self, k: u16) -> Option<u32> {
         if !self.has(k) {
             return None;
         }
         let list = if is_on(k) { &self.on } else { &self.off };
-        list.iter().copied().find(|&n| net.key(n) == k)
+        Some(list[self.at[k as usize] as usize])
     }
 
+    /// Adds potential `k` (not in the outcome) with node `n`.
+    #[inline]
     fn add(&mut self, k: u16, n: u32) {
-        let b = (k >> 1) as usize;
-        if is_on(k) {
-            self.on.push(n);
-            self.on_bits[b >> 6] |= 1 << (b & 63);
+        let list = if is_on(k) {
+            &mut self.on
         } else {
-            self.off.push(n);
-            self.off_bits[b >> 6] |= 1 << (b & 63);
-        }
+            &mut self.off
+        };
+        self.at[k as usize] = list.len() as u16;
+        list.push(n);
+        self.bits[k as usize / 64] |= 1 << (k % 64);
     }
 }
 
@@ -573,7 +562,7 @@ impl Multiple {
                 let (on_out, off_out) = (&runs.runs[on_idx].out, &runs.runs[off_idx].out);
                 let from_on = if on { on_out.on[i] } else { on_out.off[i] };
                 let k = net.key(from_on);
-                let Some(from_off) = off_out.get(net, k) else {
+                let Some(from_off) = off_out.get(k) else {
                     continue;
                 };
                 let (c, value) = (cell_of(k), value_of(k));
@@ -695,7 +684,7 @@ impl Multiple {
                     removable[c] = bit(value);
                     None
                 };
-                let targets: Vec<u32> = outcomes.iter().map(|o| o.get(net, k).unwrap()).collect();
+                let targets: Vec<u32> = outcomes.iter().map(|o| o.get(k).unwrap()).collect();
                 let Some(flat) = self.flat(ctx, &targets, sort_key, net, sink) else {
                     continue;
                 };
@@ -742,20 +731,11 @@ impl Multiple {
         let rule = ctx.rule;
         let source = work.clone();
         let depth = ctx.depth;
-        self.tables[depth].reset();
         let mut out = self.spare_outcomes.pop().unwrap_or_default();
         out.clear();
         let first = net.push(start, Cause::None, &[]);
-        self.tables[depth].insert(start, first);
         out.add(start, first);
-        let (mut pending_on, mut pending_off) = std::mem::take(&mut self.tables[depth].pending);
-        pending_on.clear();
-        pending_off.clear();
-        if is_on(start) {
-            pending_on.push(first);
-        } else {
-            pending_off.push(first);
-        }
+        // The outcome's lists are the run's queues.
         let (mut head_on, mut head_off) = (0, 0);
         let y = !rule.nishio;
         let mut offs = std::mem::take(&mut self.tables[depth].offs);
@@ -766,27 +746,24 @@ impl Multiple {
             hidden_cells: 0,
         }; 4];
         let mut absurd = None;
-        'run: while head_on < pending_on.len() || head_off < pending_off.len() {
-            if head_on < pending_on.len() {
-                let p = pending_on[head_on];
+        'run: while head_on < out.on.len() || head_off < out.off.len() {
+            if head_on < out.on.len() {
+                let p = out.on[head_on];
                 head_on += 1;
                 let pk = net.key(p);
                 offs.clear();
                 on_to_off(work, cell_of(pk), value_of(pk), y, |k, c| offs.push((k, c)));
                 for &(k, cause) in &offs {
-                    let tables = &mut self.tables[depth];
-                    if let Some(conj) = tables.get(k | 1) {
+                    if let Some(conj) = out.get(k | 1) {
                         absurd = Some((conj, net.push(k, cause, &[p])));
                         break 'run;
-                    } else if !tables.contains(k) {
+                    } else if !out.has(k) {
                         let n = net.push(k, cause, &[p]);
-                        tables.insert(k, n);
                         out.add(k, n);
-                        pending_off.push(n);
                     }
                 }
             } else {
-                let p = pending_off[head_off];
+                let p = out.off[head_off];
                 head_off += 1;
                 let pk = net.key(p);
                 let (cell, value) = (cell_of(pk), value_of(pk));
@@ -795,38 +772,34 @@ impl Multiple {
                     work.off(cell, value);
                 }
                 for on in &ons[..count] {
-                    let n = self.on_node(depth, on, p, net);
-                    let tables = &mut self.tables[depth];
-                    if let Some(conj) = tables.get(on.key & !1) {
+                    let conj = out.get(on.key & !1);
+                    if conj.is_none() && out.has(on.key) {
+                        continue; // derived before: no node
+                    }
+                    let n = Self::on_node(&out, on, p, net);
+                    if let Some(conj) = conj {
                         absurd = Some((n, conj));
                         break 'run;
-                    } else if !tables.contains(on.key) {
-                        tables.insert(on.key, n);
-                        out.add(on.key, n);
-                        pending_on.push(n);
-                    } else {
-                        net.truncate(n as usize);
                     }
+                    out.add(on.key, n);
                 }
             }
-            if head_on == pending_on.len() && head_off == pending_off.len() && rule.level > 0 {
+            if head_on == out.on.len() && head_off == out.off.len() && rule.level > 0 {
+                self.tables[depth].current = Some(out);
                 self.advanced(ctx, work, &source, net);
                 let tables = &mut self.tables[depth];
-                for i in 0..tables.advanced.len() {
-                    let (k, n) = tables.advanced[i];
-                    if !tables.contains(k) {
-                        tables.insert(k, n);
+                out = tables.current.take().expect("the run's outcome");
+                for &(k, n) in &tables.advanced {
+                    if !out.has(k) {
                         out.add(k, n);
-                        pending_off.push(n);
                     }
                 }
-                if Self::beyond_reach(ctx, &pending_off[head_off..], net, sink) {
+                if Self::beyond_reach(ctx, &out.off[head_off..], net, sink) {
                     break 'run;
                 }
             }
         }
         *work = source;
-        self.tables[depth].pending = (pending_on, pending_off);
         self.tables[depth].offs = offs;
         (out, absurd)
     }
@@ -855,15 +828,14 @@ impl Multiple {
 
     /// The node of an "on" consequence of off node `p`: parents `p` and the
     /// hidden parents (SE's `addHiddenParentsOfCell` / `OfRegion`).
-    fn on_node(&self, depth: usize, on: &OnConsequence, p: u32, net: &mut Net) -> u32 {
-        let tables = &self.tables[depth];
+    fn on_node(out: &Outcome, on: &OnConsequence, p: u32, net: &mut Net) -> u32 {
         let mut parents: [u32; 12] = [p; 12];
         let mut n = 1;
         let k = on.key;
         if on.hidden_digits != 0 {
             let cell = cell_of(k);
             for v in super::super::board::digits(on.hidden_digits) {
-                if let Some(h) = tables.get(key(cell, v, false)) {
+                if let Some(h) = out.get(key(cell, v, false)) {
                     parents[n] = h;
                     n += 1;
                 }
@@ -874,7 +846,7 @@ impl Multiple {
             while m != 0 {
                 let c = m.trailing_zeros() as usize;
                 m &= m - 1;
-                if let Some(h) = tables.get(key(c, value, false)) {
+                if let Some(h) = out.get(key(c, value, false)) {
                     parents[n] = h;
                     n += 1;
                 }
@@ -1021,7 +993,7 @@ impl Multiple {
             self.tables[depth].provided == [0; KEYS.div_ceil(64)]
                 && gift.used.iter().all(|h| h.removals.iter().all(|&(c, m)| {
                     super::super::board::digits(m)
-                        .all(|v| !self.tables[depth].contains(key(c as usize, v, false)))
+                        .all(|v| self.tables[depth].get(key(c as usize, v, false)).is_none())
                 })),
             "a nested search's gift depends only on its grids"
         );

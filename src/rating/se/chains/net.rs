@@ -152,7 +152,11 @@ impl Net {
     pub fn push(&mut self, key: u16, cause: Cause, parents: &[u32]) -> u32 {
         self.meter.count(1);
         let at = self.parents.len() as u32;
-        self.parents.extend_from_slice(parents);
+        match parents {
+            [] => {}
+            [p] => self.parents.push(*p),
+            _ => self.parents.extend_from_slice(parents),
+        }
         let depth = parents
             .first()
             .map_or(0, |&p| self.nodes[p as usize].depth + 1);
