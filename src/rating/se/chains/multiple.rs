@@ -40,6 +40,8 @@ struct Tables {
     /// A run's "off" consequences of one potential, kept for their
     /// capacity.
     offs: Vec<(u16, Cause)>,
+    /// The candidates a run removed, likewise.
+    removed: Vec<(u8, u8)>,
     /// The off keys the advanced step under way gave the chain, a bit
     /// per key (see [`Multiple::push_advanced`]).
     provided: [u64; KEYS.div_ceil(64)],
@@ -88,6 +90,7 @@ impl Tables {
             parents: Vec::new(),
             advanced: Vec::new(),
             offs: Vec::new(),
+            removed: Vec::new(),
             provided: [0; KEYS.div_ceil(64)],
         }
     }
@@ -267,6 +270,8 @@ struct Ctx<'a> {
     rule: Rule,
     values: &'a [u8; 81],
     depth: usize,
+    /// The searched grid: where every run starts.
+    source: &'a Work,
 }
 
 impl Multiple {
@@ -310,12 +315,14 @@ impl Multiple {
         while self.tables.len() <= depth {
             self.tables.push(Tables::new());
         }
+        let source = Work::new(&board.cands);
+        let mut work = source.clone();
         let ctx = Ctx {
             rule,
             values: &board.values,
             depth,
+            source: &source,
         };
-        let mut work = Work::new(&board.cands);
         // `doChaining` from a given start gives the same outcome every time
         // on this grid; region chains ask for the same ones again, so each
         // is run once.
@@ -729,8 +736,15 @@ impl Multiple {
         sink: &Sink,
     ) -> (Outcome, Option<(u32, u32)>) {
         let rule = ctx.rule;
-        let source = work.clone();
+        let source = ctx.source;
+        debug_assert!(
+            work.cands == source.cands,
+            "a run starts on the search's grid"
+        );
         let depth = ctx.depth;
+        // The candidates the run removes, to give back at its end.
+        let mut removed = std::mem::take(&mut self.tables[depth].removed);
+        removed.clear();
         let mut out = self.spare_outcomes.pop().unwrap_or_default();
         out.clear();
         let first = net.push(start, Cause::None, &[]);
@@ -742,8 +756,8 @@ impl Multiple {
         let mut ons = [OnConsequence {
             key: 0,
             cause: Cause::None,
-            hidden_digits: 0,
-            hidden_cells: 0,
+            region: 0,
+            hidden: 0,
         }; 4];
         let mut absurd = None;
         'run: while head_on < out.on.len() || head_off < out.off.len() {
@@ -767,9 +781,10 @@ impl Multiple {
                 head_off += 1;
                 let pk = net.key(p);
                 let (cell, value) = (cell_of(pk), value_of(pk));
-                let count = off_to_on(work, &source, cell, value, y, true, &mut ons);
+                let count = off_to_on(work, source, cell, value, y, true, &mut ons);
                 if rule.dynamic {
                     work.off(cell, value);
+                    removed.push((cell as u8, value));
                 }
                 for on in &ons[..count] {
                     let conj = out.get(on.key & !1);
@@ -786,7 +801,7 @@ impl Multiple {
             }
             if head_on == out.on.len() && head_off == out.off.len() && rule.level > 0 {
                 self.tables[depth].current = Some(out);
-                self.advanced(ctx, work, &source, net);
+                self.advanced(ctx, work, source, net);
                 let tables = &mut self.tables[depth];
                 out = tables.current.take().expect("the run's outcome");
                 for &(k, n) in &tables.advanced {
@@ -799,8 +814,11 @@ impl Multiple {
                 }
             }
         }
-        *work = source;
+        for &(cell, value) in &removed {
+            work.restore(cell as usize, value);
+        }
         self.tables[depth].offs = offs;
+        self.tables[depth].removed = removed;
         (out, absurd)
     }
 
@@ -832,9 +850,9 @@ impl Multiple {
         let mut parents: [u32; 12] = [p; 12];
         let mut n = 1;
         let k = on.key;
-        if on.hidden_digits != 0 {
+        if on.cause == Cause::NakedSingle {
             let cell = cell_of(k);
-            for v in super::super::board::digits(on.hidden_digits) {
+            for v in super::super::board::digits(on.hidden) {
                 if let Some(h) = out.get(key(cell, v, false)) {
                     parents[n] = h;
                     n += 1;
@@ -842,9 +860,10 @@ impl Multiple {
             }
         } else {
             let value = value_of(k);
-            let mut m = on.hidden_cells;
+            let cells = &REGION_CELLS[on.region as usize];
+            let mut m = on.hidden;
             while m != 0 {
-                let c = m.trailing_zeros() as usize;
+                let c = cells[m.trailing_zeros() as usize] as usize;
                 m &= m - 1;
                 if let Some(h) = out.get(key(c, value, false)) {
                     parents[n] = h;

@@ -14,7 +14,7 @@
 //! derivation SE finds. Each derived potential is a [`Node`] in an
 //! append-only arena; its parents are node indices.
 
-use super::super::board::{bit, is_two, Card, CELL_REGIONS, REGION_MASK};
+use super::super::board::{bit, Card, CELL_REGIONS, INDEX_IN, REGION_CELLS, REGION_MASK};
 
 /// Number of potential keys (see the module doc).
 pub const KEYS: usize = 1620;
@@ -342,40 +342,62 @@ pub fn length_difficulty(complexity: u32) -> f64 {
     added
 }
 
-/// The candidate grid a chain works on: per-cell candidates and per-digit
-/// cell sets (bit `c` of `cells[v]` when cell `c` has candidate `v`), kept in
-/// step so both "one value per cell" and "one position per region" read in
-/// a few instructions.
+/// The candidate grid a chain works on: per-cell candidates, per-digit
+/// cell sets (bit `c` of `cells[v]` when cell `c` has candidate `v`) and
+/// per-region positions of each digit, so that both "one value per cell"
+/// and "one position per region" read in a few instructions.
 #[derive(Clone)]
 pub struct Work {
     /// Candidates per cell (bit `v` for digit `v`).
     pub cands: [u16; 81],
-    /// Cells per digit, 81-bit sets; index 0 unused.
+    /// Cells per digit, 81-bit sets; index 0 unused. Those of the grid a
+    /// dynamic run starts from: [`Work::off`] leaves them.
     pub cells: [u128; 10],
+    /// `pos[r][v]`: positions of digit `v` in region `r`, bit `k` for the
+    /// region's cell `REGION_CELLS[r][k]`.
+    pub pos: [[u16; 10]; 27],
 }
 
 impl Work {
     /// The work grid for candidates `cands`.
     pub fn new(cands: &[u16; 81]) -> Work {
         let mut cells = [0u128; 10];
+        let mut pos = [[0u16; 10]; 27];
         for (c, &m) in cands.iter().enumerate() {
-            for (v, set) in cells.iter_mut().enumerate().skip(1) {
-                if m & bit(v as u8) != 0 {
-                    *set |= 1 << c;
+            for v in super::super::board::digits(m) {
+                cells[v as usize] |= 1 << c;
+                for (t, &r) in CELL_REGIONS[c].iter().enumerate() {
+                    pos[r as usize][v as usize] |= 1 << INDEX_IN[c][t];
                 }
             }
         }
         Work {
             cands: *cands,
             cells,
+            pos,
         }
     }
 
-    /// Removes candidate `value` of `cell` (SE's `Potential.off()`).
+    /// Removes candidate `value` of `cell` (SE's `Potential.off()`) from
+    /// the candidates and the region positions, which are all that
+    /// [`on_to_off`] and [`off_to_on`] read: `cells` is left as it was, for
+    /// [`Work::restore`] to find it so (a dynamic run removes candidates as
+    /// it goes and gives them back at its end).
     #[inline]
     pub fn off(&mut self, cell: usize, value: u8) {
         self.cands[cell] &= !bit(value);
-        self.cells[value as usize] &= !(1u128 << cell);
+        for (t, &r) in CELL_REGIONS[cell].iter().enumerate() {
+            self.pos[r as usize][value as usize] &= !(1 << INDEX_IN[cell][t]);
+        }
+    }
+
+    /// Gives back candidate `value` of `cell` after [`Work::off`].
+    #[inline]
+    pub fn restore(&mut self, cell: usize, value: u8) {
+        self.cands[cell] |= bit(value);
+        for (t, &r) in CELL_REGIONS[cell].iter().enumerate() {
+            self.pos[r as usize][value as usize] |= 1 << INDEX_IN[cell][t];
+        }
     }
 
     /// Positions of `value` in region `r`, as an 81-bit set of cells.
@@ -399,15 +421,25 @@ pub fn on_to_off(work: &Work, cell: usize, value: u8, y: bool, mut f: impl FnMut
             f(key(cell, v, false), Cause::NakedSingle);
         }
     }
-    let peers = work.cells[value as usize] & !(1u128 << cell);
-    let mut done = 0u128;
-    for (ty, &r) in CELL_REGIONS[cell].iter().enumerate() {
-        let mut m = peers & REGION_MASK[r as usize] & !done;
-        done |= m;
+    // The block without the cell; the row and the column without the
+    // block's cells (a row meets the block in three consecutive
+    // positions, a column too).
+    let [b, row, col] = CELL_REGIONS[cell];
+    let [ib, ix, iy] = INDEX_IN[cell];
+    let (bx, by) = (ix / 3, iy / 3);
+    for (ty, r, skip) in [
+        (0, b, 1u16 << ib),
+        (1, row, 7 << (3 * bx)),
+        (2, col, 7 << (3 * by)),
+    ] {
+        let mut m = work.pos[r as usize][value as usize] & !skip;
         while m != 0 {
-            let c = m.trailing_zeros() as usize;
+            let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            f(key(c, value, false), REGION_CAUSE[ty]);
+            f(
+                key(REGION_CELLS[r as usize][k] as usize, value, false),
+                REGION_CAUSE[ty],
+            );
         }
     }
 }
@@ -421,12 +453,13 @@ pub struct OnConsequence {
     pub key: u16,
     /// The rule that forces it.
     pub cause: Cause,
-    /// Hidden parents: for the cell rule, the cell's digits removed since the
-    /// chain started (a digit mask); for a region rule, the region's cells
-    /// that lost the digit (an 81-bit set).
-    pub hidden_digits: u16,
-    /// See `hidden_digits`.
-    pub hidden_cells: u128,
+    /// The region of a region rule (unused for the cell rule).
+    pub region: u8,
+    /// Hidden parents: for the cell rule, the cell's digits removed since
+    /// the chain started (a digit mask); for a region rule, the positions
+    /// of the region (bit `k` for `REGION_CELLS[region][k]`) that lost the
+    /// digit.
+    pub hidden: u16,
 }
 
 /// The "on" consequences of assuming potential (`cell`, `value`) off, in
@@ -453,25 +486,28 @@ pub fn off_to_on(
             out[n] = OnConsequence {
                 key: key(cell, other, true),
                 cause: Cause::NakedSingle,
-                hidden_digits: source.cands[cell] & !cands,
-                hidden_cells: 0,
+                region: 0,
+                hidden: source.cands[cell] & !cands,
             };
             n += 1;
         }
     }
     if x {
-        let mut done = 0u128;
+        // The other position, when the region has two: each cell once.
+        let mut done = [u8::MAX; 3];
         for (ty, &r) in CELL_REGIONS[cell].iter().enumerate() {
-            let pos = work.in_region(r as usize, value);
-            if is_two(pos) {
-                let other = (pos & !(1u128 << cell)).trailing_zeros() as usize;
-                if done >> other & 1 == 0 {
-                    done |= 1 << other;
+            let pos = work.pos[r as usize][value as usize];
+            let rest = pos & pos.wrapping_sub(1);
+            if rest != 0 && rest & rest.wrapping_sub(1) == 0 {
+                let k = (pos & !(1 << INDEX_IN[cell][ty])).trailing_zeros() as usize;
+                let other = REGION_CELLS[r as usize][k];
+                if !done[..ty].contains(&other) {
+                    done[ty] = other;
                     out[n] = OnConsequence {
-                        key: key(other, value, true),
+                        key: key(other as usize, value, true),
                         cause: REGION_CAUSE[ty],
-                        hidden_digits: 0,
-                        hidden_cells: source.in_region(r as usize, value) & !pos,
+                        region: r,
+                        hidden: source.pos[r as usize][value as usize] & !pos,
                     };
                     n += 1;
                 }

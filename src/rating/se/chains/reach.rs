@@ -110,8 +110,8 @@ impl Reach {
         let mut out = [OnConsequence {
             key: 0,
             cause: Cause::None,
-            hidden_digits: 0,
-            hidden_cells: 0,
+            region: 0,
+            hidden: 0,
         }; 4];
         let (index, edges, links) = (&self.index, &mut self.edges, &mut self.links);
         for &k in &self.keys {
