@@ -301,6 +301,8 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     let opts = PipelineOptions {
         inputs: args.inputs,
         column: args.column.column.clone(),
+        keep: Vec::new(),
+        puzzle: None,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: (!args.quiet && std::io::stderr().is_terminal()).then(cli::RecordsBar::hook),

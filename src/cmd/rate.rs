@@ -200,6 +200,8 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let opts = PipelineOptions {
         inputs: args.inputs,
         column: args.column.column.clone(),
+        keep: Vec::new(),
+        puzzle: None,
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),

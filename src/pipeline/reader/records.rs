@@ -27,6 +27,12 @@ pub(super) struct InputRecords<R> {
     line_cap: usize,
     /// `--column`, if given.
     wanted: Option<Column>,
+    /// `--keep`'s column names (empty: none).
+    keep: Vec<String>,
+    /// Where `--keep`'s columns are among a CSV record's fields, once the
+    /// input's header named them; `None` while the input's records are
+    /// not CSV records (their kept fields are empty).
+    keep_cols: Option<Vec<usize>>,
     /// [`Item::Waiting`] was the last item: read on without asking again.
     waited: bool,
     /// Lines read so far.
@@ -66,6 +72,8 @@ impl<R: Input> InputRecords<R> {
             again: Again::default(),
             line_cap: reading.line_cap,
             wanted: reading.column.cloned(),
+            keep: reading.keep.to_vec(),
+            keep_cols: None,
             waited: false,
             line_no: 0,
             first: true,
@@ -91,8 +99,30 @@ impl<R: Input> InputRecords<R> {
     /// terminal), or `None` at the input's end.
     ///
     /// Errors: the input fails to read, starts with a UTF-16 byte-order
-    /// mark, or (with `--column NAME`) its first line names no such column.
+    /// mark, or (with `--column NAME`) its first line names no such column;
+    /// with `--keep`, an input read as CSV whose header names no column of
+    /// that name (or that has no header).
     pub(super) fn next(
+        &mut self,
+        index: &mut u64,
+        watch: Option<&streaming::Watch>,
+    ) -> anyhow::Result<Option<Item>> {
+        let mut item = self.next_item(index, watch)?;
+        if !self.keep.is_empty() {
+            if let Some(Item::Record(record)) = &mut item {
+                // Not a CSV record (or one too damaged to have fields):
+                // its kept columns are empty.
+                if record.kept.is_empty() {
+                    record.kept = vec![String::new(); self.keep.len()];
+                }
+            }
+        }
+        Ok(item)
+    }
+
+    /// [`InputRecords::next`], its records' kept columns filled only
+    /// where they are CSV records.
+    fn next_item(
         &mut self,
         index: &mut u64,
         watch: Option<&streaming::Watch>,
@@ -109,8 +139,15 @@ impl<R: Input> InputRecords<R> {
         // short, if any (numbered first: its rows came first).
         macro_rules! emit {
             ($record:expr) => {{
+                emit!($record, None)
+            }};
+            ($record:expr, $kept:expr) => {{
+                let kept: Option<Vec<String>> = $kept;
                 let cut = self.grid.cut_short(name, index);
-                let record = $record;
+                let mut record = $record;
+                if let Some(kept) = kept {
+                    record.kept = kept;
+                }
                 return Ok(Some(Item::Record(match cut {
                     Some(grid) => {
                         self.queued = Some(record);
@@ -180,9 +217,9 @@ impl<R: Input> InputRecords<R> {
                 }
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
-                    if let Some((k, header_name)) =
-                        csv_header(name, &self.wanted, fields, self.column)?
-                    {
+                    let header = csv_header(name, &self.wanted, fields, self.column)?;
+                    self.keep_cols = keep_columns(name, &self.keep, header.is_some(), fields)?;
+                    if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
                         continue;
@@ -190,14 +227,11 @@ impl<R: Input> InputRecords<R> {
                 }
                 let column = (self.column, self.column_name.as_deref());
                 let lines = (open.first_line, line_no);
-                emit!(csv_record(
-                    name,
-                    next_index(index),
-                    lines,
-                    fields,
-                    column,
-                    &open.text
-                ));
+                let kept = kept_of_fields(&self.keep_cols, fields);
+                emit!(
+                    csv_record(name, next_index(index), lines, fields, column, &open.text),
+                    kept
+                );
             }
             if line_no == 1 {
                 if let Some(encoding) = formats::utf16_bom(whole) {
@@ -222,6 +256,7 @@ impl<R: Input> InputRecords<R> {
                         "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
                     )),
                     pencilmarks: None,
+                    kept: Vec::new(),
                 });
             }
             if self.csv {
@@ -237,36 +272,35 @@ impl<R: Input> InputRecords<R> {
                 if !self.first && memchr::memchr(b'"', whole).is_none() {
                     // The common case: a record of one line, its fields
                     // split at commas.
+                    let kept = kept_of_line(&self.keep_cols, whole);
                     match unquoted_field(whole, self.column) {
                         Ok(field) => {
                             if let Some(puzzle) = line_of_valid_puzzle(field) {
-                                emit!(Record {
-                                    index: next_index(index),
-                                    source: Arc::clone(name),
-                                    line: line_no,
-                                    raw: String::new(),
-                                    grid: Ok(puzzle),
-                                    pencilmarks: None,
-                                });
+                                emit!(
+                                    Record {
+                                        index: next_index(index),
+                                        source: Arc::clone(name),
+                                        line: line_no,
+                                        raw: String::new(),
+                                        grid: Ok(puzzle),
+                                        pencilmarks: None,
+                                        kept: Vec::new(),
+                                    },
+                                    kept
+                                );
                             }
-                            emit!(make_record(
-                                next_index(index),
-                                name,
-                                line_no,
-                                field_puzzle(field)
-                            ));
+                            emit!(
+                                make_record(next_index(index), name, line_no, field_puzzle(field)),
+                                kept
+                            );
                         }
                         Err(n) => {
                             let column = (self.column, self.column_name.as_deref());
                             let lines = (line_no, line_no);
-                            emit!(short_record(
-                                name,
-                                next_index(index),
-                                lines,
-                                n,
-                                column,
-                                whole
-                            ));
+                            emit!(
+                                short_record(name, next_index(index), lines, n, column, whole),
+                                kept
+                            );
                         }
                     }
                 }
@@ -281,9 +315,9 @@ impl<R: Input> InputRecords<R> {
                 }
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
-                    if let Some((k, header_name)) =
-                        csv_header(name, &self.wanted, fields, self.column)?
-                    {
+                    let header = csv_header(name, &self.wanted, fields, self.column)?;
+                    self.keep_cols = keep_columns(name, &self.keep, header.is_some(), fields)?;
+                    if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
                         continue;
@@ -291,14 +325,11 @@ impl<R: Input> InputRecords<R> {
                 }
                 let column = (self.column, self.column_name.as_deref());
                 let lines = (line_no, line_no);
-                emit!(csv_record(
-                    name,
-                    next_index(index),
-                    lines,
-                    fields,
-                    column,
-                    whole
-                ));
+                let kept = kept_of_fields(&self.keep_cols, fields);
+                emit!(
+                    csv_record(name, next_index(index), lines, fields, column, whole),
+                    kept
+                );
             }
             // The common case first: 81 cells then a separator or the end.
             if let Some(puzzle) = line_of_valid_puzzle(whole).filter(|_| !self.first) {
@@ -309,6 +340,7 @@ impl<R: Input> InputRecords<R> {
                     raw: String::new(),
                     grid: Ok(puzzle),
                     pencilmarks: None,
+                    kept: Vec::new(),
                 });
             }
             let line = whole;
@@ -323,6 +355,7 @@ impl<R: Input> InputRecords<R> {
                     self.column = k;
                     self.column_name = header.fields().get(k).map(header_name);
                     self.csv = true;
+                    self.keep_cols = keep_columns(name, &self.keep, true, header.fields())?;
                     continue;
                 }
             }
@@ -352,6 +385,7 @@ impl<R: Input> InputRecords<R> {
                                 cells.len()
                             )),
                             pencilmarks: None,
+                            kept: Vec::new(),
                         });
                     }
                     _ => {}
@@ -418,6 +452,85 @@ fn csv_header(
         }
         None => Ok(None),
     }
+}
+
+/// Where `--keep`'s columns (`keep`) lie among the fields of an input's
+/// first CSV record, which is a header when `is_header`: `None` without
+/// `--keep`.
+///
+/// Errors: `keep` names a column the header does not have, or the input has
+/// no header (its first record is a puzzle) to name it.
+fn keep_columns(
+    name: &str,
+    keep: &[String],
+    is_header: bool,
+    fields: Fields<'_>,
+) -> anyhow::Result<Option<Vec<usize>>> {
+    if keep.is_empty() {
+        return Ok(None);
+    }
+    if !is_header {
+        bail!(
+            "input {name} has no CSV header (its first record is a puzzle), so no column \
+             named {:?} (--keep)",
+            keep[0]
+        );
+    }
+    keep.iter()
+        .map(
+            |wanted| match formats::named_column(fields.iter(), wanted) {
+                Some(k) => Ok(k),
+                None => bail!(
+                "input {name} has no column named {wanted:?} (--keep): its first line, read as \
+                 a CSV header, names {}",
+                header_list(fields)
+            ),
+            },
+        )
+        .collect::<anyhow::Result<Vec<usize>>>()
+        .map(Some)
+}
+
+/// A kept field's text: lossily decoded, its record's line end (the `\r`
+/// a CSV record's last field keeps of `\r\n`) dropped.
+fn kept_text(field: &[u8], last: bool) -> String {
+    let field = if last {
+        formats::trim_line_end(field)
+    } else {
+        field
+    };
+    String::from_utf8_lossy(field).into_owned()
+}
+
+/// The kept columns (`cols`, `None` without `--keep`) of a CSV record's
+/// `fields`; a column past the record's last field is empty.
+fn kept_of_fields(cols: &Option<Vec<usize>>, fields: Fields<'_>) -> Option<Vec<String>> {
+    let cols = cols.as_ref()?;
+    Some(
+        cols.iter()
+            .map(|&k| {
+                fields
+                    .get(k)
+                    .map_or_else(String::new, |f| kept_text(f, k + 1 == fields.len()))
+            })
+            .collect(),
+    )
+}
+
+/// [`kept_of_fields`] of a line without a double quote (its end included),
+/// whose fields end at commas.
+fn kept_of_line(cols: &Option<Vec<usize>>, line: &[u8]) -> Option<Vec<String>> {
+    let cols = cols.as_ref()?;
+    let fields: Vec<&[u8]> = formats::trim_line_end(line).split(|&b| b == b',').collect();
+    Some(
+        cols.iter()
+            .map(|&k| {
+                fields
+                    .get(k)
+                    .map_or_else(String::new, |f| kept_text(f, false))
+            })
+            .collect(),
+    )
 }
 
 /// A header field as a name for messages.
@@ -497,6 +610,7 @@ fn short_record(
             column.0 + 1
         )),
         pencilmarks: None,
+        kept: Vec::new(),
     }
 }
 
@@ -592,6 +706,7 @@ impl OpenRecord {
                  {why}, so this line is read as one record{after}"
             )),
             pencilmarks: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -709,6 +824,7 @@ impl PendingGrid {
                 self.first_line
             )),
             pencilmarks: None,
+            kept: Vec::new(),
         })
     }
 }
@@ -774,6 +890,7 @@ mod tests {
         let reading = Reading {
             line_cap: cap,
             column: None,
+            keep: &[],
             watch: None,
         };
         let mut records = InputRecords::new(&Arc::from("a.csv"), input, &reading);
