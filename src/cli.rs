@@ -289,3 +289,96 @@ impl FormatArg {
         crate::output::Format::resolve(self.format, output)
     }
 }
+
+/// `--keep` and `--source`, flattened into the commands that write a row
+/// per input record (`solve`, `rate`, `count`, `canon`): what each row
+/// carries from its record, so that results map back to the input
+/// ([`crate::rows::Carry`]).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CarryArgs {
+    /// Copy these input CSV columns into every row, before the result columns.
+    #[arg(
+        long,
+        value_name = "COL,...",
+        value_delimiter = ',',
+        long_help = KEEP_HELP
+    )]
+    pub keep: Vec<String>,
+
+    /// Add the columns source and line: the input file and line of each record.
+    #[arg(long, long_help = SOURCE_HELP)]
+    pub source: bool,
+}
+
+impl CarryArgs {
+    /// What the rows carry.
+    pub fn carry(&self) -> crate::rows::Carry {
+        crate::rows::Carry {
+            keep: self.keep.clone(),
+            source: self.source,
+        }
+    }
+}
+
+/// `--keep`'s long help.
+const KEEP_HELP: &str = "Copy these input CSV columns (by header name, any case; \
+    comma-separated, or --keep given again) into every row, as text, before the result \
+    columns: a contributor's id, a book's page. Each input read as CSV (a header naming the \
+    puzzle column, or --column) must have a header naming each column, else the run stops \
+    before writing anything, naming the file and its columns; records of inputs that are \
+    not CSV (one puzzle a line, pasted grids) get empty fields. A kept column may not share \
+    a name with the command's own columns (-o's header names each column once). --resume \
+    checks that the columns are those of the interrupted run.\n\
+    Example: sudoflow solve kaggle.csv --keep id -o solved.csv";
+
+/// `--source`'s long help.
+const SOURCE_HELP: &str = "Add two columns after the result columns: source, the input \
+    the record was read from (its path as given, <stdin>, ARCHIVE.zip/MEMBER, <puzzle> for \
+    -p), and line, the record's first line in it (1-based). To carry them through a pipe, \
+    write them where the input is still known and keep them downstream:\n\
+    sudoflow canon --distinct --source --keep id big.csv -o distinct.csv\n\
+    sudoflow rate distinct.csv --keep id,source,line -o rated.csv\n\
+    (rated.csv's source and line then name big.csv's lines, while its error column names \
+    distinct.csv's.)\n\
+    Example: sudoflow solve a.txt b.txt --source -o out.csv";
+
+/// Parses `-p/--puzzle`: any text that is not blank (the reader makes a
+/// record of it, or an invalid record saying why it is none).
+///
+/// Errors: an empty or blank text, or a `#` comment (no record at all).
+pub fn parse_puzzle(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(
+            "the puzzle is empty: give 81 cells, e.g. -p '8..........36......7..9.2...'".into(),
+        );
+    }
+    if t.starts_with('#') {
+        return Err(format!(
+            "{text:?} is a comment, not a puzzle: give 81 cells ('.', '0' or '_' for blanks)"
+        ));
+    }
+    Ok(text.to_string())
+}
+
+/// `-p/--puzzle`, flattened into `solve`, `rate`, `count` and `canon`: one
+/// puzzle from the command line instead of input files.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PuzzleArg {
+    /// One puzzle from the command line instead of input files (81 cells, '.', '0' or '_' blank).
+    #[arg(
+        short = 'p',
+        long = "puzzle",
+        value_name = "PUZZLE",
+        conflicts_with = "inputs",
+        value_parser = parse_puzzle,
+        long_help = "One puzzle from the command line instead of input files, as `explain` \
+            takes it: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks, text after \
+            whitespace, ',', ';' or ':' ignored; a 729-character pencilmark line or a pasted \
+            grid ('5 3 . | . 7 . | ...') reads too. Its row is written as any other (its \
+            source is <puzzle>, line 1); an unsolvable puzzle's error column names the cell \
+            or unit where propagation finds the contradiction.\n\
+            Example: sudoflow solve -p '8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..'"
+    )]
+    pub puzzle: Option<String>,
+}

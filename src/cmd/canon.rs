@@ -318,6 +318,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
             ("column", format!("{:?}", args.column.column)),
         ],
         header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
+        text_columns: Vec::new(),
         format: args.format.resolve(args.output.as_deref()),
     };
     let (mut out, mut sink, mut kept) =

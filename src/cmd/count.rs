@@ -9,11 +9,13 @@
 //! `index,puzzle,status,solutions,error`; statuses and the meaning of
 //! `solutions` are tabled in [`crate::counting::solutions`].
 
+use crate::canon::SharedClasses;
 use crate::cli;
 use crate::counting::solutions::CountOptions;
 use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
+use crate::rows::{classify, write_carried, Carried, RecordClasses};
 use crate::solver::Solver;
 use crate::work::{self, Budget};
 use anyhow::Context;
@@ -73,7 +75,27 @@ pub struct CountArgs {
 
     #[command(flatten)]
     #[allow(missing_docs)]
+    pub puzzle: crate::cli::PuzzleArg,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
     pub column: crate::cli::ColumnArg,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub carry: crate::cli::CarryArgs,
+
+    /// Count only the first record of each class of equivalent puzzles (as `canon --distinct`).
+    #[arg(
+        long,
+        long_help = "Work on and write only the first record of each class of equivalent \
+            puzzles (same minlex form as `sudoflow canon` gives it); later records of a \
+            class get no row and are not counted (equivalent puzzles have as many \
+            solutions). Invalid records still get their row; the index column keeps the \
+            input's numbering; the summary counts the repeats.\n\
+            Example: sudoflow count --distinct corpus.txt -o counts.csv"
+    )]
+    pub distinct: bool,
 
     /// Write the CSV to FILE instead of stdout.
     #[arg(
@@ -217,63 +239,121 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let solve_opts = count_opts.solve_options();
+    let carry = args.carry.carry();
     let opts = PipelineOptions {
         inputs: args.inputs,
         column: args.column.column.clone(),
-        keep: Vec::new(),
-        puzzle: None,
+        keep: carry.keep.clone(),
+        puzzle: args.puzzle.puzzle.clone(),
         threads: cli::thread_count(args.threads),
         batch_size: args.batch_size.get(),
         progress: cli::progress(args.quiet, args.output.as_deref()),
     };
-    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
+    let own: Vec<String> = COUNT_HEADER.iter().map(|h| h.to_string()).collect();
+    carry.check(&own).map_err(anyhow::Error::msg)?;
+    pipeline::check_inputs_keeping(&opts.inputs, opts.column.as_ref(), &opts.keep)?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let spec = RunSpec {
         command: "count",
         resumable: true,
-        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        inputs: crate::cmd::solve::run_inputs(&opts),
         options: vec![
             ("max", format!("{:?}", args.max)),
             ("time-budget", format!("{:?}", args.time_budget)),
             ("wall-limit", format!("{:?}", args.wall_limit)),
             ("blank", char::from(args.blank).to_string()),
             ("column", format!("{:?}", args.column.column)),
+            ("keep", format!("{:?}", carry.keep)),
+            ("source", carry.source.to_string()),
+            ("distinct", args.distinct.to_string()),
+            ("puzzle", format!("{:?}", opts.puzzle)),
         ],
-        header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
+        header: carry.header(&own),
+        text_columns: carry.keep.clone(),
         format: args.format.resolve(args.output.as_deref()),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
-    cli::note_terminal_stdin(&opts.inputs, args.quiet);
+    if opts.puzzle.is_none() {
+        cli::note_terminal_stdin(&opts.inputs, args.quiet);
+    }
 
-    let mut counts = [0u64; STATUSES.len()];
-    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
-    let result = pipeline::run_resumed(
-        &opts,
-        Some(&mut check),
-        || Solver::new(solve_opts),
-        |solver: &mut Solver, record: &Record| {
-            let mut row = count_one(solver, &count_opts, record);
-            if record.grid.is_ok() {
-                row.puzzle = crate::output::with_blank(&row.puzzle, args.blank);
+    let blank = args.blank;
+    let count = |solver: &mut Solver, record: &Record| {
+        let mut row = count_one(solver, &count_opts, record);
+        if record.grid.is_ok() {
+            row.puzzle = crate::output::with_blank(&row.puzzle, blank);
+        }
+        row
+    };
+    let mut counts = [0u64; STATUSES.len() + 1];
+    let mut tally = |row: &CountRow| {
+        let slot = STATUSES.iter().position(|&s| s == row.status());
+        counts[slot.expect("every status is listed")] += 1;
+    };
+    let result = if carry.is_empty() && !args.distinct {
+        let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+        pipeline::run_resumed(
+            &opts,
+            Some(&mut check),
+            || Solver::new(solve_opts),
+            count,
+            |e: Emit<CountRow>| match e {
+                Emit::Row(row) => {
+                    tally(&row);
+                    sink.write_record(row.fields())?;
+                    out.row_written(&mut sink)
+                }
+                Emit::Flush => out.flush(&mut sink),
+            },
+        )
+    } else {
+        let classes = args.distinct.then(SharedClasses::new);
+        if let (Some(k), true) = (kept.as_mut(), args.distinct) {
+            k.set_sparse();
+        }
+        let mut check = crate::cmd::solve::resume_check(kept.as_mut(), classes.as_ref());
+        let mut repeats = 0;
+        let result = pipeline::run_resumed(
+            &opts,
+            Some(&mut check),
+            || (Solver::new(solve_opts), RecordClasses::default()),
+            |(solver, canon): &mut (Solver, RecordClasses), record: &Record| {
+                classify(classes.as_ref(), canon, solver, record, count)
+            },
+            |e: Emit<Carried<CountRow>>| match e {
+                Emit::Row(carried) => {
+                    match write_carried(&mut sink, &carry, classes.as_ref(), &carried, |r| {
+                        r.fields().to_vec()
+                    })? {
+                        Some(row) => {
+                            tally(row);
+                            out.row_written(&mut sink)
+                        }
+                        None => {
+                            repeats += 1;
+                            out.record_without_row(&mut sink)
+                        }
+                    }
+                }
+                Emit::Flush => out.flush(&mut sink),
+            },
+        );
+        drop(check);
+        result.inspect(|summary| {
+            if let Some(k) = kept.as_ref() {
+                repeats += summary.resumed - k.kept().min(summary.resumed);
             }
-            row
-        },
-        |e: Emit<CountRow>| match e {
-            Emit::Row(row) => {
-                let slot = STATUSES.iter().position(|&s| s == row.status());
-                counts[slot.expect("every status is listed")] += 1;
-                sink.write_record(row.fields())?;
-                out.row_written(&mut sink)
-            }
-            Emit::Flush => out.flush(&mut sink),
-        },
-    );
+            counts[STATUSES.len()] = repeats;
+        })
+    };
+    let mut names = STATUSES.to_vec();
+    names.push("repeats");
     out.finish(
         sink,
         result,
         kept.as_mut(),
-        &STATUSES,
+        &names,
         &mut counts,
         args.quiet,
         args.strict,

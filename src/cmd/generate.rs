@@ -458,6 +458,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("distinct", args.distinct.to_string()),
         ],
         header,
+        text_columns: Vec::new(),
         format: args.format.resolve(Some(&args.output)),
     };
     let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
