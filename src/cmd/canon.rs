@@ -14,14 +14,11 @@
 use crate::canon::{
     line_digest, Canonical, Canonicalizer, Classes, PencilmarkCanonical, PencilmarkCanonicalizer,
 };
-use crate::cli;
 use crate::interrupt;
+use crate::opts;
 use crate::outfile::{KeptRows, RunOutput, RunSpec};
-use crate::pipeline::{self, PipelineOptions, Record};
-use anyhow::Context;
-use std::io::IsTerminal;
-use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use crate::pipeline::{self, Record};
+use crate::rows::{Carried, Carry};
 use std::process::ExitCode;
 
 /// The header of `canon`'s CSV, in column order.
@@ -70,102 +67,22 @@ Examples:
   echo '.................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...' \\
     | sudoflow canon")]
 pub struct CanonArgs {
-    /// Puzzle files read in order as one stream ('-' or none: stdin).
-    #[arg(
-        value_name = "INPUT",
-        long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
-            The same records as `solve`: one puzzle per line (81 cells, '.', '0', '_', \
-            '-', '*' or 'x' blank), pasted grids (cells between spaces or '|', 9 lines of 9), '#' comments and blank lines skipped, text after a separator ignored, \
-            sudoflow's own CSV read by its puzzle column, gzip and zip read as is.\n\
-            Example: sudoflow canon a.txt b.txt.gz -"
-    )]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: opts::InputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub column: crate::cli::ColumnArg,
-
-    /// Write the CSV to FILE instead of stdout.
-    #[arg(
-        short,
-        long,
-        value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
-            Example: sudoflow canon puzzles.txt -o canon.csv"
-    )]
-    pub output: Option<PathBuf>,
+    pub output: opts::OutputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub format: crate::cli::FormatArg,
+    pub work: opts::WorkArgs,
 
-    /// Worker threads [default: all cores].
-    #[arg(
-        short = 'j',
-        long,
-        value_name = "N",
-        long_help = "Number of worker threads canonicalising in parallel [default: all \
-            cores]. The output is byte-identical whatever N is.\n\
-            Example: sudoflow canon -j 2 puzzles.txt"
-    )]
-    pub threads: Option<NonZeroUsize>,
-
-    /// Keep the first record of each class only (and every invalid record).
-    #[arg(
-        long,
-        long_help = "Write only the first record of each class (class_index = index): a \
-            corpus without two equivalent puzzles. Invalid records still get their row. \
-            Indices stay those of the input, so gaps show what was dropped.\n\
-            Example: sudoflow canon --distinct corpus.txt -o distinct.csv"
-    )]
-    pub distinct: bool,
-
-    /// Records per batch handed to a worker.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = NonZeroUsize::new(1024).expect("nonzero"),
-        long_help = "Records per batch handed to a worker; memory holds about 4 x threads \
-            batches.\n\
-            Example: sudoflow canon --batch-size 256 puzzles.txt"
-    )]
-    pub batch_size: NonZeroUsize,
-
-    /// No progress bar and no summary line on stderr.
-    #[arg(
-        short,
-        long,
-        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
-            stderr is a terminal) and no summary line at the end.\n\
-            Example: sudoflow canon -q puzzles.txt > canon.csv"
-    )]
-    pub quiet: bool,
-
-    /// Continue an interrupted run from FILE.partial (same inputs and options).
-    #[arg(
-        long,
-        requires = "output",
-        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
-            FILE.partial, the rows it kept: the inputs and --distinct must be those of that \
-            run (-j, --batch-size and -q may differ), else the resume is refused, saying what \
-            differs. The records whose rows are kept are read again and checked, not worked \
-            on again; the classes are taken back from the rows (their canonical and \
-            class_index), so the final FILE is the one an uninterrupted run writes. Without \
-            FILE.partial the run starts afresh.\n\
-            Example: sudoflow canon big.txt --distinct -o distinct.csv --resume"
-    )]
-    pub resume: bool,
-
-    /// Exit 1 if any record is invalid (after writing everything).
-    #[arg(
-        long,
-        long_help = "Exit with code 1 if any record is not a puzzle (bad length, bad \
-            character). The whole output is still written first. Clashing givens are not \
-            invalid here: their form is defined.\n\
-            Example: sudoflow canon --strict puzzles.txt -o canon.csv || echo 'bad records'"
-    )]
-    pub strict: bool,
+    /// `--keep`, `--source` and `--distinct` (only the first record of each
+    /// class gets a row: class_index = index).
+    #[command(flatten)]
+    pub map: opts::MapArgs,
 }
 
 /// The form of one record: of its 81 cells, or of its candidates.
@@ -262,6 +179,7 @@ impl pipeline::FromPanic for CanonRow {
 /// damaged file).
 fn take_back_classes(
     kept: &KeptRows,
+    carry: &Carry,
     classes: &mut Classes,
     duplicates: &mut u64,
     invalid: &mut u64,
@@ -269,22 +187,25 @@ fn take_back_classes(
     let mut rows = kept.read_back()?;
     let mut row = csv::ByteRecord::new();
     let number = |field: &[u8]| std::str::from_utf8(field).ok()?.parse::<u64>().ok();
+    // The row's own columns come after the kept ones.
+    let at = carry.keep.len();
+    let columns = carry.header(&[]).len() + CANON_HEADER.len();
     let mut n = 0;
     while rows.read(&mut row, n + 1)? {
         n += 1;
-        if row.len() != CANON_HEADER.len() {
+        if row.len() != columns {
             // KeptRows reports the damage, naming the row.
             continue;
         }
-        if row[2].is_empty() {
+        if row[at + 2].is_empty() {
             *invalid += 1;
             continue;
         }
-        let (Some(index), Some(class)) = (number(&row[0]), number(&row[4])) else {
+        let (Some(index), Some(class)) = (number(&row[at]), number(&row[at + 4])) else {
             anyhow::bail!("cannot resume: row {n} of the kept rows is damaged");
         };
         if index == class {
-            classes.first_of(line_digest(&row[2]), index);
+            classes.first_of(line_digest(&row[at + 2]), index);
         } else {
             *duplicates += 1;
         }
@@ -298,85 +219,98 @@ fn take_back_classes(
 /// (a closed stdout is reported as a broken pipe, which the binary turns
 /// into a quiet exit 0), or `--resume` is refused.
 pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
-    let opts = PipelineOptions {
-        inputs: args.inputs,
-        column: args.column.column.clone(),
-        keep: Vec::new(),
-        puzzle: None,
-        threads: cli::thread_count(args.threads),
-        batch_size: args.batch_size.get(),
-        progress: (!args.quiet && std::io::stderr().is_terminal()).then(cli::RecordsBar::hook),
-    };
-    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
-    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let own: Vec<String> = CANON_HEADER.iter().map(|h| h.to_string()).collect();
+    let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
+    let carry = args.map.carry();
+    let distinct = args.map.distinct;
     let spec = RunSpec {
         command: "canon",
         resumable: true,
-        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
-        options: vec![
-            ("distinct", args.distinct.to_string()),
-            ("column", format!("{:?}", args.column.column)),
-        ],
-        header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
-        text_columns: Vec::new(),
-        format: args.format.resolve(args.output.as_deref()),
+        inputs: args.input.sidecar_inputs(),
+        options: [
+            ("blank", char::from(args.input.blank).to_string()),
+            ("column", args.input.column_text()),
+            ("puzzle", args.input.puzzle_text()),
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
+        header: carry.header(&own),
+        text_columns: carry.keep.clone(),
+        format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
-        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
+        RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
+    opts::note_terminal_stdin(&opts, args.output.quiet);
+    let blank = args.input.blank;
 
     let mut classes = Classes::new();
     let (mut duplicates, mut invalid) = (0u64, 0u64);
     if let Some(k) = kept.as_mut() {
-        if args.distinct {
+        if distinct {
             k.set_sparse();
         }
-        take_back_classes(k, &mut classes, &mut duplicates, &mut invalid)?;
+        take_back_classes(k, &carry, &mut classes, &mut duplicates, &mut invalid)?;
     }
     let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
     let result = pipeline::run_resumed(
         &opts,
         Some(&mut check),
         CanonState::default,
-        canon_one,
-        |e: pipeline::Emit<CanonRow>| {
-            let row = match e {
-                pipeline::Emit::Row(row) => row,
+        |state: &mut CanonState, record: &Record| {
+            Carried::of(record, None, Some(canon_one(state, record)))
+        },
+        |e: pipeline::Emit<Carried<CanonRow>>| {
+            let carried = match e {
+                pipeline::Emit::Row(carried) => carried,
                 pipeline::Emit::Flush => return out.flush(&mut sink),
             };
+            let row = carried.row.as_ref().expect("canon works on every record");
+            let mut line_no = itoa::Buffer::new();
             match &row.result {
                 Ok(form) => {
                     let line = form.to_line();
                     let class = classes.first_of(line_digest(line.as_bytes()), row.index);
                     if class != row.index {
                         duplicates += 1;
-                        if args.distinct {
+                        if distinct {
                             return out.record_without_row(&mut sink);
                         }
                     }
                     let mut index = itoa::Buffer::new();
                     let mut automorphisms = itoa::Buffer::new();
                     let mut class_index = itoa::Buffer::new();
-                    sink.write_record([
+                    // --blank for a grid's blanks (a pencilmark line's dots
+                    // are eliminated candidates, not blanks).
+                    let puzzle = match form {
+                        Form::Puzzle(_) if blank != b'.' => {
+                            std::borrow::Cow::Owned(crate::output::with_blank(&row.puzzle, blank))
+                        }
+                        _ => std::borrow::Cow::Borrowed(row.puzzle.as_str()),
+                    };
+                    let own: [&[u8]; 6] = [
                         index.format(row.index).as_bytes(),
-                        row.puzzle.as_bytes(),
+                        puzzle.as_bytes(),
                         line.as_bytes(),
                         automorphisms.format(form.automorphisms()).as_bytes(),
                         class_index.format(class).as_bytes(),
                         b"",
-                    ])?;
+                    ];
+                    sink.write_record(carried.fields(&carry, own, &mut line_no))?;
                     out.row_written(&mut sink)
                 }
                 Err(error) => {
                     invalid += 1;
                     let mut index = itoa::Buffer::new();
-                    sink.write_record([
+                    let own: [&[u8]; 6] = [
                         index.format(row.index).as_bytes(),
                         row.puzzle.as_bytes(),
                         b"",
                         b"",
                         b"",
                         error.as_bytes(),
-                    ])?;
+                    ];
+                    sink.write_record(carried.fields(&carry, own, &mut line_no))?;
                     out.row_written(&mut sink)
                 }
             }
@@ -407,5 +341,5 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         return out.interrupted(sink, signal, &summary.line(&counts));
     }
     out.commit(sink)?;
-    Ok(summary.finish(&counts, args.quiet, args.strict))
+    Ok(summary.finish(&counts, args.output.quiet, args.input.strict))
 }

@@ -9,16 +9,11 @@
 //! `index,puzzle,status,er,ep,ed,technique,steps,error`.
 
 use crate::canon::SharedClasses;
-use crate::cli;
-use crate::interrupt;
+use crate::opts;
 use crate::outfile::{RunOutput, RunSpec};
-use crate::pipeline::{self, Emit, PipelineOptions, Record};
-use crate::rows::{classify, write_carried, Carried, RecordClasses};
-use anyhow::Context;
-use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use crate::pipeline::{self, Emit, Record};
+use crate::rows::{classify, resume_check, write_carried, Carried, RecordClasses};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Statuses in the order the summary line lists them.
 const STATUSES: [&str; 6] = [
@@ -55,154 +50,25 @@ Examples:
   sudoflow rate puzzles.txt -o rated.csv
   sudoflow generate -n 1000 --seed 1 | sudoflow rate -j 2 --time-budget 30")]
 pub struct RateArgs {
-    /// Puzzle files read in order as one stream ('-' or none: stdin).
-    #[arg(
-        value_name = "INPUT",
-        long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
-            The same records as `solve`: one puzzle per line (81 cells, '.', '0', '_', \
-            '-', '*' or 'x' blank), pasted grids (cells between spaces or '|', 9 lines of 9), '#' comments and blank lines skipped, text after a separator ignored \
-            (so 'puzzle ED=7.1/1.2/1.2' lines are read), Kaggle and sudoflow CSVs, gzip, zip. \
-            A pencilmark line (729 characters, tdoku's -p) is rated from its candidates: a \
-            cell with one candidate is a given, the others keep the candidates given (less \
-            what the givens remove), and SE's steps go on from there.\n\
-            Example: sudoflow rate a.txt b.txt.gz -"
-    )]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: opts::InputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub puzzle: crate::cli::PuzzleArg,
+    pub output: opts::OutputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub column: crate::cli::ColumnArg,
+    pub work: opts::WorkArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub carry: crate::cli::CarryArgs,
-
-    /// Rate only the first record of each class of equivalent puzzles (as `canon --distinct`).
-    #[arg(
-        long,
-        long_help = "Work on and write only the first record of each class of equivalent \
-            puzzles (same minlex form as `sudoflow canon` gives it); later records of a \
-            class get no row and are not rated (equivalent puzzles have the same rating). \
-            Invalid records still get their row; the index column keeps the input's \
-            numbering; the summary counts the repeats.\n\
-            Example: sudoflow rate --distinct corpus.txt -o rated.csv"
-    )]
-    pub distinct: bool,
-
-    /// Write the CSV to FILE instead of stdout.
-    #[arg(
-        short,
-        long,
-        value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
-            FILE.partial, created once every input has been found, and renamed FILE (after \
-            an fsync) only when the run completes: FILE is never left half-written, and an \
-            older FILE stays until then.\n\
-            Example: sudoflow rate puzzles.txt -o rated.csv"
-    )]
-    pub output: Option<PathBuf>,
+    pub map: opts::MapArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub format: crate::cli::FormatArg,
-
-    /// Worker threads [default: all cores].
-    #[arg(
-        value_parser = crate::cli::parse_threads,
-        short = 'j',
-        long,
-        value_name = "N",
-        long_help = "Number of worker threads rating in parallel [default: all cores]. The \
-            output is byte-identical whatever N is (with --wall-limit, timeouts aside).\n\
-            Example: sudoflow rate -j 1 puzzles.txt"
-    )]
-    pub threads: Option<NonZeroUsize>,
-
-    /// Give up on a puzzle after TIME of reference work (status 'timeout') [default: 10s].
-    #[arg(
-        long,
-        value_name = "TIME",
-        value_parser = crate::cli::parse_budget,
-        long_help = "Give up on a puzzle after TIME of work: it gets status 'timeout' and the \
-            run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
-            [default: 10s]. The budget is counted in work, not wall time: 10 million units of \
-            the chaining techniques' work per second (about a second of this project's \
-            reference host), so a puzzle runs out at the same step, with the same row, \
-            whatever the machine's load and -j. Puzzles rated 9.5 and above (nested forcing \
-            chains) take the longest; most others take milliseconds.\n\
-            Example: sudoflow rate --time-budget 1m hardest.txt"
-    )]
-    pub time_budget: Option<Duration>,
-
-    /// Also give up on a puzzle after TIME of wall time (rows then depend on load).
-    #[arg(
-        long,
-        value_name = "TIME",
-        value_parser = crate::cli::parse_budget,
-        long_help = "Also give up on a puzzle after TIME of wall time (status 'timeout'). \
-            Unlike --time-budget, which is counted in work, a puzzle may then get another \
-            row on a loaded or slower machine, or on a resume. Default: none.\n\
-            Example: sudoflow rate --wall-limit 1m hardest.txt"
-    )]
-    pub wall_limit: Option<Duration>,
-
-    /// Records per batch handed to a worker.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = NonZeroUsize::new(16).expect("nonzero"),
-        long_help = "Records per batch handed to a worker. Ratings take from microseconds \
-            to seconds, so batches are small to keep the workers evenly busy.\n\
-            Example: sudoflow rate --batch-size 256 easy.txt"
-    )]
-    pub batch_size: NonZeroUsize,
-
-    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
-    #[arg(
-        long,
-        value_name = "CHAR",
-        default_value = ".",
-        value_parser = crate::cli::parse_blank,
-        long_help = crate::cli::BLANK_HELP
-    )]
-    pub blank: u8,
-
-    /// No progress bar and no summary line on stderr.
-    #[arg(
-        short,
-        long,
-        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
-            stderr is a terminal) and no summary line at the end.\n\
-            Example: sudoflow rate -q puzzles.txt > rated.csv"
-    )]
-    pub quiet: bool,
-
-    /// Continue an interrupted run from FILE.partial (same inputs and options).
-    #[arg(
-        long,
-        requires = "output",
-        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
-            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
-            must be those of that run (-j, --batch-size and -q may differ), else the resume \
-            is refused, saying what differs. The records whose rows are kept are read again \
-            and checked, not worked on again; the final FILE is the one an uninterrupted run \
-            writes. Without FILE.partial the run starts afresh.\n\
-            Example: sudoflow rate big.txt -o big.csv --resume"
-    )]
-    pub resume: bool,
-
-    /// Exit 1 if any record is invalid (after writing everything).
-    #[arg(
-        long,
-        long_help = "Exit with code 1 if any record is invalid (bad length, bad character, \
-            clashing givens). The whole output is still written first.\n\
-            Example: sudoflow rate --strict puzzles.txt -o rated.csv || echo 'bad records'"
-    )]
-    pub strict: bool,
+    pub budget: opts::BudgetArgs,
 }
 
 pub use crate::rows::rate::{
@@ -216,116 +82,81 @@ pub use crate::rows::rate::{
 /// turns into a quiet exit 0).
 pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let limits = RateLimits {
-        time: Some(args.time_budget.unwrap_or(DEFAULT_BUDGET)),
-        wall: args.wall_limit,
-    };
-    let carry = args.carry.carry();
-    let opts = PipelineOptions {
-        inputs: args.inputs,
-        column: args.column.column.clone(),
-        keep: carry.keep.clone(),
-        puzzle: args.puzzle.puzzle.clone(),
-        threads: cli::thread_count(args.threads),
-        batch_size: args.batch_size.get(),
-        progress: cli::progress(args.quiet, args.output.as_deref()),
+        time: Some(args.budget.time_budget.unwrap_or(DEFAULT_BUDGET)),
+        wall: args.budget.wall_limit,
     };
     let own: Vec<String> = RATE_HEADER.iter().map(|h| h.to_string()).collect();
-    carry.check(&own).map_err(anyhow::Error::msg)?;
-    pipeline::check_inputs_keeping(&opts.inputs, opts.column.as_ref(), &opts.keep)?;
-    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
+    let carry = args.map.carry();
     let spec = RunSpec {
         command: "rate",
         resumable: true,
-        inputs: crate::cmd::solve::run_inputs(&opts),
-        options: vec![
-            ("time-budget", format!("{:?}", limits.time)),
-            ("wall-limit", format!("{:?}", limits.wall)),
-            ("blank", char::from(args.blank).to_string()),
-            ("column", format!("{:?}", args.column.column)),
-            ("keep", format!("{:?}", carry.keep)),
-            ("source", carry.source.to_string()),
-            ("distinct", args.distinct.to_string()),
-            ("puzzle", format!("{:?}", opts.puzzle)),
-        ],
+        inputs: args.input.sidecar_inputs(),
+        options: [
+            ("time-budget", opts::duration_text(limits.time)),
+            ("wall-limit", opts::duration_text(limits.wall)),
+            ("blank", char::from(args.input.blank).to_string()),
+            ("column", args.input.column_text()),
+            ("puzzle", args.input.puzzle_text()),
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
         header: carry.header(&own),
         text_columns: carry.keep.clone(),
-        format: args.format.resolve(args.output.as_deref()),
+        format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
-        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
-    if opts.puzzle.is_none() {
-        cli::note_terminal_stdin(&opts.inputs, args.quiet);
-    }
+        RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
+    opts::note_terminal_stdin(&opts, args.output.quiet);
+    let blank = args.input.blank;
 
-    let blank = args.blank;
-    let rate = move |state: &mut RateState, record: &Record| {
+    let work = |state: &mut RateState, record: &Record| {
         let mut row = rate_record(state, record);
         if record.grid.is_ok() {
             row.puzzle = crate::output::with_blank(&row.puzzle, blank);
         }
         row
     };
+    let classes = args.map.distinct.then(SharedClasses::new);
+    if let (Some(k), true) = (kept.as_mut(), args.map.distinct) {
+        k.set_sparse();
+    }
+    // Slots: STATUSES, then the repeats --distinct gave no row.
     let mut counts = [0u64; STATUSES.len() + 1];
-    let mut tally = |row: &RateRow| {
-        let slot = STATUSES.iter().position(|&s| s == row.status());
-        counts[slot.expect("every status is listed")] += 1;
-    };
-    let result = if carry.is_empty() && !args.distinct {
-        let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
-        pipeline::run_resumed(
-            &opts,
-            Some(&mut check),
-            || RateState::new(limits),
-            rate,
-            |e: Emit<RateRow>| match e {
-                Emit::Row(row) => {
-                    tally(&row);
-                    sink.write_record(row.fields())?;
-                    out.row_written(&mut sink)
-                }
-                Emit::Flush => out.flush(&mut sink),
-            },
-        )
-    } else {
-        let classes = args.distinct.then(SharedClasses::new);
-        if let (Some(k), true) = (kept.as_mut(), args.distinct) {
-            k.set_sparse();
-        }
-        let mut check = crate::cmd::solve::resume_check(kept.as_mut(), classes.as_ref());
-        let mut repeats = 0;
-        let result = pipeline::run_resumed(
-            &opts,
-            Some(&mut check),
-            || (RateState::new(limits), RecordClasses::default()),
-            |(state, canon): &mut (RateState, RecordClasses), record: &Record| {
-                classify(classes.as_ref(), canon, state, record, rate)
-            },
-            |e: Emit<Carried<RateRow>>| match e {
-                Emit::Row(carried) => {
-                    match write_carried(&mut sink, &carry, classes.as_ref(), &carried, |r| {
-                        r.fields().to_vec()
-                    })? {
-                        Some(row) => {
-                            tally(row);
-                            out.row_written(&mut sink)
-                        }
-                        None => {
-                            repeats += 1;
-                            out.record_without_row(&mut sink)
-                        }
+    let mut check = resume_check(kept.as_mut(), classes.as_ref());
+    let result = pipeline::run_resumed(
+        &opts,
+        Some(&mut check),
+        || (RateState::new(limits), RecordClasses::default()),
+        |(state, canon): &mut (RateState, RecordClasses), record: &Record| {
+            classify(classes.as_ref(), canon, state, record, work)
+        },
+        |e: Emit<Carried<RateRow>>| match e {
+            Emit::Row(carried) => {
+                let fields = |row: &RateRow| Vec::from(row.fields());
+                match write_carried(&mut sink, &carry, classes.as_ref(), &carried, fields)? {
+                    Some(row) => {
+                        let slot = STATUSES.iter().position(|&s| s == row.status());
+                        counts[slot.expect("every status is listed")] += 1;
+                        out.row_written(&mut sink)
+                    }
+                    None => {
+                        counts[STATUSES.len()] += 1;
+                        out.record_without_row(&mut sink)
                     }
                 }
-                Emit::Flush => out.flush(&mut sink),
-            },
-        );
-        drop(check);
-        result.inspect(|summary| {
-            if let Some(k) = kept.as_ref() {
-                repeats += summary.resumed - k.kept().min(summary.resumed);
             }
-            counts[STATUSES.len()] = repeats;
-        })
-    };
+            Emit::Flush => out.flush(&mut sink),
+        },
+    );
+    drop(check);
+    let result = result.inspect(|summary| {
+        // Records a resume skipped without a row of their own: repeats.
+        if let Some(k) = kept.as_ref() {
+            counts[STATUSES.len()] += summary.resumed - k.kept().min(summary.resumed);
+        }
+    });
     let mut names = STATUSES.to_vec();
     names.push("repeats");
     out.finish(
@@ -334,7 +165,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         kept.as_mut(),
         &names,
         &mut counts,
-        args.quiet,
-        args.strict,
+        args.output.quiet,
+        args.input.strict,
     )
 }

@@ -8,6 +8,7 @@ pub mod rate;
 pub mod solve;
 
 use crate::canon::{Canonicalizer, PencilmarkCanonicalizer, SharedClasses};
+use crate::outfile::KeptRows;
 use crate::pipeline::{FromPanic, Record};
 use std::sync::Arc;
 
@@ -222,6 +223,32 @@ pub fn write_carried<'a, T>(
     let fields = carried.fields(carry, own.iter().map(|f| f.as_bytes()), &mut line);
     sink.write_record(fields)?;
     Ok(Some(row))
+}
+
+/// The check of a resumed run's records against its kept rows
+/// ([`KeptRows::check`]; none for a fresh run) for
+/// [`crate::pipeline::run_resumed`]; with `--distinct`'s `classes`, the records
+/// skipped (those with a kept row and the repeats between them) claim
+/// their classes as they did in the interrupted run, so that the classes
+/// are those of that run's records (taken from the inputs read again, the
+/// same way the run took them).
+pub fn resume_check<'a>(
+    mut kept: Option<&'a mut KeptRows>,
+    classes: Option<&'a SharedClasses>,
+) -> impl FnMut(&Record) -> anyhow::Result<bool> + Send + 'a {
+    let mut canon = RecordClasses::default();
+    move |record: &Record| {
+        let Some(k) = kept.as_mut() else {
+            return Ok(false);
+        };
+        let skipped = k.check(record)?;
+        if let (true, Some(classes)) = (skipped, classes) {
+            if let Some(d) = canon.digest(record) {
+                classes.claim(d, record.index);
+            }
+        }
+        Ok(skipped)
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,10 @@ pub(super) struct InputRecords<R> {
     /// input's header named them; `None` while the input's records are
     /// not CSV records (their kept fields are empty).
     keep_cols: Option<Vec<usize>>,
+    /// The input's CSV header names the columns `source` and `line` (what
+    /// `--source` writes): their fields name each record ([`Origin`]);
+    /// they are looked up after `--keep`'s, at the end of `keep_cols`.
+    origin: bool,
     /// [`Item::Waiting`] was the last item: read on without asking again.
     waited: bool,
     /// Lines read so far.
@@ -74,6 +78,7 @@ impl<R: Input> InputRecords<R> {
             wanted: reading.column.cloned(),
             keep: reading.keep.to_vec(),
             keep_cols: None,
+            origin: false,
             waited: false,
             line_no: 0,
             first: true,
@@ -108,13 +113,16 @@ impl<R: Input> InputRecords<R> {
         watch: Option<&streaming::Watch>,
     ) -> anyhow::Result<Option<Item>> {
         let mut item = self.next_item(index, watch)?;
-        if !self.keep.is_empty() {
-            if let Some(Item::Record(record)) = &mut item {
-                // Not a CSV record (or one too damaged to have fields):
-                // its kept columns are empty.
-                if record.kept.is_empty() {
-                    record.kept = vec![String::new(); self.keep.len()];
-                }
+        if let Some(Item::Record(record)) = &mut item {
+            if self.origin && record.kept.len() == self.keep.len() + 2 {
+                let line = record.kept.pop().expect("two more");
+                let source = record.kept.pop().expect("two more");
+                Origin::of_fields(&source, &line).name(record);
+            }
+            // Not a CSV record (or one too damaged to have fields): its
+            // kept columns are empty.
+            if !self.keep.is_empty() && record.kept.is_empty() {
+                record.kept = vec![String::new(); self.keep.len()];
             }
         }
         Ok(item)
@@ -218,7 +226,8 @@ impl<R: Input> InputRecords<R> {
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
                     let header = csv_header(name, &self.wanted, fields, self.column)?;
-                    self.keep_cols = keep_columns(name, &self.keep, header.is_some(), fields)?;
+                    (self.keep_cols, self.origin) =
+                        header_columns(name, &self.keep, header.is_some(), fields)?;
                     if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
@@ -316,7 +325,8 @@ impl<R: Input> InputRecords<R> {
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
                     let header = csv_header(name, &self.wanted, fields, self.column)?;
-                    self.keep_cols = keep_columns(name, &self.keep, header.is_some(), fields)?;
+                    (self.keep_cols, self.origin) =
+                        header_columns(name, &self.keep, header.is_some(), fields)?;
                     if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
@@ -355,7 +365,8 @@ impl<R: Input> InputRecords<R> {
                     self.column = k;
                     self.column_name = header.fields().get(k).map(header_name);
                     self.csv = true;
-                    self.keep_cols = keep_columns(name, &self.keep, true, header.fields())?;
+                    (self.keep_cols, self.origin) =
+                        header_columns(name, &self.keep, true, header.fields())?;
                     continue;
                 }
             }
@@ -393,6 +404,52 @@ impl<R: Input> InputRecords<R> {
             }
             emit!(make_record(next_index(index), name, line_no, field));
         }
+    }
+}
+
+/// Where a record read from a CSV with the columns `source` and `line`
+/// came from: sudoflow's own `--source` output (`canon --distinct
+/// --source big.csv | rate -`), or a frame the Python package's Spark and
+/// Dask adapters made. Such a record is named by those fields instead of
+/// its place in the CSV: its [`Record::source`] and [`Record::line`] (so
+/// that errors, and `--source` downstream, name the original input and
+/// line), and the `source:line` its reader's error starts with.
+#[derive(Debug, PartialEq, Eq)]
+struct Origin<'a> {
+    source: &'a str,
+    line: u64,
+}
+
+impl<'a> Origin<'a> {
+    /// The origin the fields `source` and `line` name: `None` unless
+    /// `source` is not blank and `line` is a line number (1 or more).
+    fn of_fields(source: &'a str, line: &str) -> Option<Origin<'a>> {
+        let line = line.trim().parse().ok().filter(|&n| n > 0)?;
+        let source = source.trim();
+        (!source.is_empty()).then_some(Origin { source, line })
+    }
+}
+
+trait NameRecord {
+    /// Names `record` by this origin (nothing for `None`).
+    fn name(self, record: &mut Record);
+}
+
+impl NameRecord for Option<Origin<'_>> {
+    fn name(self, record: &mut Record) {
+        let Some(origin) = self else {
+            return;
+        };
+        if let Err(message) = &mut record.grid {
+            let here = format!("{}:{}: ", record.source, record.line);
+            if let Some(why) = message.strip_prefix(&here) {
+                *message = format!("{}:{}: {why}", origin.source, origin.line);
+            }
+        }
+        if *record.source != *origin.source {
+            record.source = Arc::from(origin.source);
+        }
+        record.line = origin.line;
     }
 }
 
@@ -489,6 +546,26 @@ fn keep_columns(
         )
         .collect::<anyhow::Result<Vec<usize>>>()
         .map(Some)
+}
+
+/// Where `--keep`'s columns are in the header `fields` (`is_header`:
+/// whether the first record is one), and the columns `source` and `line`
+/// after them when the header names both ([`Origin`]); whether it does.
+///
+/// Errors: as [`keep_columns`].
+fn header_columns(
+    name: &str,
+    keep: &[String],
+    is_header: bool,
+    fields: Fields<'_>,
+) -> anyhow::Result<(Option<Vec<usize>>, bool)> {
+    let mut cols = keep_columns(name, keep, is_header, fields)?;
+    let origin = ["source", "line"].map(|n| formats::named_column(fields.iter(), n));
+    if let (true, [Some(source), Some(line)]) = (is_header, origin) {
+        cols.get_or_insert_with(Vec::new).extend([source, line]);
+        return Ok((cols, true));
+    }
+    Ok((cols, false))
 }
 
 /// A kept field's text: lossily decoded, its record's line end (the `\r`
