@@ -389,23 +389,26 @@ const KEEP_HELP: &str = "Copy these input CSV columns (by header name, any case;
     CSV (one puzzle a line, pasted grids, -p) get empty fields. A kept column may not share a \
     name with the command's own columns (a header names each column once). --resume checks \
     that the columns are those of the interrupted run.\n\
-    Example: sudoflow solve kaggle.csv --keep id -o solved.csv";
+    Example: --keep id,author kaggle.csv -o out.csv";
 
 /// `--source`'s long help.
 const SOURCE_HELP: &str = "Add two columns after the result columns: source, the input the \
     record was read from (its path as given, <stdin>, ARCHIVE.zip/MEMBER, <puzzle> for -p), \
     and line, the record's first line in it (1-based): the names the Python package's Spark \
-    and Dask adapters use. To carry them through a pipe, write them where the input is still \
-    known and keep them downstream: the error column names the record where the command \
-    read it, source and line where it came from.\n\
-    Example: sudoflow canon --distinct --source big.csv | sudoflow rate - --keep source,line";
+    and Dask adapters use. A CSV input with columns source and line (this option's output, \
+    such a frame written out) names its records by them instead of by its own lines: their \
+    errors and their source and line columns name the original input, so a pipe such as \
+    canon --distinct --source big.csv | rate - --source maps back to big.csv (a row whose \
+    source is empty or whose line is no number keeps the CSV's own).\n\
+    Example: --source a.txt b.txt.gz -o out.csv";
 
 /// `--distinct`'s long help.
 const DISTINCT_HELP: &str = "Work on and write only the first record of each class of \
     equivalent puzzles: same minlex form, as `sudoflow canon` gives it (relabelled digits, \
     transposed, rows, columns, bands or stacks permuted; a pencilmark line's class is among \
-    pencilmark lines). Later records of a class get no row and no work (equivalent puzzles \
-    have the same solution count and rating). Invalid records still get their row. The index \
+    pencilmark lines). Later records of a class get no row, and solve, rate and count do no \
+    work on them (equivalent puzzles have the same solution count and rating; canon writes \
+    class_index = index on each row). Invalid records still get their row. The index \
     column keeps the input's numbering, so gaps show what was dropped; the summary counts \
     the repeats. Memory: about 60 bytes per class (`canon --help`). Resumable.\n\
     Example: --distinct corpus.txt -o distinct.csv";
