@@ -16,7 +16,8 @@
 //! (a property test holds it to that). Which one it names is fixed by its
 //! order: after each pass of the rules, the first cell (row-major) left
 //! without a candidate, else the first unit (rows, columns, boxes) and
-//! digit (1-9) with no place left.
+//! digit (1-9) with no place left. The givens keep their digits, so a
+//! cell whose last candidate a given takes is named, never the given.
 //!
 //! A puzzle whose contradiction lies deeper (propagation stalls, and every
 //! guess from there fails) gets [`Contradiction::EveryGuess`], with the
@@ -100,8 +101,16 @@ pub fn root_contradiction(
             *c &= 1 << v;
         }
     }
+    // The givens keep their digit: a contradiction with a given is named
+    // where the given takes a cell's last candidate, not at the given.
+    let mut protect = [0u16; 81];
+    for (p, &v) in protect.iter_mut().zip(puzzle.cells()) {
+        if v != 0 {
+            *p = 1 << v;
+        }
+    }
     loop {
-        let changed = pass(&mut cands);
+        let changed = pass(&mut cands, &protect);
         if let Some(found) = contradiction(&cands) {
             return Some(found);
         }
@@ -145,15 +154,19 @@ fn contradiction(cands: &[u16; 81]) -> Option<Contradiction> {
     None
 }
 
-/// One pass of every rule over `cands`; whether it removed a candidate.
-fn pass(cands: &mut [u16; 81]) -> bool {
+/// One pass of every rule over `cands`, never removing a given's digit
+/// (`protect`: its bit for a given, 0 elsewhere; a given conflicting with
+/// a derived single empties the other cell); whether it removed a
+/// candidate.
+fn pass(cands: &mut [u16; 81], protect: &[u16; 81]) -> bool {
     let before = *cands;
     // Naked singles: a cell's one candidate leaves its peers.
     for c in 0..81 {
         let m = cands[c];
         if m.count_ones() == 1 {
             for &p in &PEERS[c] {
-                cands[usize::from(p)] &= !m;
+                let p = usize::from(p);
+                cands[p] &= !m | protect[p];
             }
         }
     }
@@ -163,7 +176,8 @@ fn pass(cands: &mut [u16; 81]) -> bool {
             let bit = 1u16 << d;
             let mut places = unit.iter().filter(|&&c| cands[usize::from(c)] & bit != 0);
             if let (Some(&only), None) = (places.next(), places.next()) {
-                cands[usize::from(only)] &= bit;
+                let only = usize::from(only);
+                cands[only] &= bit | protect[only];
             }
         }
     }
@@ -186,12 +200,14 @@ fn pass(cands: &mut [u16; 81]) -> bool {
                     && other.iter().filter(|c| has(c)).all(|c| boxed.contains(c));
                 if pointing {
                     for &c in other.iter().filter(|c| !boxed.contains(c)) {
-                        cands[usize::from(c)] &= !bit;
+                        let c = usize::from(c);
+                        cands[c] &= !bit | protect[c];
                     }
                 }
                 if claiming {
                     for &c in boxed.iter().filter(|c| !other.contains(c)) {
-                        cands[usize::from(c)] &= !bit;
+                        let c = usize::from(c);
+                        cands[c] &= !bit | protect[c];
                     }
                 }
             }
@@ -252,6 +268,18 @@ mod tests {
         assert_eq!(found.to_string(), "no solution: 7 has no place in row 1");
         let outcome = Solver::new(SolveOptions::default()).solve(&g);
         assert_eq!((outcome.solutions, outcome.guesses), (0, 0));
+    }
+
+    #[test]
+    fn a_cell_losing_its_last_candidate_to_a_given_is_named_not_the_given() {
+        // Row 1 holds 1-8 and r2c9 is 9: r1c9 is left 9, which box 3's
+        // given takes.
+        let g = grid(&format!("12345678.........9{}", ".".repeat(63)));
+        assert!(g.check_givens().is_ok());
+        assert_eq!(
+            root_contradiction(&g, None),
+            Some(Contradiction::NoCandidate { cell: 8 })
+        );
     }
 
     #[test]
