@@ -431,8 +431,8 @@ fn a_pipe_of_commands_names_the_original_input() {
         }
     }
     // A row whose source is empty or whose line is no number keeps its own.
-    let odd = format!("puzzle,source,line\nxx,,7\nyy,a.txt,seven\nzz,b.txt,3\n");
-    let (header, rows) = table(&stdout(&["solve", "-q", "--source"], &odd));
+    let odd = "puzzle,source,line\nxx,,7\nyy,a.txt,seven\nzz,b.txt,3\n";
+    let (header, rows) = table(&stdout(&["solve", "-q", "--source"], odd));
     let errors: Vec<&str> = rows.iter().map(|r| field(&header, r, "error")).collect();
     assert!(errors[0].starts_with("<stdin>:2: "), "{errors:?}");
     assert!(errors[1].starts_with("<stdin>:3: "), "{errors:?}");
