@@ -394,9 +394,9 @@ const KEEP_HELP: &str = "Copy these input CSV columns (by header name, any case;
 /// `--source`'s long help.
 const SOURCE_HELP: &str = "Add two columns after the result columns: source, the input the \
     record was read from (its path as given, <stdin>, ARCHIVE.zip/MEMBER, <puzzle> for -p), \
-    and line, the record's first line in it (1-based): the names the Python package's Spark \
-    and Dask adapters use. A CSV input with columns source and line (this option's output, \
-    such a frame written out) names its records by them instead of by its own lines: their \
+    and line, the record's first line in it (1-based); source is the name the Python \
+    package's Spark and Dask adapters give the input file. A CSV input with columns source \
+    and line (this option's output) names its records by them instead of by its own lines: their \
     errors and their source and line columns name the original input, so a pipe such as \
     canon --distinct --source big.csv | rate - --source maps back to big.csv (a row whose \
     source is empty or whose line is no number keeps the CSV's own).\n\

@@ -52,6 +52,8 @@ transforms, and its classes are among pencilmark lines (a puzzle's 81-character 
 pencilmarks of its givens are not one class, but two puzzles are equivalent exactly when \
 their givens' pencilmarks are).
 
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
+
 Memory: the classes seen are kept as 128-bit digests with their first index: 29 to 57 bytes \
 per distinct class (up to 86 while the table doubles), about 90 MB for a million distinct \
 classes whatever the number of records; repeats cost nothing.

@@ -34,11 +34,12 @@ const STATUSES: [&str; 7] = [
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Columns: index,puzzle,status,solutions,error. Statuses: unique (1 solution), multiple (2 or \
-more, exact), unsolvable (0), capped (--limit N reached: the search stopped at the N-th \
+more, exact), unsolvable (0; error says where the contradiction lies), capped (--limit N reached: the search stopped at the N-th \
 solution, solutions = N means N or more, as `solve --limit N` writes it), \
 timeout (--time-budget or --wall-limit ran out; solutions = those found so far, a lower \
 bound), invalid (bad length or character, or clashing givens; solutions empty, error names \
 source:line).
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 --time-budget is counted in work (search nodes, 10 million per second of budget: about a \
 second of this project's reference host), not in wall time, so the rows are the same on an \

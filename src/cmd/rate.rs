@@ -35,9 +35,10 @@ Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
   all three with one decimal as serate prints them; technique is SE's name of the step that
   set er, steps the number of steps of the path.
 Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
-unsolvable (no solution); timeout (--time-budget or --wall-limit ran out; error says after \
-how many steps);
+unsolvable (no solution; error says where the contradiction lies); timeout (--time-budget \
+or --wall-limit ran out; error says after how many steps);
 invalid (bad length or character, or clashing givens; error names source:line).
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \

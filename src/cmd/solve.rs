@@ -31,8 +31,9 @@ Columns: index,puzzle,status,solutions,solution,clues,wnf,wnf_level,guesses,back
   wnf_level   WNF's band 1-4 in the paper;
   guesses     branch points the solver took (it tracks difficulty far better than wnf);
   backtracks  dead ends it met;
-  error       why a record is invalid (source:line and the problem).
+  error       why a record is invalid, or where an unsolvable one's contradiction lies (source:line and the problem: 'no solution: r4c5 has no candidate left after propagation').
 Fields that do not apply are empty: an invalid row has only index, puzzle, status, error.
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \

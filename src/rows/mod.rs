@@ -19,8 +19,9 @@ use std::sync::Arc;
 ///   as text, before the command's columns;
 /// - `--source`: `source` (the input: a path as given, `<stdin>`,
 ///   `ARCHIVE/MEMBER`, `<puzzle>` for `-p`) and `line` (the record's first
-///   line in it, 1-based), after the command's columns: the names the
-///   Spark and Dask adapters give the input file.
+///   line in it, 1-based), after the command's columns (`source` as the
+///   Python package's Spark and Dask adapters name the input file; their
+///   `row` is an ordering key, not a line).
 ///
 /// Header: `KEPT...,index,puzzle,...,error[,...],source,line`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

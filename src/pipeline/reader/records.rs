@@ -409,8 +409,7 @@ impl<R: Input> InputRecords<R> {
 
 /// Where a record read from a CSV with the columns `source` and `line`
 /// came from: sudoflow's own `--source` output (`canon --distinct
-/// --source big.csv | rate -`), or a frame the Python package's Spark and
-/// Dask adapters made. Such a record is named by those fields instead of
+/// --source big.csv | rate -`). Such a record is named by those fields instead of
 /// its place in the CSV: its [`Record::source`] and [`Record::line`] (so
 /// that errors, and `--source` downstream, name the original input and
 /// line), and the `source:line` its reader's error starts with.
