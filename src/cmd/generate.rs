@@ -18,7 +18,7 @@
 //! and is new. The classes written are kept as 128-bit digests.
 //!
 //! `--exclude FILE...`: the classes of the files' puzzles are read before
-//! the run ([`excluded_classes`]); workers then canonicalize each candidate
+//! the run (`excluded_classes`); workers then canonicalize each candidate
 //! and pass over one of an excluded class as the filters pass over a
 //! rejected one (the next candidate of the index's stream), so the output
 //! is still a function of the seed, the options and the files.

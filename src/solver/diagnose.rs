@@ -2,7 +2,7 @@
 //! the givens finds the contradiction, for the rows of unsolvable puzzles
 //! (`no solution: r4c5 has no candidate left after propagation`).
 //!
-//! The search ([`super::core`]) stops at its first dead end without saying
+//! The search (`solver::core`) stops at its first dead end without saying
 //! where it was, and keeping track of that would cost every search. So the
 //! diagnosis is a separate, plain propagation, run only once a search has
 //! reported no solution: per-cell candidate sets (a `u16` each), naked and

@@ -603,8 +603,9 @@ fn records_of_input(
 
 /// [`for_each_record`] over one input already open: `name` is its
 /// [`Record::source`], `line_cap` the longest line kept ([`LINE_CAP`] in
-/// the commands; the fuzz checks of [`crate::checks`] use small caps so that
-/// short inputs meet it). Records are numbered from 1.
+/// the commands; the fuzz checks of `sudoflow::checks`, feature
+/// `fuzzing`, use small caps so that short inputs meet it). Records are
+/// numbered from 1.
 ///
 /// Errors: `input` fails to read (or holds a broken gzip member); the
 /// message names `name` and the last line read.
