@@ -161,8 +161,8 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             eprintln!("sudoflow: the puzzle has more than one solution: Sudoku Explainer rates only proper puzzles");
             return Ok(ExitCode::from(exit::FAILURE));
         }
-        Ok(RateOutcome::Unsolvable) => {
-            eprintln!("sudoflow: the puzzle has no solution");
+        Ok(RateOutcome::Unsolvable(why)) => {
+            eprintln!("sudoflow: the puzzle has {why}");
             return Ok(ExitCode::from(exit::FAILURE));
         }
         Ok(_) => {}
