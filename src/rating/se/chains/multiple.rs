@@ -119,8 +119,10 @@ impl Tables {
 struct Outcome {
     on: Vec<u32>,
     off: Vec<u32>,
-    /// Membership, a bit per key.
-    bits: [u64; KEYS.div_ceil(64)],
+    /// Membership, a bit per key (boxed, so that moving an outcome, as
+    /// a run does around its advanced steps, copies a pointer, not 208
+    /// bytes through a `memcpy` call).
+    bits: Box<[u64; KEYS.div_ceil(64)]>,
     /// Per key: the index of its node in `on` or `off` (valid where its
     /// bit is set).
     at: Vec<u16>,
@@ -131,7 +133,7 @@ impl Default for Outcome {
         Outcome {
             on: Vec::new(),
             off: Vec::new(),
-            bits: [0; KEYS.div_ceil(64)],
+            bits: Box::new([0; KEYS.div_ceil(64)]),
             at: vec![0; KEYS],
         }
     }
@@ -142,7 +144,7 @@ impl Outcome {
     fn clear(&mut self) {
         self.on.clear();
         self.off.clear();
-        self.bits = [0; KEYS.div_ceil(64)];
+        *self.bits = [0; KEYS.div_ceil(64)];
     }
 
     #[inline]
@@ -184,6 +186,19 @@ struct Run {
 struct Runs {
     cache: Vec<u32>,
     runs: Vec<Run>,
+}
+
+impl Runs {
+    /// The outcomes of runs `idx` (at most 9: one per candidate of a cell
+    /// or position of a digit in a region), first `idx.len()` in order.
+    fn outcomes(&self, idx: &[u32]) -> [&Outcome; 9] {
+        let first = &self.runs[idx[0] as usize].out;
+        let mut out = [first; 9];
+        for (o, &i) in out.iter_mut().zip(idx) {
+            *o = &self.runs[i as usize].out;
+        }
+        out
+    }
 }
 
 /// Buffers of the multiple-chain searches, per nesting depth.
@@ -422,19 +437,17 @@ impl Multiple {
                 self.regions(ctx, board, work, runs, reach, cell, v, net, sink);
             }
             if cell_needed {
-                let idx: Vec<u32> = super::super::board::digits(cands)
-                    .map(|v| {
-                        self.run(ctx, work, runs, key(cell, v, true), net, sink);
-                        runs.cache[key(cell, v, true) as usize]
-                    })
-                    .collect();
-                let outcomes: Vec<&Outcome> =
-                    idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
-                self.reductions(ctx, board, &outcomes, None, net, sink);
+                let mut idx = [0u32; 9];
+                for (i, v) in idx.iter_mut().zip(super::super::board::digits(cands)) {
+                    self.run(ctx, work, runs, key(cell, v, true), net, sink);
+                    *i = runs.cache[key(cell, v, true) as usize];
+                }
+                let outcomes = runs.outcomes(&idx[..card as usize]);
+                self.reductions(ctx, board, &outcomes[..card as usize], None, net, sink);
             }
             return;
         }
-        let mut per_value: Vec<u32> = Vec::with_capacity(card as usize);
+        let (mut per_value, mut n) = ([0u32; 9], 0);
         // Only Nishio skips digits, and it has no cell chains.
         for v in super::super::board::digits(cands & !skip) {
             self.binary(
@@ -452,14 +465,12 @@ impl Multiple {
             if !rule.nishio {
                 self.regions(ctx, board, work, runs, reach, cell, v, net, sink);
             }
-            per_value.push(runs.cache[key(cell, v, true) as usize]);
+            per_value[n] = runs.cache[key(cell, v, true) as usize];
+            n += 1;
         }
         if cell_chains {
-            let outcomes: Vec<&Outcome> = per_value
-                .iter()
-                .map(|&i| &runs.runs[i as usize].out)
-                .collect();
-            self.reductions(ctx, board, &outcomes, None, net, sink);
+            let outcomes = runs.outcomes(&per_value[..n]);
+            self.reductions(ctx, board, &outcomes[..n], None, net, sink);
         }
     }
 
@@ -641,16 +652,16 @@ impl Multiple {
             if reach.is_some_and(|r| !r.share_a_consequence(positions())) {
                 continue; // no region chain here (see search_into)
             }
-            let mut idx: Vec<u32> = Vec::with_capacity(card as usize);
+            let mut idx = [0u32; 9];
             let mut m = pos;
-            while m != 0 {
+            for i in idx.iter_mut().take(card as usize) {
                 let c = m.trailing_zeros() as usize;
                 m &= m - 1;
                 self.run(ctx, work, runs, key(c, v, true), net, sink);
-                idx.push(runs.cache[key(c, v, true) as usize]);
+                *i = runs.cache[key(c, v, true) as usize];
             }
-            let outcomes: Vec<&Outcome> = idx.iter().map(|&i| &runs.runs[i as usize].out).collect();
-            self.reductions(ctx, board, &outcomes, Some(ty), net, sink);
+            let outcomes = runs.outcomes(&idx[..card as usize]);
+            self.reductions(ctx, board, &outcomes[..card as usize], Some(ty), net, sink);
         }
     }
 
@@ -680,28 +691,33 @@ impl Multiple {
                     continue;
                 }
                 let (c, value) = (cell_of(k), value_of(k));
-                let mut removable = [0u16; 81];
-                let placement = if on {
-                    removable[c] = board.cands[c] & !bit(value);
-                    if removable[c] == 0 {
+                let (removed, placement) = if on {
+                    let removed = board.cands[c] & !bit(value);
+                    if removed == 0 {
                         continue;
                     }
-                    Some((c, value))
+                    (removed, Some((c, value)))
                 } else {
-                    removable[c] = bit(value);
-                    None
+                    (bit(value), None)
                 };
-                let targets: Vec<u32> = outcomes.iter().map(|o| o.get(k).unwrap()).collect();
-                let Some(flat) = self.flat(ctx, &targets, sort_key, net, sink) else {
+                // One outcome per candidate or position: at most 9.
+                let mut at = [0u32; 9];
+                for (t, o) in at.iter_mut().zip(outcomes) {
+                    *t = o.get(k).expect("a potential every outcome has");
+                }
+                let targets = &at[..outcomes.len()];
+                let Some(flat) = self.flat(ctx, targets, sort_key, net, sink) else {
                     continue;
                 };
+                let mut removable = [0u16; 81];
+                removable[c] = removed;
                 let (layout, kind, what) = match region {
                     Some(ty) => (
-                        Layout::Region(&targets, ty),
+                        Layout::Region(targets, ty),
                         ChainKind::Region,
                         "Region Forcing",
                     ),
-                    None => (Layout::Cell(&targets), ChainKind::Cell, "Cell Forcing"),
+                    None => (Layout::Cell(targets), ChainKind::Cell, "Cell Forcing"),
                 };
                 let name = || format!("{}{what}{}", rule.name_prefix(), rule.name_suffix());
                 sink.offer(
