@@ -88,6 +88,7 @@
 pub mod board;
 pub mod chains;
 pub mod exclusion;
+pub mod explain;
 pub mod fish;
 pub mod hint;
 pub mod intersections;
