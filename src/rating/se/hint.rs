@@ -62,6 +62,13 @@ impl Hint {
         }
     }
 
+    /// The hint with `cells` as the cells its text names, in SE's order
+    /// (see [`super::explain`]).
+    pub(crate) fn with_cells(mut self, cells: impl IntoIterator<Item = usize>) -> Hint {
+        self.cells = cells.into_iter().map(|c| c as u8).collect();
+        self
+    }
+
     /// SE's `IndirectHint.apply()`: remove the candidates, then place the
     /// value (removing it from the cell's peers). Whether the board changed.
     pub fn apply(&self, board: &mut Board) -> bool {
