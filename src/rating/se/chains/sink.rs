@@ -21,6 +21,9 @@ pub(crate) struct NestedHint {
     pub(super) rule_parents: Vec<u16>,
     /// SE's `FullChain` identity (chaining hints only).
     pub(super) identity: Vec<u16>,
+    /// SE's name of the hint's technique when the net explains
+    /// ([`Net::explain`]), else empty.
+    pub(super) name: String,
 }
 
 /// Where a chaining search sends its hints: the top level keeps the best,
@@ -111,6 +114,7 @@ impl Sink {
         match self {
             Sink::Best(select) => {
                 if select.improves(difficulty, complexity, sort_key) {
+                    let (cells, chains) = super::explain::facts(net, &layout, kind, net.explain);
                     select.offer(Candidate {
                         difficulty,
                         complexity,
@@ -120,6 +124,8 @@ impl Sink {
                         placement,
                         kind,
                         order: u64::MAX,
+                        cells,
+                        chains,
                     });
                 }
             }
@@ -137,6 +143,7 @@ impl Sink {
                     removable: super::super::hint::removals_of(removable),
                     rule_parents,
                     identity,
+                    name: if net.explain { name() } else { String::new() },
                 });
             }
         }
