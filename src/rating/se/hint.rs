@@ -1,7 +1,7 @@
 //! A step of the path: what a technique found and what it changes.
 
 use super::board::Board;
-use super::explain::Chain;
+use super::explain::chain::Chain;
 use std::borrow::Cow;
 
 /// One hint, as SE applies it: candidates removed, then at most one value

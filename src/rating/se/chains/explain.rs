@@ -5,12 +5,11 @@
 //! `ChainingHint.getHtmlChain`, `Chaining.getReversedCycle`).
 //!
 //! Only the hint a search keeps is explained (when the rating keeps its
-//! steps, [`super::net::Net::explain`]): the net still holds its nodes then.
+//! steps, [`super::net::Net::explain`]): the net still holds its nodes then
+//! ([`super::sink::Sink::offer`] reads the facts off it).
 
-use super::super::explain::{Chain, Implication, Potential, Why};
+use super::super::explain::chain::{Chain, Implication, Potential, Why};
 use super::net::{cell_of, is_on, value_of, Cause, Net, NO_NESTED};
-use super::sink::Layout;
-use super::ChainKind;
 
 /// A node's key as a [`Potential`].
 fn potential(k: u16) -> Potential {
@@ -94,7 +93,7 @@ pub(crate) fn chain(net: &Net, target: u32) -> Chain {
 
 /// The forward path of a cycle ending at `dst_on`, from it back to the
 /// start (`dst_on` first, the start, which has no parent, last).
-fn cycle_path(net: &Net, dst_on: u32) -> Vec<u32> {
+pub(crate) fn cycle_path(net: &Net, dst_on: u32) -> Vec<u32> {
     let mut path = vec![dst_on];
     let mut p = dst_on;
     while let Some(parent) = net.first_parent(p) {
@@ -107,7 +106,7 @@ fn cycle_path(net: &Net, dst_on: u32) -> Vec<u32> {
 /// SE's reversed cycle (`getReversedCycle`) as a chain: each potential of
 /// the forward path negated, linked the other way, each link keeping the
 /// rule of the forward link it reverses.
-fn reversed_cycle(net: &Net, dst_on: u32) -> Chain {
+pub(crate) fn reversed_cycle(net: &Net, dst_on: u32) -> Chain {
     // Forward path o_0 = dst_on, o_1, ..., o_n = the start. Reversed: r_i
     // = not o_i, r_0 the start of the reversed chain; r_i follows from
     // r_(i-1) by o_(i-1)'s rule.
@@ -130,66 +129,10 @@ fn reversed_cycle(net: &Net, dst_on: u32) -> Chain {
 
 /// The start of the chain ending at `n`: its first-parent ancestor with no
 /// parent (SE's `getSrcPotential`).
-fn source(net: &Net, n: u32) -> u32 {
+pub(crate) fn source(net: &Net, n: u32) -> u32 {
     let mut p = n;
     while let Some(parent) = net.first_parent(p) {
         p = parent;
     }
     p
-}
-
-/// The cells and chains of a chaining hint laid out as `layout`, of kind
-/// `kind`; chains only when `chains` (cells are cheap).
-pub(crate) fn facts(
-    net: &Net,
-    layout: &Layout,
-    kind: ChainKind,
-    chains: bool,
-) -> (Vec<u8>, Vec<Chain>) {
-    let cell = |n: u32| cell_of(net.key(n)) as u8;
-    match *layout {
-        Layout::Cycle(dst_on) => {
-            // SE's getSelectedCells: the reversed cycle's cells from its
-            // end, i.e. the forward path from the start's child to dst_on.
-            let path = cycle_path(net, dst_on);
-            let mut cells = Vec::new();
-            for &n in path[..path.len() - 1].iter().rev() {
-                if !cells.contains(&cell(n)) {
-                    cells.push(cell(n));
-                }
-            }
-            let chains = if chains {
-                [chain(net, dst_on), reversed_cycle(net, dst_on)]
-                    .into_iter()
-                    .filter(|c| !c.is_empty())
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (cells, chains)
-        }
-        Layout::Plain(targets) | Layout::Cell(targets) | Layout::Region(targets, _) => {
-            let t0 = targets[0];
-            let cells = match (kind, layout) {
-                // `Forcing Chain: B4.1 on`, `Region Forcing Chains: 5 in
-                // block ==> B4.1 on`: the target.
-                (ChainKind::Forcing, _) | (_, Layout::Region(..)) => vec![cell(t0)],
-                // `Cell Forcing Chains: C1 ==> I1.8 off`, `Contradiction
-                // Forcing Chain: B4.1 on ==> C5.2 both on & off`, `Double
-                // Forcing Chain: B4.1 on & off ==> C5.2 off`: the cell
-                // assumed, then the target.
-                _ => vec![cell(source(net, t0)), cell(t0)],
-            };
-            let chains = if chains {
-                targets
-                    .iter()
-                    .map(|&t| chain(net, t))
-                    .filter(|c| !c.is_empty())
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (cells, chains)
-        }
-    }
 }

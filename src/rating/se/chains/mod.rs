@@ -68,7 +68,7 @@ pub struct Candidate {
     pub cells: Vec<u8>,
     /// Its chains of implications, when the net explains
     /// ([`net::Net::explain`]); else empty.
-    pub chains: Vec<super::explain::Chain>,
+    pub chains: Vec<super::explain::chain::Chain>,
 }
 
 /// Keeps the hint SE would apply: the first of those that sort lowest.
