@@ -6,7 +6,8 @@
 //!
 //! Every step's rating (SE's double), technique, value placed and
 //! candidates removed must be SE's; the cells the hint names and its chains
-//! must be SE's on at least 99% of the steps that have them. The match
+//! must be SE's on at least 99% of the steps that have them (and the rating
+//! with its steps kept must be the rating without, work included). The match
 //! rates are printed (`cargo test --test se_explain -- --nocapture`);
 //! `SUDOFLOW_EXPLAIN_SHOW=N` prints the first N differences of each kind.
 
@@ -128,6 +129,20 @@ fn steps_match_sudoku_explainer() {
     for (place, record) in &records {
         let puzzle = Grid::parse(record["puzzle"].as_str().unwrap()).unwrap();
         let rating = rater.rate(&puzzle, &options).unwrap();
+        // Explaining is rating: the same numbers, and the same work, so a
+        // budget runs out at the same point.
+        let plain = rater.rate(&puzzle, &Options::default()).unwrap();
+        assert_eq!(
+            (
+                rating.er,
+                rating.ep,
+                rating.ed,
+                rating.step_count,
+                rating.work
+            ),
+            (plain.er, plain.ep, plain.ed, plain.step_count, plain.work),
+            "{place}: explaining the puzzle is not rating it"
+        );
         let ours: Vec<Step> = rating.steps.iter().map(Step::of).collect();
         let theirs = record["steps"].as_array().unwrap();
         steps += theirs.len();
