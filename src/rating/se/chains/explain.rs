@@ -136,3 +136,22 @@ pub(crate) fn source(net: &Net, n: u32) -> u32 {
     }
     p
 }
+
+/// SE's `getChain(target)`: `target` and its ancestors breadth-first, each
+/// potential once (the first node met for it).
+pub(crate) fn breadth_first(net: &Net, target: u32) -> Vec<u32> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut todo = vec![target];
+    while !todo.is_empty() {
+        let mut next = Vec::new();
+        for &n in &todo {
+            if seen.insert(net.key(n)) {
+                out.push(n);
+                next.extend_from_slice(net.parents_of(n));
+            }
+        }
+        todo = next;
+    }
+    out
+}

@@ -814,6 +814,7 @@ impl Multiple {
                             complexity: h.complexity,
                             identity: h.identity,
                             name: h.name,
+                            chains: h.chains,
                         });
                         let nested = (net.nested.len() - 1) as u32;
                         self.push_advanced(depth, &h.rule_parents, &h.removable, nested, 0, net);

@@ -103,6 +103,8 @@ pub struct Nested {
     /// SE's name of the nested hint's technique, when the net explains
     /// ([`Net::explain`]); empty otherwise.
     pub name: String,
+    /// The nested hint's chains, when the net explains; empty otherwise.
+    pub chains: Vec<crate::rating::se::explain::chain::Chain>,
 }
 
 /// The arena of nodes, with scratch tables for walking it.

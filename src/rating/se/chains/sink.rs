@@ -26,6 +26,8 @@ pub(crate) struct NestedHint {
     /// SE's name of the hint's technique when the net explains
     /// ([`Net::explain`]), else empty.
     pub(super) name: String,
+    /// Its chains when the net explains, else empty.
+    pub(super) chains: Vec<Chain>,
 }
 
 /// Where a chaining search sends its hints: the top level keeps the best,
@@ -146,6 +148,11 @@ impl Sink {
                     rule_parents,
                     identity,
                     name: if net.explain { name() } else { String::new() },
+                    chains: if net.explain {
+                        facts(net, &layout, kind, true).1
+                    } else {
+                        Vec::new()
+                    },
                 });
             }
         }
@@ -297,15 +304,54 @@ pub(crate) fn facts(
                 _ => vec![cell(explain::source(net, t0)), cell(t0)],
             };
             let chains = if chains {
-                targets
+                let mut own: Vec<Chain> = targets
                     .iter()
                     .map(|&t| explain::chain(net, t))
                     .filter(|c| !c.is_empty())
-                    .collect()
+                    .collect();
+                own.extend(nested_chains(net, targets));
+                own
             } else {
                 Vec::new()
             };
             (cells, chains)
         }
     }
+}
+
+/// SE's `appendNestedChainsDetails`: the chains of the nested hints the
+/// chains ending at `targets` use, each nested hint once (by SE's
+/// `FullChain`), in the order met (targets in order, each chain's
+/// potentials breadth-first). (A nested hint's own nested hints, from level
+/// 5 on, are not listed.)
+fn nested_chains(net: &Net, targets: &[u32]) -> Vec<Chain> {
+    let mut out = Vec::new();
+    if net.nested.is_empty() {
+        return out;
+    }
+    let mut seen: Vec<u32> = Vec::new();
+    for &t in targets {
+        for n in explain::breadth_first(net, t) {
+            let nested = net.nodes[n as usize].nested;
+            if nested == super::net::NO_NESTED {
+                continue;
+            }
+            let identity = &net.nested[nested as usize].identity;
+            if seen
+                .iter()
+                .any(|&s| s == nested || net.nested[s as usize].identity == *identity)
+            {
+                continue;
+            }
+            seen.push(nested);
+            out.extend(
+                net.nested[nested as usize]
+                    .chains
+                    .iter()
+                    .filter(|c| !c.is_empty())
+                    .cloned(),
+            );
+        }
+    }
+    out
 }
