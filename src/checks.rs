@@ -481,6 +481,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                 rows.1
             )),
             pencilmarks: None,
+            kept: Vec::new(),
         });
         rows.0.clear();
     };
@@ -506,6 +507,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             raw,
             grid,
             pencilmarks: None,
+            kept: Vec::new(),
         };
         if content.len() > cap {
             let head = &content[..cap];

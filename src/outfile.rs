@@ -80,6 +80,10 @@ pub struct RunSpec {
     /// documents rather than rows (`explain`'s text and JSON, written with
     /// [`CsvSink::write_formatted`]): nothing is written before them.
     pub header: Vec<String>,
+    /// Columns of `header` that the typed formats write as text whatever
+    /// their names (`--keep`'s input columns, see
+    /// [`crate::output::sink::column_kind_in`]); empty for most runs.
+    pub text_columns: Vec<String>,
     /// The rows' format (`--format`, or `-o`'s extension); CSV and JSON
     /// Lines can be resumed, Parquet cannot.
     pub format: Format,
@@ -918,7 +922,12 @@ impl RunOutput {
                     }
                 );
             }
-            let mut sink = CsvSink::create_as(Some(direct), &spec.inputs, spec.format)?;
+            let mut sink = CsvSink::create_with_text(
+                Some(direct),
+                &spec.inputs,
+                spec.format,
+                &spec.text_columns,
+            )?;
             if !spec.header.is_empty() {
                 sink.write_record(&spec.header)?;
             }
@@ -1070,7 +1079,8 @@ impl RunOutput {
             file,
             written: Arc::clone(&written),
         };
-        let mut sink = CsvSink::to_writer_as(Box::new(tracked), name, spec.format)?;
+        let mut sink =
+            CsvSink::to_writer_with_text(Box::new(tracked), name, spec.format, &spec.text_columns)?;
         let mut out_file = OutFile {
             path: path.to_path_buf(),
             partial,

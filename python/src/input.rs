@@ -129,6 +129,7 @@ fn record(index: u64, source: &Arc<str>, text: Option<&str>) -> Record {
             raw: String::new(),
             grid: Err(format!("{source}:{index}: no puzzle (null)")),
             pencilmarks: None,
+            kept: Vec::new(),
         };
     };
     let text = text.trim();
@@ -140,6 +141,7 @@ fn record(index: u64, source: &Arc<str>, text: Option<&str>) -> Record {
             raw: String::new(),
             grid: Ok(grid),
             pencilmarks: None,
+            kept: Vec::new(),
         };
     }
     match Grid::parse(text) {
@@ -150,6 +152,7 @@ fn record(index: u64, source: &Arc<str>, text: Option<&str>) -> Record {
             raw: String::new(),
             grid: Ok(grid),
             pencilmarks: None,
+            kept: Vec::new(),
         },
         Err(e) => Record {
             index,
@@ -158,6 +161,7 @@ fn record(index: u64, source: &Arc<str>, text: Option<&str>) -> Record {
             raw: clip(text),
             grid: Err(format!("{source}:{index}: {e}")),
             pencilmarks: None,
+            kept: Vec::new(),
         },
     }
 }
@@ -170,6 +174,7 @@ fn not_a_string(index: u64, source: &Arc<str>, type_name: &str) -> Record {
         raw: String::new(),
         grid: Err(format!("{source}:{index}: not a string but {type_name}")),
         pencilmarks: None,
+        kept: Vec::new(),
     }
 }
 

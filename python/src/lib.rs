@@ -304,6 +304,8 @@ fn solve_file(
     let popts = PipelineOptions {
         inputs: paths,
         column,
+        keep: Vec::new(),
+        puzzle: None,
         threads,
         batch_size: 1024,
         progress: None,

@@ -257,7 +257,14 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         crate::output::Format::Csv
     };
     let output = args.output.with_format(rows_format);
-    let opts = opts::start_run(&args.input, &output, &args.work)?;
+    let own: Vec<String> = EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect();
+    let opts = opts::start_run(
+        &args.input,
+        &opts::MapArgs::default(),
+        &own,
+        &output,
+        &args.work,
+    )?;
     let spec = RunSpec {
         command: "explain",
         resumable: format == Format::Jsonl,
@@ -267,18 +274,20 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             ("wall-limit", opts::duration_text(limits.wall)),
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
+            ("puzzle", args.input.puzzle_text()),
             ("format", format.name().to_string()),
         ],
         header: if format == Format::Jsonl {
-            EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect()
+            own
         } else {
             Vec::new()
         },
+        text_columns: Vec::new(),
         format: rows_format,
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(output.output.as_deref(), &spec, output.resume)?;
-    opts::note_terminal_stdin(&opts.inputs, output.quiet);
+    opts::note_terminal_stdin(&opts, output.quiet);
     let blank = args.input.blank;
     let mut counts = [0u64; STATUSES.len()];
     let mut first = true;
@@ -346,6 +355,7 @@ fn run_puzzles(
             raw: String::new(),
             grid: Ok(grid),
             pencilmarks: None,
+            kept: Vec::new(),
         });
     }
     let rows_format = if format == Format::Jsonl {
@@ -363,6 +373,7 @@ fn run_puzzles(
         } else {
             Vec::new()
         },
+        text_columns: Vec::new(),
         format: rows_format,
     };
     crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
@@ -383,8 +394,17 @@ fn run_puzzles(
                 "multiple" => "the puzzle has more than one solution: Sudoku Explainer rates \
                                only proper puzzles"
                     .to_string(),
-                "unsolvable" => "the puzzle has no solution".to_string(),
-                _ => row.error().unwrap_or("").to_string(),
+                status => {
+                    // The error without the record's place (`argument:1: `).
+                    let at = format!("{}:{}: ", record.source, record.line);
+                    let e = row.error().unwrap_or("");
+                    let e = e.strip_prefix(&at).unwrap_or(e);
+                    if status == "unsolvable" {
+                        format!("the puzzle has {e}")
+                    } else {
+                        e.to_string()
+                    }
+                }
             };
             if records.len() > 1 {
                 eprintln!("sudoflow: puzzle {}: {why}", record.index);

@@ -65,10 +65,11 @@ impl ExplainRow {
     }
 
     /// The error column: why the record has no explanation (`None` when
-    /// rated, or for `multiple` and `unsolvable`, whose status says it).
+    /// rated, or for `multiple`, whose status says it).
     pub fn error(&self) -> Option<&str> {
         match &self.rate.outcome {
             RateOutcome::Timeout { message: e, .. }
+            | RateOutcome::Unsolvable(e)
             | RateOutcome::Invalid(e)
             | RateOutcome::Error(e) => Some(e),
             _ => None,
@@ -141,7 +142,6 @@ impl ExplainRow {
                      proper puzzles"
                         .to_string()
                 }
-                RateOutcome::Unsolvable => "the puzzle has no solution".to_string(),
                 _ => self.error().unwrap_or("").to_string(),
             };
             let _ = writeln!(s, "status   {}: {why}", self.status());
