@@ -32,6 +32,7 @@ Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
   ed  the diamond: the first step (%d);
   all three with one decimal as serate prints them; technique is SE's name of the step that
   set er, steps the number of steps of the path.
+  label (with --labels, last) the level of er on SE's own generator scale: Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up.
 Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
 unsolvable (no solution); timeout (--time-budget or --wall-limit ran out; error says after \
 how many steps);
@@ -63,7 +64,18 @@ pub struct RateArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub budget: opts::BudgetArgs,
+
+    /// Add a label column: the level of er (Easy, Medium, Hard, Fiendish, Diabolical).
+    #[arg(long, long_help = LABELS_HELP)]
+    pub labels: bool,
 }
+
+/// `--labels`' long help (`rate`, `generate`).
+pub const LABELS_HELP: &str = "Add a column 'label' (the last one): the level of the \
+    puzzle's er on the scale of Sudoku Explainer 1.2.1.3's own generator (its Generate \
+    dialog's levels): Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, \
+    Diabolical 6.1 and up. Empty where there is no rating. `print` uses it in captions.\n\
+    Example: --labels -o rated.csv";
 
 pub use crate::rows::rate::{
     rate_record, RateLimits, RateOutcome, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
@@ -89,14 +101,20 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
             ("wall-limit", opts::duration_text(limits.wall)),
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
+            ("labels", args.labels.to_string()),
         ],
-        header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
+        header: RATE_HEADER
+            .iter()
+            .chain(args.labels.then_some(&"label"))
+            .map(|h| h.to_string())
+            .collect(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
     opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
     let blank = args.input.blank;
+    let labels = args.labels;
 
     let mut counts = [0u64; STATUSES.len()];
     let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
@@ -115,7 +133,16 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
             Emit::Row(row) => {
                 let slot = STATUSES.iter().position(|&s| s == row.status());
                 counts[slot.expect("every status is listed")] += 1;
-                sink.write_record(row.fields())?;
+                let label = match &row.outcome {
+                    RateOutcome::Rated(r) => crate::rating::labels::label(r.er),
+                    _ => "",
+                };
+                let fields = row.fields();
+                if labels {
+                    sink.write_record(fields.iter().map(String::as_str).chain([label]))?;
+                } else {
+                    sink.write_record(fields)?;
+                }
                 out.row_written(&mut sink)
             }
             Emit::Flush => out.flush(&mut sink),
