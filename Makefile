@@ -8,7 +8,7 @@ SUDOFLOW := target/release/sudoflow
 PY_VENV := target/py-venv
 PYTHON ?= python3
 
-.PHONY: all build datasets run test test-release-cli test-python python-venv bench lint fuzz
+.PHONY: all build datasets run test test-tools test-release-cli test-python python-venv bench lint fuzz
 
 all: build
 
@@ -44,7 +44,7 @@ run: build datasets
 # tests/solver_simd.rs holds every path this CPU has to the baseline.
 # The Python venv is made in the background meanwhile (pip mostly waits on
 # downloads while cargo compiles); its log is target/py-venv.log.
-test: datasets
+test: datasets test-tools
 	@mkdir -p target && rm -f target/py-venv.rc
 	@( $(MAKE) --no-print-directory python-venv > target/py-venv.log 2>&1; echo $$? > target/py-venv.rc ) &
 	$(CARGO) check --lib --no-default-features
@@ -54,6 +54,21 @@ test: datasets
 	@while [ ! -f target/py-venv.rc ]; do sleep 1; done; \
 		if [ "$$(cat target/py-venv.rc)" != 0 ]; then cat target/py-venv.log; echo "python venv failed"; exit 1; fi
 	@$(MAKE) --no-print-directory test-python
+
+# The programs the picture and book tests run (tests/cli_pictures.rs,
+# tests/cli_books.rs): Debian's headless Chromium (the HTML page's keys and
+# screenshot) and poppler-utils (pdftotext, pdftoppm, pdfinfo: the PDF's
+# text layer and pages). Installed with apt-get once, when one is missing
+# (as root, or through sudo).
+TEST_TOOLS := chromium pdftotext pdftoppm pdfinfo
+test-tools:
+	@missing=; for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "test-tools: installing chromium and poppler-utils (missing:$$missing)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null; \
+	fi
 
 # A venv in target/ with python/requirements-test.txt from PyPI (maturin,
 # pytest, pyarrow, polars, pandas, pyspark, dask), made once and kept until

@@ -29,6 +29,9 @@ pub enum Command {
     /// Show the path Sudoku Explainer follows through one puzzle, step by step.
     #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
     Explain(cmd::explain::ExplainArgs),
+    /// Print a book of puzzles as PDF (or SVG pages): grids with ratings, chapters, answers.
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
+    Print(cmd::print::PrintArgs),
     /// Compare solvers on puzzle files: puzzles/s, guesses, answered %.
     Bench(cmd::bench::BenchArgs),
     /// Generate rated, proper (unique-solution) puzzles, reproducibly.

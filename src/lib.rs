@@ -45,6 +45,7 @@ pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;
+pub mod render;
 pub mod rows;
 pub mod solver;
 pub mod threads;

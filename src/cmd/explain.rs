@@ -23,6 +23,10 @@ pub enum Format {
     Text,
     /// One JSON object for programs.
     Json,
+    /// A picture of one step (SVG); with -o DIR, one file per step.
+    Svg,
+    /// One self-contained HTML page with every step's picture.
+    Html,
 }
 
 /// Options of `sudoflow explain`.
@@ -36,9 +40,14 @@ placed, ED the first step; `sudoflow rate` gives the same three numbers.
 Exit codes: 0 explained; 1 the puzzle has no solution or more than one, or the time budget \
 ran out; 2 the puzzle cannot be read.
 
+Pictures (--format svg, html): the candidate grid before the step, the pattern's cells shaded, the candidates the step removes struck through in red, the value it places ringed in green, and its chains as arrows from cause to effect: solid for a strong link (the candidate pointed to must be true), dashed for a weak link (it must be false). Digits in black are givens, in blue values placed by earlier steps. The page (html) lists the steps; the arrow keys move between them, and it loads nothing from elsewhere.
+
 Examples:
   sudoflow explain 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
-  head -1 puzzles.txt | sudoflow explain - --format json")]
+  head -1 puzzles.txt | sudoflow explain - --format json
+  sudoflow explain PUZZLE --format svg > hardest.svg
+  sudoflow explain PUZZLE --format svg -o steps/     (steps/step-001.svg, ...)
+  sudoflow explain PUZZLE --format html -o explained.html")]
 pub struct ExplainArgs {
     /// The puzzle: 81 cells ('.', '0', '_', '-', '*', 'x' or 'X' blank), or '-' for the first record on stdin.
     #[arg(
@@ -57,10 +66,30 @@ pub struct ExplainArgs {
         default_value_t = Format::Text,
         long_help = "Output format: 'text', a table with one line per step, or 'json', one \
             object {puzzle, er, ep, ed, technique, steps: [{step, rating, technique, placed, \
-            removed}]} with cells in r1c2 notation.\n\
+            removed}]} with cells in r1c2 notation; 'svg', the picture of one step (--step, \
+            by default the hardest), or with -o DIR one file per step (DIR/step-001.svg ...); \
+            'html', one page with every step's picture, opened at --step.\n\
             Example: --format json | jq '.steps[] | select(.rating >= 6)'"
     )]
     pub format: Format,
+
+    /// The step to draw (svg) or open at (html), from 1 [default: the hardest step].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub step: Option<u64>,
+
+    /// Write to FILE instead of stdout; with --format svg, a directory gets one file per step.
+    #[arg(
+        short,
+        long,
+        value_name = "PATH",
+        long_help = "Write the output to PATH instead of stdout ('-' is stdout), whole or not \
+            at all (PATH.partial, renamed when complete). With --format svg, PATH is a \
+            directory (made if missing) that gets one picture per step, step-001.svg, \
+            step-002.svg, ... (only step N's with --step N), unless it ends in .svg: then it \
+            is the one picture of --step (default the hardest).\n\
+            Example: --format svg -o steps/"
+    )]
+    pub output: Option<PathBuf>,
 
     /// The rating's budget [default: 10s of work].
     #[command(flatten)]
@@ -183,7 +212,22 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(exit::FAILURE));
         }
     };
+    let hardest = rating.hardest + 1;
+    let step = match args.step {
+        Some(n) if n as usize > rating.steps.len() => bail!(
+            "--step {n}: the path has {} step{}",
+            rating.steps.len(),
+            if rating.steps.len() == 1 { "" } else { "s" }
+        ),
+        Some(n) => n as usize,
+        None => hardest,
+    };
     let text = match args.format {
+        Format::Svg => return write_svg(&args, &grid, &rating, step),
+        Format::Html => {
+            let steps = crate::render::step::steps(&grid, &rating);
+            crate::render::html::page(&grid, &rating, &steps, step)
+        }
         Format::Json => {
             let json = ExplainJson {
                 puzzle: grid.to_line(),
@@ -209,8 +253,54 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         }
         Format::Text => text_table(&grid, &rating),
     };
-    use std::io::Write;
-    std::io::stdout().lock().write_all(text.as_bytes())?;
+    crate::cmd::print::write_output(args.output.as_deref(), text.as_bytes())?;
+    Ok(ExitCode::from(exit::OK))
+}
+
+/// `--format svg`: step `step`'s picture to stdout or an .svg file, or
+/// every step's (only `--step`'s when given) into a directory.
+fn write_svg(
+    args: &ExplainArgs,
+    grid: &Grid,
+    rating: &Rating,
+    step: usize,
+) -> anyhow::Result<ExitCode> {
+    use crate::render::{step as pictures, svg};
+    if rating.steps.is_empty() {
+        bail!("the puzzle has no step to draw: every cell is given");
+    }
+    let steps = pictures::steps(grid, rating);
+    let draw =
+        |n: usize| svg::document(&pictures::picture(&steps[n - 1], grid.cells(), steps.len()));
+    let dir = match args.output.as_deref() {
+        None => None,
+        Some(p) if p.as_os_str() == "-" => None,
+        Some(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg")) => {
+            crate::cmd::print::write_output(Some(p), draw(step).as_bytes())?;
+            return Ok(ExitCode::from(exit::OK));
+        }
+        Some(p) => Some(p),
+    };
+    let Some(dir) = dir else {
+        crate::cmd::print::write_output(None, draw(step).as_bytes())?;
+        return Ok(ExitCode::from(exit::OK));
+    };
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot make the directory {}", dir.display()))?;
+    let chosen: Vec<usize> = match args.step {
+        Some(_) => vec![step],
+        None => (1..=steps.len()).collect(),
+    };
+    for &n in &chosen {
+        let path = dir.join(format!("step-{n:03}.svg"));
+        crate::cmd::print::write_output(Some(&path), draw(n).as_bytes())?;
+    }
+    eprintln!(
+        "sudoflow: wrote {} picture{} to {}",
+        chosen.len(),
+        if chosen.len() == 1 { "" } else { "s" },
+        dir.display()
+    );
     Ok(ExitCode::from(exit::OK))
 }
 

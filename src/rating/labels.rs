@@ -21,7 +21,8 @@
 //! chains, and 20.0 for a puzzle SE's techniques do not finish) are
 //! Diabolical here too. A rating below 1.0 (a puzzle with nothing left to
 //! solve rates 0.0) is Easy. The bounds are in tenths, as SE prints
-//! ratings ([`Rating::tenths`]): 2.55 prints 2.6, which is Fiendish.
+//! ratings ([`Rating::tenths`]): a rating's label is that of the number
+//! printed beside it.
 
 use super::se::Rating;
 
@@ -118,8 +119,10 @@ mod tests {
         for (er, want) in cases {
             assert_eq!(label(er), want, "ER {er}");
         }
-        // SE's arithmetic: 6.6 + 0.1 is 6.699999999999999, printed 6.7.
-        assert_eq!(label(2.5499999999999), "Fiendish");
+        // The label of the rating as printed: 2.5499999999999 prints 2.5,
+        // 2.5999999999999996 (2.55 + 0.05 in doubles) prints 2.6.
+        assert_eq!(label(2.5499999999999), "Hard");
+        assert_eq!(label(2.5999999999999996), "Fiendish");
         assert_eq!(label_of_text(" 4.2"), Some("Fiendish"));
         assert_eq!(label_of_text("x"), None);
         assert_eq!(label_of_text("NaN"), None);
