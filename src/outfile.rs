@@ -76,7 +76,9 @@ pub struct RunSpec {
     /// `--batch-size`, `--quiet`) are left out, so a run may be resumed with
     /// other values of them.
     pub options: Vec<(&'static str, String)>,
-    /// The CSV header, in column order.
+    /// The CSV header, in column order; empty for a command writing
+    /// documents rather than rows (`explain`'s text and JSON, written with
+    /// [`CsvSink::write_formatted`]): nothing is written before them.
     pub header: Vec<String>,
     /// The rows' format (`--format`, or `-o`'s extension); CSV and JSON
     /// Lines can be resumed, Parquet cannot.
@@ -917,7 +919,9 @@ impl RunOutput {
                 );
             }
             let mut sink = CsvSink::create_as(Some(direct), &spec.inputs, spec.format)?;
-            sink.write_record(&spec.header)?;
+            if !spec.header.is_empty() {
+                sink.write_record(&spec.header)?;
+            }
             let out = RunOutput {
                 file: None,
                 resumable,
@@ -1080,7 +1084,9 @@ impl RunOutput {
             // The header: to a fresh CSV file at once, so that a partial
             // file is never empty; a JSON Lines sink takes its keys from it
             // and writes nothing. A resumed CSV file has its header.
-            sink.write_record(&spec.header)?;
+            if !spec.header.is_empty() {
+                sink.write_record(&spec.header)?;
+            }
             sink.flush()?;
             out_file.checkpoint(start.records, start.rows)?;
         }

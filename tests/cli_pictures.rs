@@ -3,8 +3,8 @@
 //! where the cells, candidates and marks must be; the HTML page checked for
 //! outside references, and run in headless Chromium (Debian's `chromium`,
 //! installed by `make test-tools`): its arrow keys, and a screenshot.
-//! Pictures of chains (the rating does not keep them yet) are drawn from
-//! made-up steps through the library.
+//! The link styles are checked on a made-up step drawn through the
+//! library too.
 
 use assert_cmd::Command;
 use resvg::tiny_skia::{Pixmap, Transform};
@@ -136,6 +136,59 @@ fn svg_of_the_hardest_step_shows_the_removed_candidate_struck_in_red() {
         green += count(&p, scale, cell_box(c), colors::PLACED_CELL, 6);
     }
     assert_eq!(green, 0);
+    // The XY-Wing's cells, as SE's hint names them, are shaded: the pivot
+    // r1c5 and the pincers r1c9 and r3c8; no other cell is.
+    for c in 0..81 {
+        let shaded = count(&p, scale, cell_box(c), colors::PATTERN, 6) > 400;
+        assert_eq!(
+            shaded,
+            [cell(1, 5), cell(1, 9), cell(3, 8)].contains(&c),
+            "cell {c}"
+        );
+    }
+}
+
+#[test]
+fn a_forcing_chain_is_drawn_as_arrows_on_its_candidates() {
+    // ER 7.2: the hardest step is a Forcing Chain.
+    let puzzle =
+        "8...5.......4..278....32..45.4...1.....923............92.5.7....78...53.....6....";
+    let out = sudoflow()
+        .args(["explain", puzzle, "--format", "svg"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Forcing Chain"), "{}", &text[..400]);
+    // Arrows: curves with heads, both kinds of link, and the legend's keys.
+    assert!(text.matches("<path d=\"M").count() >= 4);
+    assert!(text.contains("strong link") && text.contains("weak link"));
+    let scale = 2.0;
+    let p = rasterise(&text, scale);
+    let grid = (
+        layout::LEFT,
+        layout::TOP,
+        9.0 * layout::CELL,
+        9.0 * layout::CELL,
+    );
+    assert!(
+        count(&p, scale, grid, colors::STRONG, 30) > 50,
+        "no strong link drawn"
+    );
+    assert!(
+        count(&p, scale, grid, colors::WEAK, 30) > 50,
+        "no weak link drawn"
+    );
+    assert!(
+        count(&p, scale, grid, colors::ON, 8) > 50,
+        "no candidate marked on"
+    );
+    assert!(
+        count(&p, scale, grid, colors::OFF, 8) > 50,
+        "no candidate marked off"
+    );
 }
 
 #[test]

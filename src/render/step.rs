@@ -104,11 +104,28 @@ fn removed_of(hint: &Hint) -> Vec<(u8, u8)> {
     out
 }
 
-/// The pattern's cells and the chains of `hint`. The rating does not keep
-/// them yet (issue 32, points 1-2 add them to [`Hint`]); until it does,
-/// steps have none and their pictures show no shading and no arrows.
-fn reasoning_of(_hint: &Hint) -> (Vec<u8>, Vec<Vec<Implication>>) {
-    (Vec::new(), Vec::new())
+/// The pattern's cells and the chains of `hint`, as the rating kept them
+/// (SE's hint cells and chains: [`crate::rating::se::explain`]).
+fn reasoning_of(hint: &Hint) -> (Vec<u8>, Vec<Vec<Implication>>) {
+    let potential = |p: &crate::rating::se::explain::chain::Potential| Potential {
+        cell: p.cell,
+        digit: p.digit,
+        on: p.on,
+    };
+    let chains = hint
+        .chains
+        .iter()
+        .map(|chain| {
+            chain
+                .iter()
+                .map(|imp| Implication {
+                    causes: imp.given.iter().map(potential).collect(),
+                    effect: potential(&imp.then),
+                })
+                .collect()
+        })
+        .collect();
+    (hint.cells.clone(), chains)
 }
 
 /// The steps of `rating` (rated with its steps kept) of `puzzle`, each

@@ -50,8 +50,11 @@ struct Tables {
 struct HintBuf {
     removals: Vec<(u8, u16)>,
     parents: Vec<u16>,
-    /// Per hint: removals start..end, parents start..end.
-    spans: Vec<[u32; 4]>,
+    /// Per hint: removals start..end, parents start..end, and the
+    /// technique ([`super::net::Node::rule`]).
+    spans: Vec<[u32; 5]>,
+    /// The technique of the hints closed next.
+    rule: u32,
 }
 
 impl HintBuf {
@@ -75,6 +78,7 @@ impl HintBuf {
             self.removals.len() as u32,
             parents_at as u32,
             self.parents.len() as u32,
+            self.rule,
         ]);
     }
 }
@@ -809,9 +813,10 @@ impl Multiple {
                         net.nested.push(Nested {
                             complexity: h.complexity,
                             identity: h.identity,
+                            name: h.name,
                         });
                         let nested = (net.nested.len() - 1) as u32;
-                        self.push_advanced(depth, &h.rule_parents, &h.removable, nested, net);
+                        self.push_advanced(depth, &h.rule_parents, &h.removable, nested, 0, net);
                     }
                 }
                 basic => {
@@ -824,7 +829,15 @@ impl Multiple {
                             continue;
                         }
                         let removals = &buf.removals[span[0] as usize..span[1] as usize];
-                        self.push_advanced(depth, parents, removals, super::net::NO_NESTED, net);
+                        let rule = span[4] as u8;
+                        self.push_advanced(
+                            depth,
+                            parents,
+                            removals,
+                            super::net::NO_NESTED,
+                            rule,
+                            net,
+                        );
                     }
                     self.tables[depth].hints = buf;
                 }
@@ -836,13 +849,16 @@ impl Multiple {
     }
 
     /// The off nodes of one advanced hint's removals, each with the hint's
-    /// rule parents (as nodes of the running chain) as parents.
+    /// rule parents (as nodes of the running chain) as parents; `nested`
+    /// the nested chain's index, or `rule` the basic technique's
+    /// ([`super::net::Node::rule`]).
     fn push_advanced(
         &mut self,
         depth: usize,
         rule_parents: &[u16],
         removals: &[(u8, u16)],
         nested: u32,
+        rule: u8,
         net: &mut Net,
     ) {
         let tables = &mut self.tables[depth];
@@ -857,6 +873,7 @@ impl Multiple {
                 let k = key(cell as usize, v, false);
                 let n = net.push(k, Cause::Advanced, &tables.parents);
                 net.nodes[n as usize].nested = nested;
+                net.nodes[n as usize].rule = rule;
                 tables.advanced.push((k, n));
             }
         }
@@ -936,6 +953,8 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
     match which {
         Advanced::Locking => {
             for (t1, t2) in [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)] {
+                // Pointing (a block's digit in one line), else claiming.
+                out.rule = if t1 == BLOCK { 1 } else { 2 };
                 for i1 in 0..9 {
                     for i2 in 0..9 {
                         let (r1, r2) = (t1 * 9 + i1, t2 * 9 + i2);
@@ -972,6 +991,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             }
         }
         Advanced::HiddenPair => {
+            out.rule = 3;
             for ty in [BLOCK, COLUMN, ROW] {
                 for i in 0..9 {
                     let r = ty * 9 + i;
@@ -1009,6 +1029,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             }
         }
         Advanced::NakedPair => {
+            out.rule = 4;
             for ty in [BLOCK, COLUMN, ROW] {
                 for i in 0..9 {
                     let r = ty * 9 + i;
@@ -1042,6 +1063,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             }
         }
         Advanced::XWing => {
+            out.rule = 5;
             let mut occurrences = [0u32; 10];
             for v in 1..=9u8 {
                 occurrences[v as usize] = grid.occurrences(v);

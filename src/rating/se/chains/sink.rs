@@ -6,9 +6,11 @@
 
 use super::super::board::{bit, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, ROW};
+use super::explain;
 use super::net::{cell_of, is_on, key, length_difficulty, value_of, Cause};
 use super::net::{Net, REGION_CAUSE};
 use super::{Candidate, ChainKind, Select};
+use crate::rating::se::explain::chain::Chain;
 
 /// A hint of a nested rule, as the outer chain uses it.
 pub(crate) struct NestedHint {
@@ -21,6 +23,9 @@ pub(crate) struct NestedHint {
     pub(super) rule_parents: Vec<u16>,
     /// SE's `FullChain` identity (chaining hints only).
     pub(super) identity: Vec<u16>,
+    /// SE's name of the hint's technique when the net explains
+    /// ([`Net::explain`]), else empty.
+    pub(super) name: String,
 }
 
 /// Where a chaining search sends its hints: the top level keeps the best,
@@ -111,6 +116,7 @@ impl Sink {
         match self {
             Sink::Best(select) => {
                 if select.improves(difficulty, complexity, sort_key) {
+                    let (cells, chains) = facts(net, &layout, kind, net.explain);
                     select.offer(Candidate {
                         difficulty,
                         complexity,
@@ -120,6 +126,8 @@ impl Sink {
                         placement,
                         kind,
                         order: u64::MAX,
+                        cells,
+                        chains,
                     });
                 }
             }
@@ -137,6 +145,7 @@ impl Sink {
                     removable: super::super::hint::removals_of(removable),
                     rule_parents,
                     identity,
+                    name: if net.explain { name() } else { String::new() },
                 });
             }
         }
@@ -240,4 +249,63 @@ fn rule_parents_and_identity(
         }
     }
     (parents, identity)
+}
+
+/// The cells and chains of a chaining hint laid out as `layout`, of kind
+/// `kind`; chains only when `chains` (cells are cheap).
+pub(crate) fn facts(
+    net: &Net,
+    layout: &Layout,
+    kind: ChainKind,
+    chains: bool,
+) -> (Vec<u8>, Vec<Chain>) {
+    let cell = |n: u32| cell_of(net.key(n)) as u8;
+    match *layout {
+        Layout::Cycle(dst_on) => {
+            // SE's getSelectedCells: the reversed cycle's cells from its
+            // end, i.e. the forward path from the start's child to dst_on.
+            let path = explain::cycle_path(net, dst_on);
+            let mut cells = Vec::new();
+            for &n in path[..path.len() - 1].iter().rev() {
+                if !cells.contains(&cell(n)) {
+                    cells.push(cell(n));
+                }
+            }
+            let chains = if chains {
+                [
+                    explain::chain(net, dst_on),
+                    explain::reversed_cycle(net, dst_on),
+                ]
+                .into_iter()
+                .filter(|c| !c.is_empty())
+                .collect()
+            } else {
+                Vec::new()
+            };
+            (cells, chains)
+        }
+        Layout::Plain(targets) | Layout::Cell(targets) | Layout::Region(targets, _) => {
+            let t0 = targets[0];
+            let cells = match (kind, layout) {
+                // `Forcing Chain: B4.1 on`, `Region Forcing Chains: 5 in
+                // block ==> B4.1 on`: the target.
+                (ChainKind::Forcing, _) | (_, Layout::Region(..)) => vec![cell(t0)],
+                // `Cell Forcing Chains: C1 ==> I1.8 off`, `Contradiction
+                // Forcing Chain: B4.1 on ==> C5.2 both on & off`, `Double
+                // Forcing Chain: B4.1 on & off ==> C5.2 off`: the cell
+                // assumed, then the target.
+                _ => vec![cell(explain::source(net, t0)), cell(t0)],
+            };
+            let chains = if chains {
+                targets
+                    .iter()
+                    .map(|&t| explain::chain(net, t))
+                    .filter(|c| !c.is_empty())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (cells, chains)
+        }
+    }
 }

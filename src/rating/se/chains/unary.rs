@@ -386,8 +386,9 @@ fn from_candidate(
             if !reach.reaches(start, start ^ 1) {
                 continue; // the search would find nothing
             }
-            if sink.keeps_all() {
-                // A nested rule needs the chain itself (its causes).
+            if sink.keeps_all() || net.explain {
+                // A nested rule needs the chain itself (its causes), and so
+                // does an explanation.
                 if let Some((target, depth)) = forcing_from(reach, start, pass, un, sink) {
                     forcing_hint(work, target, Some(depth), pass, net, un, sink);
                 }
