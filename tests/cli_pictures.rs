@@ -259,6 +259,31 @@ fn svg_steps_to_a_directory_and_bad_steps() {
         .args(["explain", PUZZLE, "--format", "svg", "--step", "0"])
         .assert()
         .code(2);
+    // --step belongs to the pictures.
+    sudoflow()
+        .args(["explain", PUZZLE, "--step", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--step chooses the step of --format svg or html",
+        ));
+    // Two puzzles cannot be one picture; a file's first record can.
+    sudoflow()
+        .args(["explain", PUZZLE, PUZZLE, "--format", "svg"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("draw one puzzle"));
+    let list = dir.path().join("list.txt");
+    std::fs::write(&list, format!("# a comment\n{PUZZLE}\n{PUZZLE}\n")).unwrap();
+    let from_file = sudoflow()
+        .args(["explain", "--format", "svg"])
+        .arg(&list)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(String::from_utf8(from_file).unwrap(), s37);
     // A solved grid has no step to draw.
     let solved =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
