@@ -13,7 +13,7 @@ TEST_FEATURES := --features fuzzing
 PY_VENV := target/py-venv
 PYTHON ?= python3
 
-.PHONY: all build datasets run test test-release-cli test-python python-venv bench lint fuzz
+.PHONY: all build datasets run test test-tools test-release-cli test-python python-venv bench lint fuzz
 
 all: build
 
@@ -47,18 +47,39 @@ run: build datasets
 # AVX-512 paths are chosen over at run time (src/solver/simd.rs; the test
 # binaries are already built, so only their run time is added), and
 # tests/solver_simd.rs holds every path this CPU has to the baseline.
-# The Python venv is made in the background meanwhile (pip mostly waits on
-# downloads while cargo compiles); its log is target/py-venv.log.
+# The Python venv and the test tools (chromium, poppler-utils: test-tools)
+# are made in the background meanwhile (pip and apt-get mostly wait on
+# downloads while cargo compiles); their logs are target/py-venv.log and
+# target/test-tools.log.
 test: datasets
-	@mkdir -p target && rm -f target/py-venv.rc
+	@mkdir -p target && rm -f target/py-venv.rc target/test-tools.rc
 	@( $(MAKE) --no-print-directory python-venv > target/py-venv.log 2>&1; echo $$? > target/py-venv.rc ) &
+	@( $(MAKE) --no-print-directory test-tools > target/test-tools.log 2>&1; echo $$? > target/test-tools.rc ) &
 	$(CARGO) check --lib --no-default-features
+	$(CARGO) test --profile ci $(TEST_FEATURES) --no-run
+	@while [ ! -f target/test-tools.rc ]; do sleep 1; done; \
+		if [ "$$(cat target/test-tools.rc)" != 0 ]; then cat target/test-tools.log; echo "test-tools failed"; exit 1; fi
 	$(CARGO) test --profile ci $(TEST_FEATURES)
 	SUDOFLOW_SIMD=sse2 $(CARGO) test --profile ci $(TEST_FEATURES) --test solver_sets --test solver_props --test matching_props
 	@$(MAKE) --no-print-directory test-release-cli
 	@while [ ! -f target/py-venv.rc ]; do sleep 1; done; \
 		if [ "$$(cat target/py-venv.rc)" != 0 ]; then cat target/py-venv.log; echo "python venv failed"; exit 1; fi
 	@$(MAKE) --no-print-directory test-python
+
+# The programs the picture and book tests run (tests/cli_pictures.rs,
+# tests/cli_books.rs): Debian's headless Chromium (the HTML page's keys and
+# screenshot) and poppler-utils (pdftotext, pdftoppm, pdfinfo: the PDF's
+# text layer and pages). Installed with apt-get once, when one is missing
+# (as root, or through sudo).
+TEST_TOOLS := chromium pdftotext pdftoppm pdfinfo
+test-tools:
+	@missing=; for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "test-tools: installing chromium and poppler-utils (missing:$$missing)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null; \
+	fi
 
 # A venv in target/ with python/requirements-test.txt from PyPI (maturin,
 # pytest, pyarrow, polars, pandas, pyspark, dask), made once and kept until

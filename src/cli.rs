@@ -33,6 +33,9 @@ pub enum Command {
         .help("Puzzles (81 cells) or puzzle files read in order as one stream ('-' or none: stdin)")
         .long_help(cmd::explain::INPUTS_HELP)))]
     Explain(cmd::explain::ExplainArgs),
+    /// Print a book of puzzles as PDF (or SVG pages): grids with ratings, chapters, answers.
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
+    Print(cmd::print::PrintArgs),
     /// Compare solvers on puzzle files: puzzles/s, guesses, answered %.
     Bench(cmd::bench::BenchArgs),
     /// Generate rated, proper (unique-solution) puzzles, reproducibly.

@@ -42,6 +42,10 @@ pub enum Format {
     Json,
     /// JSON Lines: one JSON object per record, on one line.
     Jsonl,
+    /// A picture of one step (SVG); with -o DIR, one file per step.
+    Svg,
+    /// One self-contained HTML page with every step's picture.
+    Html,
 }
 
 impl Format {
@@ -57,6 +61,8 @@ impl Format {
             .map(str::to_ascii_lowercase);
         match ext.as_deref() {
             Some("jsonl" | "ndjson" | "json") => Format::Jsonl,
+            Some("svg") => Format::Svg,
+            Some("html" | "htm") => Format::Html,
             _ => Format::Text,
         }
     }
@@ -66,6 +72,8 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Jsonl => "jsonl",
+            Format::Svg => "svg",
+            Format::Html => "html",
         }
     }
 }
@@ -97,9 +105,14 @@ one, or its budget ran out (in text and json; jsonl writes its row); 2 a puzzle 
 read. Files: as rate's (0 the run completed, whatever the statuses; 1 --strict and an invalid \
 record; 2 usage or I/O error; 3 an internal error; 130/143 stopped, see --resume).
 
+Pictures (--format svg, html; one puzzle, the first record of a file): the candidate grid before the step, the pattern's cells shaded, the candidates the step removes struck through in red, the value it places ringed in green, and its chains as arrows from cause to effect: solid for a strong link (the candidate pointed to must be true), dashed for a weak link (it must be false). Digits in black are givens, in blue values placed by earlier steps. The page (html) lists the steps; the arrow keys move between them, and it loads nothing from elsewhere.
+
 Examples:
   sudoflow explain 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
   sudoflow explain puzzles.txt -o explained.jsonl -j 2
+  sudoflow explain PUZZLE --format svg > hardest.svg
+  sudoflow explain PUZZLE --format svg -o steps/     (steps/step-001.svg, ...)
+  sudoflow explain PUZZLE --format html -o explained.html
   head -1 puzzles.txt | sudoflow explain --format json | jq '.steps[] | select(.rating >= 6)'")]
 pub struct ExplainArgs {
     #[command(flatten)]
@@ -116,8 +129,11 @@ pub struct ExplainArgs {
             implication by implication; 'json', one pretty-printed JSON object per puzzle \
             (several puzzles make a stream of objects, which jq reads); 'jsonl', JSON Lines: \
             one object per record on one line, in input order, which --resume continues. \
-            Without --format, -o's extension decides: .jsonl, .ndjson or .json write JSON \
-            Lines, anything else text.\n\
+            'svg', the picture of one step (--step, by default the hardest), or with -o DIR \
+            one file per step (DIR/step-001.svg ...); 'html', one page with every step's \
+            picture, opened at --step. svg and html draw one puzzle (the first record of a \
+            file). Without --format, -o's extension decides: .jsonl, .ndjson or .json write \
+            JSON Lines, .svg and .html those, anything else text.\n\
             Example: puzzles.txt --format jsonl | jq -c '.steps | length'"
     )]
     pub format: Option<Format>,
@@ -133,6 +149,20 @@ pub struct ExplainArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub budget: opts::BudgetArgs,
+
+    /// svg, html: the step to draw or open at, from 1 [default: the hardest step].
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..),
+        long_help = "With --format svg, the step drawn (with -o DIR, the one file written); \
+            with --format html, the step the page opens at. Steps count from 1; the default is \
+            the hardest step (the first rated ER). With --format svg, -o names a directory \
+            that gets one picture per step (step-001.svg, ...), unless it ends in .svg: then \
+            the one picture of this step.\n\
+            Example: --format svg --step 12 -o step12.svg"
+    )]
+    pub step: Option<u64>,
 }
 
 /// `INPUT`'s long help for `explain`: puzzles or files.
@@ -186,7 +216,9 @@ fn format_row(row: ExplainRow, format: Format) -> Done {
     match format {
         Format::Jsonl => Done::Fields(status, Box::new(row.fields())),
         Format::Json => Done::Document(status, row.json_pretty()),
-        Format::Text => Done::Document(status, row.text()),
+        // Pictures are drawn by `pictures::run`, never as rows; text
+        // stands in should a row of theirs be formatted.
+        Format::Text | Format::Svg | Format::Html => Done::Document(status, row.text()),
     }
 }
 
@@ -231,8 +263,14 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         wall: args.budget.wall_limit,
     };
     let format = Format::resolve(args.format, args.output.output.as_deref());
+    if args.step.is_some() && !matches!(format, Format::Svg | Format::Html) {
+        bail!("--step chooses the step of --format svg or html");
+    }
     let (puzzles, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
         args.input.inputs.iter().partition(|p| is_puzzle(p));
+    if matches!(format, Format::Svg | Format::Html) {
+        return pictures::run(&args, &puzzles, format == Format::Svg, limits);
+    }
     if !puzzles.is_empty() && !files.is_empty() {
         bail!(
             "explain takes puzzles or files, not both: {:?} is a file (or stdin), {:?} a puzzle",
@@ -423,4 +461,168 @@ fn run_puzzles(
     } else {
         exit::OK
     }))
+}
+
+/// `--format svg|html`: pictures of one puzzle's steps.
+mod pictures {
+    use super::{first_field, ExplainArgs};
+    use crate::cmd::print::write_output;
+    use crate::exit;
+    use crate::grid::Grid;
+    use crate::pipeline::reader;
+    use crate::rating::se::{self, RateError, Rater, Rating};
+    use crate::render::{html, step as steps, svg};
+    use crate::rows::rate::{RateLimits, RateOutcome, RateState};
+    use anyhow::{bail, Context};
+    use std::ops::ControlFlow;
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    /// The one puzzle: the argument, or the first record of the inputs.
+    fn puzzle(args: &ExplainArgs, puzzles: &[&PathBuf]) -> anyhow::Result<Grid> {
+        match puzzles {
+            [one] => {
+                let text = one.to_string_lossy();
+                let field = first_field(&text);
+                return Grid::parse(field)
+                    .with_context(|| format!("cannot read the puzzle {field:?}"));
+            }
+            [_, _, ..] => bail!(
+                "--format svg and html draw one puzzle: give one (or a file, whose first \
+                 record is drawn)"
+            ),
+            [] => {}
+        }
+        let inputs = if args.input.inputs.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            args.input.inputs.clone()
+        };
+        let mut first = None;
+        reader::for_each_item(
+            &inputs,
+            args.input.column.as_ref(),
+            &[],
+            |item| match item {
+                reader::Item::Record(r) => {
+                    first = Some(r);
+                    ControlFlow::Break(())
+                }
+                reader::Item::Waiting => ControlFlow::Continue(()),
+            },
+        )?;
+        let Some(record) = first else {
+            bail!("no puzzle to draw: the input holds no record")
+        };
+        record.grid.map_err(|e| anyhow::anyhow!(e))
+    }
+
+    /// Rates the puzzle with its steps kept; `Err` with the exit code after
+    /// saying why on stderr.
+    fn rate(grid: &Grid, limits: RateLimits) -> anyhow::Result<Result<Rating, ExitCode>> {
+        let mut state = RateState::new(limits);
+        match state.rate_grid(grid) {
+            Err(clash) => bail!("the puzzle is not valid: {clash}"),
+            Ok(RateOutcome::Multiple) => {
+                eprintln!(
+                    "sudoflow: the puzzle has more than one solution: Sudoku Explainer rates \
+                     only proper puzzles"
+                );
+                return Ok(Err(ExitCode::from(exit::FAILURE)));
+            }
+            Ok(RateOutcome::Unsolvable(why)) => {
+                eprintln!("sudoflow: the puzzle has no solution: {why}");
+                return Ok(Err(ExitCode::from(exit::FAILURE)));
+            }
+            Ok(_) => {}
+        }
+        let opts = se::Options {
+            budget: limits.budget(),
+            keep_steps: true,
+            ceiling: None,
+        };
+        match Rater::new().rate(grid, &opts) {
+            Ok(r) => Ok(Ok(r)),
+            Err(RateError::Timeout { cut, steps }) => {
+                eprintln!("sudoflow: {}", limits.timeout_message(cut, steps));
+                Ok(Err(ExitCode::from(exit::FAILURE)))
+            }
+            Err(e) => {
+                eprintln!("sudoflow: {e}");
+                Ok(Err(ExitCode::from(exit::FAILURE)))
+            }
+        }
+    }
+
+    /// Runs `explain --format svg|html`.
+    pub fn run(
+        args: &ExplainArgs,
+        puzzles: &[&PathBuf],
+        svg_format: bool,
+        limits: RateLimits,
+    ) -> anyhow::Result<ExitCode> {
+        if args.output.resume {
+            bail!("--resume continues JSON Lines runs, not pictures");
+        }
+        let grid = puzzle(args, puzzles)?;
+        let rating = match rate(&grid, limits)? {
+            Ok(r) => r,
+            Err(code) => return Ok(code),
+        };
+        let step = match args.step {
+            Some(n) if n as usize > rating.steps.len() => bail!(
+                "--step {n}: the path has {} step{}",
+                rating.steps.len(),
+                if rating.steps.len() == 1 { "" } else { "s" }
+            ),
+            Some(n) => n as usize,
+            None => rating.hardest + 1,
+        };
+        let output = args.output.output.as_deref();
+        let all = steps::steps(&grid, &rating);
+        if !svg_format {
+            let page = html::page(&grid, &rating, &all, step);
+            write_output(output, page.as_bytes())?;
+            return Ok(ExitCode::from(exit::OK));
+        }
+        if all.is_empty() {
+            bail!("the puzzle has no step to draw: every cell is given");
+        }
+        let draw = |n: usize| svg::document(&steps::picture(&all[n - 1], grid.cells(), all.len()));
+        let dir = match output {
+            Some(p) if p.as_os_str() != "-" => p,
+            _ => {
+                write_output(None, draw(step).as_bytes())?;
+                return Ok(ExitCode::from(exit::OK));
+            }
+        };
+        if dir
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+        {
+            write_output(Some(dir), draw(step).as_bytes())?;
+            return Ok(ExitCode::from(exit::OK));
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot make the directory {}", dir.display()))?;
+        let chosen: Vec<usize> = match args.step {
+            Some(_) => vec![step],
+            None => (1..=all.len()).collect(),
+        };
+        for &n in &chosen {
+            write_output(
+                Some(&dir.join(format!("step-{n:03}.svg"))),
+                draw(n).as_bytes(),
+            )?;
+        }
+        if !args.output.quiet {
+            eprintln!(
+                "sudoflow: wrote {} picture{} to {}",
+                chosen.len(),
+                if chosen.len() == 1 { "" } else { "s" },
+                dir.display()
+            );
+        }
+        Ok(ExitCode::from(exit::OK))
+    }
 }

@@ -180,6 +180,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub exclude: Vec<std::path::PathBuf>,
 
+    /// With --se, add a label column: the level of er (Easy, Medium, Hard, Fiendish, Diabolical).
+    #[arg(long, requires = "se", long_help = crate::cmd::rate::LABELS_HELP)]
+    pub labels: bool,
+
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: opts::OutputArgs,
@@ -210,8 +214,10 @@ pub struct GenerateArgs {
 const AFTER_HELP: &str = "\
 Output: CSV with solve's columns (index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
 guesses,backtracks,error), with --se the rating columns er,ep,ed, then `seed`, the candidate
-seed that rebuilds that puzzle alone (--puzzle-seed). `sudoflow solve` (--se) on the puzzles
-gives the same score columns.
+seed that rebuilds that puzzle alone (--puzzle-seed), then with --labels `label`, the level of
+er (Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up:
+Sudoku Explainer's own generator levels). `sudoflow solve` (--se) on the puzzles gives the
+same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --max-time ran out (the puzzles before it are written, in order);
@@ -525,14 +531,20 @@ fn excluded_classes(
     Ok(Some((classes, skipped)))
 }
 
-fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
+/// Writes puzzle `index`'s row; with `labels`, the label of its rating last.
+fn write_row(w: &mut CsvSink, index: u64, p: &Generated, labels: bool) -> anyhow::Result<()> {
     // Scored with solve's default options, so the limit is the default one.
     let row = SolveRow::solved(index, &p.puzzle, &p.outcome, SolveOptions::default().limit);
     let seed = p.seed.to_string();
     match p.se {
         Some(se) => {
+            let label = crate::rating::labels::label(se[0]);
             let [er, ep, ed] = se.map(Rating::format);
-            w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed])
+            if labels {
+                w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed, label])
+            } else {
+                w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed])
+            }
         }
         None => w.write_solve_row_with(&row, &[&seed]),
     }
@@ -552,6 +564,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .chain(se_columns)
         .copied()
         .chain(["seed"])
+        .chain(args.labels.then_some("label"))
         .map(String::from)
         .collect();
     let output = args.output.output.as_deref().unwrap_or(Path::new("-"));
@@ -599,6 +612,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("max-tries", args.max_tries.to_string()),
             ("distinct", args.distinct.to_string()),
             ("exclude", args.exclude.len().to_string()),
+            ("labels", args.labels.to_string()),
         ],
         header,
         text_columns: Vec::new(),
@@ -632,7 +646,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         let result = Generator::new(opts).candidate(seed);
         return match result {
             Ok(p) => {
-                write_row(&mut w, 1, &p)?;
+                write_row(&mut w, 1, &p, args.labels)?;
                 out.commit(w)?;
                 Ok(ExitCode::from(exit::OK))
             }
@@ -658,6 +672,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     // Rows written by this run, for the progress bar.
     let shown = AtomicU64::new(0);
     let mut written = 0u64;
+    let labels = args.labels;
     let mut failure = None;
 
     // Indices taken by the workers and not yet written hold a token each:
@@ -745,7 +760,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 };
                 match row {
                     Ok(p) => {
-                        write_row(&mut w, i, &p)?;
+                        write_row(&mut w, i, &p, labels)?;
                         out.row_written(&mut w)?;
                         written += 1;
                         shown.store(written, Relaxed);
