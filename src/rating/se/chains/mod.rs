@@ -67,7 +67,7 @@ pub struct Candidate {
     /// [`super::explain`](mod@super::explain)).
     pub cells: Vec<u8>,
     /// Its chains of implications, when the net explains
-    /// ([`net::Net::explain`]); else empty.
+    /// (`Net::explain` in `net`); else empty.
     pub chains: Vec<super::explain::chain::Chain>,
 }
 
@@ -355,7 +355,7 @@ impl Chainer {
     }
 
     /// Whether the hints found carry their chains of implications (for
-    /// `explain`; see [`net::Net::explain`]). The X pass's kept hints are
+    /// `explain`; see `Net::explain` in `net`). The X pass's kept hints are
     /// forgotten when this changes.
     pub fn set_explain(&mut self, explain: bool) {
         if self.net.explain != explain {
