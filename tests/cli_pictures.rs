@@ -284,6 +284,18 @@ fn svg_steps_to_a_directory_and_bad_steps() {
         .stdout
         .clone();
     assert_eq!(String::from_utf8(from_file).unwrap(), s37);
+    // -p PUZZLE, as every command takes one puzzle; not beside an input.
+    sudoflow()
+        .args(["explain", "--format", "svg", "-p", PUZZLE])
+        .assert()
+        .success()
+        .stdout(s37.clone());
+    sudoflow()
+        .args(["explain", "--format", "svg", "-p", PUZZLE])
+        .arg(&list)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot be used with"));
     // A solved grid has no step to draw.
     let solved =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";

@@ -480,6 +480,11 @@ mod pictures {
 
     /// The one puzzle: the argument, or the first record of the inputs.
     fn puzzle(args: &ExplainArgs, puzzles: &[&PathBuf]) -> anyhow::Result<Grid> {
+        // -p PUZZLE (clap refuses it beside inputs).
+        if let Some(text) = &args.input.puzzle {
+            return Grid::parse(first_field(text))
+                .with_context(|| format!("cannot read the puzzle {text:?}"));
+        }
         match puzzles {
             [one] => {
                 let text = one.to_string_lossy();
