@@ -1,17 +1,14 @@
 //! `sudoflow explain`: the path Sudoku Explainer follows through one
 //! puzzle, one line per step, with its rating.
 //!
-//! The steps are those [`crate::rating::se::Rater`] takes to rate the
-//! puzzle (kept with [`crate::rating::se::Options::keep_steps`]), so
-//! `explain`'s ER/EP/ED are `rate`'s.
+//! The path is [`crate::rows::explain`]'s (the Python package's
+//! `explain()` returns the same), so `explain`'s ER/EP/ED are `rate`'s.
 
-use crate::cmd::rate::{RateOutcome, RateState};
 use crate::exit;
-use crate::grid::{cell_name, Grid};
+use crate::grid::Grid;
 use crate::pipeline::reader;
-use crate::rating::se::{self, Hint, Rater, Rating};
+pub use crate::rows::explain::{explain, placed, removed, Explanation, Step, Unexplained};
 use anyhow::{bail, Context};
-use serde::Serialize;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -74,57 +71,6 @@ pub struct ExplainArgs {
     pub time_budget: Option<Duration>,
 }
 
-/// One step as `--format json` writes it.
-#[derive(Debug, Serialize)]
-struct StepJson {
-    step: usize,
-    rating: f64,
-    technique: String,
-    placed: Option<String>,
-    removed: Vec<String>,
-}
-
-/// The whole explanation as `--format json` writes it.
-#[derive(Debug, Serialize)]
-struct ExplainJson {
-    puzzle: String,
-    er: f64,
-    ep: f64,
-    ed: f64,
-    technique: String,
-    hardest_step: usize,
-    steps: Vec<StepJson>,
-}
-
-/// A rating in tenths as a JSON number (7.1, not 7.1000000001).
-fn tenths(x: f64) -> f64 {
-    Rating::tenths(x) as f64 / 10.0
-}
-
-/// The value a hint places, `r4c2=1`.
-pub fn placed(hint: &Hint) -> Option<String> {
-    hint.placement
-        .map(|(c, v)| format!("{}={v}", cell_name(c as usize)))
-}
-
-/// The candidates a hint removes, `r1c3<>9` each; for a hint that places a
-/// value, the other candidates of that cell are left out (placing removes
-/// them anyway).
-pub fn removed(hint: &Hint) -> Vec<String> {
-    let mut out = Vec::new();
-    for &(cell, mask) in &hint.removals {
-        if hint.placement.is_some_and(|(c, _)| c == cell) {
-            continue;
-        }
-        for v in 1..=9 {
-            if mask >> v & 1 != 0 {
-                out.push(format!("{}<>{v}", cell_name(cell as usize)));
-            }
-        }
-    }
-    out
-}
-
 /// The puzzle named on the command line.
 fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
     if text == "-" {
@@ -152,58 +98,17 @@ fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let grid = read_puzzle(&args.puzzle)?;
     let budget = Some(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
-    // The uniqueness check and clash message of `rate`, then the rating
-    // again with its steps kept.
-    let mut state = RateState::new(budget);
-    match state.rate_grid(&grid) {
-        Err(clash) => bail!("the puzzle is not valid: {clash}"),
-        Ok(RateOutcome::Multiple) => {
-            eprintln!("sudoflow: the puzzle has more than one solution: Sudoku Explainer rates only proper puzzles");
-            return Ok(ExitCode::from(exit::FAILURE));
-        }
-        Ok(RateOutcome::Unsolvable) => {
-            eprintln!("sudoflow: the puzzle has no solution");
-            return Ok(ExitCode::from(exit::FAILURE));
-        }
-        Ok(_) => {}
-    }
-    let opts = se::Options {
-        budget,
-        keep_steps: true,
-        ceiling: None,
-    };
-    let rating = match Rater::new().rate(&grid, &opts) {
-        Ok(r) => r,
+    let explanation = match explain(&grid, budget) {
+        Ok(e) => e,
+        Err(e @ Unexplained::Clash(_)) => bail!("{e}"),
         Err(e) => {
             eprintln!("sudoflow: {e}");
             return Ok(ExitCode::from(exit::FAILURE));
         }
     };
     let text = match args.format {
-        Format::Json => {
-            let json = ExplainJson {
-                puzzle: grid.to_line(),
-                er: tenths(rating.er),
-                ep: tenths(rating.ep),
-                ed: tenths(rating.ed),
-                technique: rating.technique.clone(),
-                hardest_step: rating.hardest + 1,
-                steps: rating
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| StepJson {
-                        step: i + 1,
-                        rating: tenths(h.difficulty),
-                        technique: h.name.to_string(),
-                        placed: placed(h),
-                        removed: removed(h),
-                    })
-                    .collect(),
-            };
-            serde_json::to_string_pretty(&json)? + "\n"
-        }
-        Format::Text => text_table(&grid, &rating),
+        Format::Json => serde_json::to_string_pretty(&explanation)? + "\n",
+        Format::Text => text_table(&explanation),
     };
     use std::io::Write;
     std::io::stdout().lock().write_all(text.as_bytes())?;
@@ -211,44 +116,37 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The text format: a summary, then one line per step.
-pub fn text_table(grid: &Grid, rating: &Rating) -> String {
+pub fn text_table(e: &Explanation) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let _ = writeln!(s, "puzzle   {}", grid.to_line());
+    let _ = writeln!(s, "puzzle   {}", e.puzzle);
     let _ = writeln!(
         s,
-        "rating   ER {}  EP {}  ED {}   (Sudoku Explainer 1.2.1.3 scale)",
-        Rating::format(rating.er),
-        Rating::format(rating.ep),
-        Rating::format(rating.ed)
+        "rating   ER {:.1}  EP {:.1}  ED {:.1}   (Sudoku Explainer 1.2.1.3 scale)",
+        e.er, e.ep, e.ed
     );
-    if !rating.steps.is_empty() {
-        let _ = writeln!(
-            s,
-            "hardest  step {}: {}",
-            rating.hardest + 1,
-            rating.technique
-        );
+    if !e.steps.is_empty() {
+        let _ = writeln!(s, "hardest  step {}: {}", e.hardest_step, e.technique);
     }
-    let _ = writeln!(s, "steps    {}", rating.step_count);
+    let _ = writeln!(s, "steps    {}", e.steps.len());
     let _ = writeln!(s);
-    let width = rating
+    let width = e
         .steps
         .iter()
-        .map(|h| h.name.len())
+        .map(|h| h.technique.len())
         .max()
         .unwrap_or(9)
         .max(9);
     let _ = writeln!(s, "step  rating  {:width$}  result", "technique");
-    for (i, h) in rating.steps.iter().enumerate() {
-        let mut result: Vec<String> = placed(h).into_iter().collect();
-        result.extend(removed(h));
+    for h in &e.steps {
+        let mut result: Vec<&str> = h.placed.iter().map(String::as_str).collect();
+        result.extend(h.removed.iter().map(String::as_str));
         let _ = writeln!(
             s,
-            "{:>4}  {:>6}  {:width$}  {}",
-            i + 1,
-            Rating::format(h.difficulty),
-            h.name,
+            "{:>4}  {:>6.1}  {:width$}  {}",
+            h.step,
+            h.rating,
+            h.technique,
             result.join(", ")
         );
     }
