@@ -1,0 +1,419 @@
+//! The `*_file` functions: files streamed through the CLI's own pipeline
+//! (reader, workers, reordering: [`sudoflow::pipeline::run`]) on threads of
+//! their own, the rows handed to Python as a `pyarrow.RecordBatchReader`
+//! whose batches a [`Batches`] iterator pulls, at most a few batches in
+//! memory whatever the files' size.
+//!
+//! While Python waits for the next batch, [`Batches::__next__`] releases the
+//! GIL and checks for signals every [`POLL`]: Ctrl-C stops the run and
+//! raises `KeyboardInterrupt`. Dropping the reader stops the run too.
+
+use crate::args::{self, Int};
+use crate::run::{Progress, Watch, POLL};
+use crate::table::{self, Builder, Row};
+use crate::{count_options, ClassBook, SolveSpec};
+use arrow_array::RecordBatch;
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
+use pyo3::exceptions::{PyIOError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
+use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
+use sudoflow::rows::count::{count_one, COUNT_HEADER};
+use sudoflow::rows::rate::{rate_record, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::solver::Solver;
+
+/// The batches of a streamed run, for `pyarrow.RecordBatchReader.from_batches`.
+#[pyclass(module = "sudoflow._sudoflow", name = "_Batches")]
+pub struct Batches {
+    rx: Receiver<Result<RecordBatch, String>>,
+    watch: Arc<Watch>,
+    progress: Progress,
+}
+
+#[pymethods]
+impl Batches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next batch (a `pyarrow.RecordBatch`), or the end.
+    ///
+    /// Errors: `OSError` when an input fails to read past some record (the
+    /// batches before hold every row before it), or the exception a signal
+    /// handler raises while waiting (`KeyboardInterrupt`), which stops the run.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        loop {
+            let rx = &self.rx;
+            match py.detach(|| rx.recv_timeout(POLL)) {
+                Ok(Ok(batch)) => {
+                    self.progress.update(
+                        py,
+                        self.watch.done.load(std::sync::atomic::Ordering::Relaxed),
+                    )?;
+                    return table::batch_to_pyarrow(py, batch).map(Some);
+                }
+                Ok(Err(message)) => {
+                    self.progress.close(py)?;
+                    return Err(PyIOError::new_err(message));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.progress.close(py)?;
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let checked = py.check_signals().and_then(|()| {
+                        self.progress.update(
+                            py,
+                            self.watch.done.load(std::sync::atomic::Ordering::Relaxed),
+                        )
+                    });
+                    if let Err(e) = checked {
+                        self.watch
+                            .stop
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
+                        let _ = self.progress.close(py);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Batches {
+    fn drop(&mut self) {
+        self.watch
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The inputs of a `*_file` call: paths, `column`, threads, batch size.
+struct Files {
+    opts: PipelineOptions,
+    batch_rows: usize,
+}
+
+impl Files {
+    /// Errors: `TypeError` for paths that are not a path or a sequence of
+    /// them, `ValueError` for a bad `column`, `threads` or `batch_rows`,
+    /// `OSError` for an input that cannot be read (or whose header lacks
+    /// the `column` named).
+    fn new(
+        paths: &Bound<'_, PyAny>,
+        column: Option<&Bound<'_, PyAny>>,
+        threads: Option<Int>,
+        batch_rows: Int,
+    ) -> PyResult<Files> {
+        let paths: Vec<PathBuf> = match paths.extract::<PathBuf>() {
+            Ok(one) => vec![one],
+            Err(_) => paths.extract()?,
+        };
+        let column = column
+            .map(|c| {
+                let text = match c.extract::<Int>() {
+                    Ok(n) => n.to_string(),
+                    Err(_) => c.extract::<String>()?,
+                };
+                text.parse::<pipeline::reader::Column>()
+                    .map_err(|e| PyValueError::new_err(format!("column: {e}")))
+            })
+            .transpose()?;
+        pipeline::check_inputs(&paths, column.as_ref())
+            .map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
+        Ok(Files {
+            opts: PipelineOptions {
+                inputs: paths,
+                column,
+                threads: args::threads(threads)?,
+                batch_size: 1024,
+                progress: None,
+            },
+            batch_rows: args::natural("batch_rows", batch_rows, 1)?
+                .try_into()
+                .unwrap_or(usize::MAX),
+        })
+    }
+}
+
+/// Starts the pipeline over `files` on a thread of its own: `work` on each
+/// record, `out` on each result in input order (`None`: no row), the rows
+/// under `header` sent in batches; returns the `pyarrow.RecordBatchReader`.
+#[allow(clippy::too_many_arguments)]
+fn start<S, T, R>(
+    py: Python<'_>,
+    files: Files,
+    header: Vec<&'static str>,
+    progress: Option<&Bound<'_, PyAny>>,
+    make_state: impl Fn() -> S + Sync + Send + 'static,
+    work: impl Fn(&mut S, &Record) -> T + Sync + Send + 'static,
+    mut out: impl FnMut(T) -> Option<R> + Send + 'static,
+) -> PyResult<Py<PyAny>>
+where
+    T: Send + FromPanic + 'static,
+    R: Row,
+{
+    let schema = Builder::new(&header, 1).schema();
+    let watch = Arc::new(Watch::default());
+    let (tx, rx) = bounded::<Result<RecordBatch, String>>(2);
+    let shared = Arc::clone(&watch);
+    std::thread::Builder::new()
+        .name("sudoflow-file".into())
+        .spawn(move || {
+            let watch = shared;
+            let mut builder = Builder::new(&header, files.batch_rows);
+            let run = pipeline::run(
+                &files.opts,
+                make_state,
+                // Once stopped, the records still queued cost nothing.
+                |s, r| {
+                    if watch.stopped() {
+                        T::from_panic(r, "stopped")
+                    } else {
+                        work(s, r)
+                    }
+                },
+                |t: T| {
+                    if watch.stopped() {
+                        anyhow::bail!("stopped");
+                    }
+                    watch.add(1);
+                    if let Some(row) = out(t) {
+                        builder.push(&row, None).map_err(anyhow::Error::msg)?;
+                    }
+                    if let Some(batch) = builder.take_batch() {
+                        tx.send(Ok(batch))
+                            .map_err(|_| anyhow::anyhow!("the reader was closed"))?;
+                    }
+                    Ok(())
+                },
+            );
+            let last = match run {
+                Ok(_) => builder
+                    .finish_batch()
+                    .map_err(|e| e.to_string())
+                    .transpose(),
+                Err(_) if watch.stopped() => None,
+                Err(e) => Some(Err(format!("{e:#}"))),
+            };
+            if let Some(last) = last {
+                let _ = tx.send(last);
+            }
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the reader thread: {e}")))?;
+    let batches = Batches {
+        rx,
+        watch,
+        progress: Progress::new(py, progress, None, "puzzles")?,
+    };
+    let pa_schema = table::schema_to_pyarrow(py, schema)?;
+    Ok(py
+        .import("pyarrow")?
+        .getattr("RecordBatchReader")?
+        .call_method1("from_batches", (pa_schema, Py::new(py, batches)?))?
+        .unbind())
+}
+
+/// :func:`solve` over files, streamed: the rows of ``sudoflow solve FILE...``, in batches.
+///
+/// The files go through the CLI's own pipeline (reader, workers,
+/// reordering) on threads of their own; the reader holds a few batches at
+/// most, whatever the files' size. Dropping it stops the run.
+///
+/// Parameters
+/// ----------
+/// paths : str, os.PathLike or a sequence of them
+///     Files read in order as one stream, as ``sudoflow solve`` reads them:
+///     one puzzle per line, ``#`` comments and blank lines skipped, CSV
+///     files whose header names a ``puzzle``, ``quizzes`` or ``quiz`` column
+///     read by it, pasted grids on 9 lines, gzip and zip read as they are.
+/// column : str or int, optional
+///     The CSV column holding the puzzle (``--column``): a header's name or
+///     a 1-based number.
+/// limit, prune, no_guess, se, se_budget, blank : as for :func:`solve`
+/// threads : int, optional
+///     Worker threads (default: every core); the rows are the same for any.
+/// batch_rows : int, default 65536
+///     Rows per batch.
+/// progress : bool or callable, optional
+///     As for :func:`solve`, with ``total`` None (records read so far).
+///
+/// Returns
+/// -------
+/// pyarrow.RecordBatchReader
+///     Batches of :func:`solve`'s columns, in input order; ``error`` names
+///     ``file:line``. ``.read_all()`` makes a table.
+///
+/// Raises
+/// ------
+/// OSError
+///     At once: a file cannot be opened or is not readable as records (a
+///     directory, UTF-16 text), or its header lacks the ``column`` named;
+///     while reading: an input fails past some record.
+/// ValueError
+///     An option out of range (named).
+/// KeyboardInterrupt
+///     Ctrl-C while waiting for a batch: the run stops.
+#[pyfunction]
+#[pyo3(signature = (paths, *, column = None, limit = 2, prune = "basic", no_guess = false,
+    se = false, se_budget = None, blank = ".", threads = None, batch_rows = 65536,
+    progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn solve_file(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    column: Option<&Bound<'_, PyAny>>,
+    limit: Int,
+    prune: &str,
+    no_guess: bool,
+    se: bool,
+    se_budget: Option<f64>,
+    blank: &str,
+    threads: Option<Int>,
+    batch_rows: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, blank)?;
+    let files = Files::new(paths, column, threads, batch_rows)?;
+    start(
+        py,
+        files,
+        spec.header(),
+        progress,
+        move || spec.state(),
+        move |s, r| spec.row(s, r),
+        Some,
+    )
+}
+
+/// :func:`count` over files, streamed: the rows of ``sudoflow count FILE...``, in batches.
+///
+/// Parameters
+/// ----------
+/// paths, column, threads, batch_rows, progress : as for :func:`solve_file`
+/// max, time_budget : as for :func:`count`
+///
+/// Returns
+/// -------
+/// pyarrow.RecordBatchReader
+///     Batches of :func:`count`'s columns, in input order.
+///
+/// Raises
+/// ------
+/// OSError, ValueError, KeyboardInterrupt
+///     As for :func:`solve_file`.
+#[pyfunction]
+#[pyo3(signature = (paths, *, column = None, max = None, time_budget = None, threads = None,
+    batch_rows = 65536, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn count_file(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    column: Option<&Bound<'_, PyAny>>,
+    max: Option<Int>,
+    time_budget: Option<f64>,
+    threads: Option<Int>,
+    batch_rows: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let opts = count_options(max, time_budget)?;
+    let solve_opts = opts.solve_options();
+    let files = Files::new(paths, column, threads, batch_rows)?;
+    start(
+        py,
+        files,
+        COUNT_HEADER.to_vec(),
+        progress,
+        move || Solver::new(solve_opts),
+        move |s, r| count_one(s, &opts, r),
+        Some,
+    )
+}
+
+/// :func:`rate` over files, streamed: the rows of ``sudoflow rate FILE...``, in batches.
+///
+/// Parameters
+/// ----------
+/// paths, column, threads, batch_rows, progress : as for :func:`solve_file`
+/// time_budget : as for :func:`rate`
+///
+/// Returns
+/// -------
+/// pyarrow.RecordBatchReader
+///     Batches of :func:`rate`'s columns, in input order.
+///
+/// Raises
+/// ------
+/// OSError, ValueError, KeyboardInterrupt
+///     As for :func:`solve_file`.
+#[pyfunction]
+#[pyo3(signature = (paths, *, column = None, time_budget = None, threads = None,
+    batch_rows = 65536, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn rate_file(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    column: Option<&Bound<'_, PyAny>>,
+    time_budget: Option<f64>,
+    threads: Option<Int>,
+    batch_rows: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let budget = args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET);
+    let files = Files::new(paths, column, threads, batch_rows)?;
+    start(
+        py,
+        files,
+        RATE_HEADER.to_vec(),
+        progress,
+        move || RateState::new(Some(budget)),
+        rate_record,
+        Some,
+    )
+}
+
+/// :func:`canon` over files, streamed: the rows of ``sudoflow canon FILE...``, in batches.
+///
+/// The classes seen are kept as 128-bit digests (about 90 MB for a million
+/// distinct classes), whatever the number of records.
+///
+/// Parameters
+/// ----------
+/// paths, column, threads, batch_rows, progress : as for :func:`solve_file`
+/// distinct : as for :func:`canon`
+///
+/// Returns
+/// -------
+/// pyarrow.RecordBatchReader
+///     Batches of :func:`canon`'s columns, in input order.
+///
+/// Raises
+/// ------
+/// OSError, ValueError, KeyboardInterrupt
+///     As for :func:`solve_file`.
+#[pyfunction]
+#[pyo3(signature = (paths, *, column = None, distinct = false, threads = None,
+    batch_rows = 65536, progress = None))]
+pub fn canon_file(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    column: Option<&Bound<'_, PyAny>>,
+    distinct: bool,
+    threads: Option<Int>,
+    batch_rows: Int,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let files = Files::new(paths, column, threads, batch_rows)?;
+    let mut book = ClassBook::new(distinct);
+    start(
+        py,
+        files,
+        CANON_HEADER.to_vec(),
+        progress,
+        CanonState::default,
+        canon_one,
+        move |row| book.out(row),
+    )
+}
