@@ -878,6 +878,10 @@ fn unique_solution(grid: &Grid) -> Option<Grid> {
 ///     81 cells (``1``-``9`` givens; ``.``, ``0``, ``_``, ``-``, ``*``,
 ///     ``x``, ``X`` blanks), blanks around them ignored.
 ///
+/// Returns
+/// -------
+/// Grid
+///
 /// Raises
 /// ------
 /// ValueError
@@ -902,6 +906,11 @@ fn is_valid(puzzle: &str) -> bool {
 /// ----------
 /// puzzle : str
 ///     81 cells, as :func:`parse` takes them.
+///
+/// Returns
+/// -------
+/// str or None
+///     The solution (81 digits) when the puzzle has exactly one, else None.
 ///
 /// Raises
 /// ------

@@ -232,7 +232,18 @@ where
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a header's name or
 ///     a 1-based number.
-/// limit, prune, no_guess, se, se_budget, blank : as for :func:`solve`
+/// limit : int, default 2
+///     Count solutions up to this many, as :func:`solve`.
+/// prune : str, default "basic"
+///     ``"basic"``, ``"matching"`` or ``"matching-root"``, as :func:`solve`.
+/// no_guess : bool, default False
+///     Propagate only (status ``stuck``), as :func:`solve`.
+/// se : bool, default False
+///     Add Sudoku Explainer's ``er``, ``ep``, ``ed``, as :func:`solve`.
+/// se_budget : float, optional
+///     Seconds per rating with ``se`` (default 10).
+/// blank : str, default "."
+///     How the ``puzzle`` column writes blanks, as :func:`solve`.
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -292,8 +303,20 @@ pub fn solve_file(
 ///
 /// Parameters
 /// ----------
-/// paths, column, threads, batch_rows, progress : as for :func:`solve_file`
-/// max, time_budget : as for :func:`count`
+/// paths : str, os.PathLike or a sequence of them
+///     Files read in order as one stream, as :func:`solve_file` reads them.
+/// column : str or int, optional
+///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
+/// max : int, optional
+///     Stop a puzzle at its max-th solution (status ``capped``), as :func:`count`.
+/// time_budget : float, optional
+///     Seconds per puzzle (status ``timeout`` past them), as :func:`count`.
+/// threads : int, optional
+///     Worker threads (default: every core); the rows are the same for any.
+/// batch_rows : int, default 65536
+///     Rows per batch.
+/// progress : bool or callable, optional
+///     As for :func:`solve_file`.
 ///
 /// Returns
 /// -------
@@ -336,8 +359,18 @@ pub fn count_file(
 ///
 /// Parameters
 /// ----------
-/// paths, column, threads, batch_rows, progress : as for :func:`solve_file`
-/// time_budget : as for :func:`rate`
+/// paths : str, os.PathLike or a sequence of them
+///     Files read in order as one stream, as :func:`solve_file` reads them.
+/// column : str or int, optional
+///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
+/// time_budget : float, optional
+///     Seconds per puzzle (default 10; status ``timeout`` past them), as :func:`rate`.
+/// threads : int, optional
+///     Worker threads (default: every core); the rows are the same for any.
+/// batch_rows : int, default 65536
+///     Rows per batch.
+/// progress : bool or callable, optional
+///     As for :func:`solve_file`.
 ///
 /// Returns
 /// -------
@@ -381,8 +414,18 @@ pub fn rate_file(
 ///
 /// Parameters
 /// ----------
-/// paths, column, threads, batch_rows, progress : as for :func:`solve_file`
-/// distinct : as for :func:`canon`
+/// paths : str, os.PathLike or a sequence of them
+///     Files read in order as one stream, as :func:`solve_file` reads them.
+/// column : str or int, optional
+///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
+/// distinct : bool, default False
+///     Keep only the first record of each class (and every invalid record).
+/// threads : int, optional
+///     Worker threads (default: every core); the rows are the same for any.
+/// batch_rows : int, default 65536
+///     Rows per batch.
+/// progress : bool or callable, optional
+///     As for :func:`solve_file`.
 ///
 /// Returns
 /// -------

@@ -1,0 +1,241 @@
+"""What the CLI has and the package had not (issue 31): canon, explain, the
+*_file streams of rate, count and canon, solve's options, generate's
+distinct and puzzle_seed, progress; each against the CLI's own output."""
+
+import csv
+import inspect
+import io
+import json
+import re
+
+import pyarrow as pa
+import pytest
+
+import sudoflow
+
+from conftest import puzzles
+from test_api import (CLASH, EASY, MULTIPLE, P17, SERG, SHORT, assert_same_as_cli, pencilmarks,
+                      rows)
+
+# The README's explain example: ER 7.1, 61 steps.
+FORCING = ".7.5..68.8....74.54..9..3.2....6.2......93....4.........743.....3.......5.97.2..."
+
+
+def mixed(n=40):
+    """Lines of many kinds: hard and easy puzzles, several solutions, a
+    clash, bad lines, a duplicate transformed, pencilmarks."""
+    lines = puzzles("puzzles3_magictour_top1465", n) + [P17, SERG, CLASH, SHORT, "y" * 81]
+    # P17 transposed: the same class.
+    lines.append("".join(P17[9 * c + r] for r in range(9) for c in range(9)))
+    lines += [pencilmarks(P17), P17]
+    return lines
+
+
+def write(tmp_path, lines, name="in.txt"):
+    f = tmp_path / name
+    f.write_text("\n".join(lines) + "\n")
+    return f
+
+
+def test_canon_rows_equal_the_cli(cli, tmp_path):
+    lines = mixed()
+    f = write(tmp_path, lines)
+    for distinct in (False, True):
+        flags = ["--distinct"] if distinct else []
+        want = cli("canon", "-q", *flags, f)
+        for threads in (1, 2):
+            assert_same_as_cli(sudoflow.canon(lines, distinct=distinct, threads=threads), want)
+        streamed = sudoflow.canon_file(f, distinct=distinct, batch_rows=7).read_all()
+        assert_same_as_cli(streamed, want)
+    t = sudoflow.canon(lines, distinct=True)
+    assert t.num_rows < len(lines)  # the transposed P17 and P17 again are dropped
+
+
+def test_explain_is_the_cli_json(cli):
+    for p in [FORCING, P17, FORCING + " ED=7.1/1.2/1.2"]:
+        got = sudoflow.explain(p)
+        want = json.loads(cli("explain", p.split()[0], "--format", "json"))
+        assert got == want
+    e = sudoflow.explain(FORCING)
+    assert (e["er"], e["ep"], e["ed"]) == (7.1, 1.2, 1.2) and len(e["steps"]) == 61
+    assert e["steps"][32]["technique"] == "Forcing Chain" and e["hardest_step"] == 33
+    steps = pa.Table.from_pylist(e["steps"])
+    assert steps.column_names == ["step", "rating", "technique", "placed", "removed"]
+
+
+def test_explain_raises_for_what_has_no_path():
+    with pytest.raises(ValueError, match="duplicate 1 in row 1"):
+        sudoflow.explain(CLASH)
+    with pytest.raises(ValueError, match="more than one solution"):
+        sudoflow.explain(MULTIPLE)
+    with pytest.raises(ValueError, match="wrong length"):
+        sudoflow.explain(SHORT)
+    with pytest.raises(ValueError, match="pencilmark"):
+        sudoflow.explain(pencilmarks(P17))
+    with pytest.raises(TimeoutError, match="time budget"):
+        sudoflow.explain(EASY, time_budget=0.001)
+    with pytest.raises(TypeError):
+        sudoflow.explain([P17])
+
+
+@pytest.mark.parametrize("fn,command,options,flags", [
+    (sudoflow.count_file, "count", {"max": 100}, ["--max", "100"]),
+    (sudoflow.count_file, "count", {}, []),
+    (sudoflow.rate_file, "rate", {"time_budget": 60.0}, ["--time-budget", "60"]),
+])
+def test_file_streams_equal_the_cli(cli, tmp_path, fn, command, options, flags):
+    lines = mixed(12)
+    f = write(tmp_path, ["# a comment", *lines])
+    want = cli(command, "-q", *flags, f)
+    reader = fn(f, batch_rows=5, threads=2, **options)
+    assert isinstance(reader, pa.RecordBatchReader)
+    batches = list(reader)
+    assert [b.num_rows for b in batches][:-1] == [5] * (len(batches) - 1)
+    assert_same_as_cli(pa.Table.from_batches(batches), want)
+    # Errors name file:line, as the CLI's do.
+    errors = [e for e in pa.Table.from_batches(batches)["error"].to_pylist() if e]
+    assert errors and all(e.startswith(f"{f}:") for e in errors)
+
+
+def test_file_streams_read_a_column_and_refuse_a_missing_file(cli, tmp_path):
+    lines = puzzles("puzzles3_magictour_top1465", 20)
+    f = tmp_path / "in.csv"
+    f.write_text("author,sudoku\n" + "".join(f'"Smith, J.",{p}\n' for p in lines))
+    for fn, command in [(sudoflow.count_file, "count"), (sudoflow.canon_file, "canon")]:
+        got = fn(f, column="sudoku").read_all()
+        assert_same_as_cli(got, cli(command, "-q", "--column", "sudoku", f))
+        with pytest.raises(OSError, match="nope.txt"):
+            fn(tmp_path / "nope.txt")
+    with pytest.raises(OSError, match="nope.txt"):
+        sudoflow.rate_file([f, tmp_path / "nope.txt"])
+
+
+@pytest.mark.parametrize("options,flags", [
+    ({"se": True}, ["--se"]),
+    ({"se": True, "se_budget": 0.0005}, ["--se", "--se-budget", "500us"]),
+    ({"prune": "matching"}, ["--prune", "matching"]),
+    ({"prune": "matching-root", "limit": 3}, ["--prune", "matching-root", "--limit", "3"]),
+    ({"no_guess": True}, ["--no-guess"]),
+    ({"blank": "0"}, ["--blank", "0"]),
+    ({"blank": "_", "limit": 1}, ["--blank", "_", "--limit", "1"]),
+])
+def test_solve_options_equal_the_cli(cli, tmp_path, options, flags):
+    lines = mixed(20) + [EASY]
+    f = write(tmp_path, lines)
+    want = cli("solve", "-q", *flags, f)
+    got = sudoflow.solve(lines, threads=2, **options)
+    if "se_budget" in options:
+        # Which ratings time out depends on the machine's speed: compare the rest.
+        timed = ["er", "ep", "ed", "error"]
+        got = got.drop_columns(timed)
+        header = next(csv.reader(io.StringIO(want)))
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        for r in csv.reader(io.StringIO(want)):
+            w.writerow([f for k, f in zip(header, r) if k not in timed])
+        want = out.getvalue()
+    assert_same_as_cli(got, want)
+    if "se_budget" not in options:
+        assert_same_as_cli(sudoflow.solve_file(f, **options).read_all(), want)
+    if options.get("se"):
+        t = sudoflow.solve([EASY], se=True)
+        assert t.column_names[-3:] == ["er", "ep", "ed"] and t["er"][0].as_py() > 10
+
+
+def test_generate_distinct_and_puzzle_seed_equal_the_cli(cli):
+    t = sudoflow.generate(30, seed=14, distinct=True, threads=2)
+    assert_same_as_cli(t, cli("generate", "-q", "-n", "30", "--seed", "14", "--distinct"))
+    forms = sudoflow.canon(t["puzzle"])["class_index"].to_pylist()
+    assert forms == list(range(1, 31))  # no two equivalent
+    for r in rows(t)[:3]:
+        one = sudoflow.generate(puzzle_seed=r["seed"])
+        assert_same_as_cli(one, cli("generate", "-q", "--puzzle-seed", r["seed"]))
+        got = rows(one)[0]
+        assert {k: v for k, v in got.items() if k != "index"} == \
+            {k: v for k, v in r.items() if k != "index"}
+    with pytest.raises(ValueError, match="seed"):
+        sudoflow.generate(3)
+    with pytest.raises(ValueError, match="n must be 1"):
+        sudoflow.generate(2, puzzle_seed=5)
+    with pytest.raises(ValueError, match="one"):
+        sudoflow.generate(1, seed=1, puzzle_seed=5)
+
+
+def test_a_puzzle_seed_the_filters_reject_is_a_value_error():
+    seed = rows(sudoflow.generate(1, seed=3))[0]["seed"]
+    clues = rows(sudoflow.generate(puzzle_seed=seed))[0]["clues"]
+    with pytest.raises(ValueError, match="filters reject"):
+        sudoflow.generate(puzzle_seed=seed, clues=(clues + 1, clues + 5))
+
+
+def test_progress_is_reported_to_a_callable():
+    seen = []
+    lines = puzzles("puzzles2_17_clue", 3000)
+    t = sudoflow.solve(lines, threads=2, progress=lambda done, total: seen.append((done, total)))
+    assert t.num_rows == 3000
+    assert seen and seen[-1] == (3000, 3000)
+    assert all(total == 3000 for _, total in seen)
+    assert [d for d, _ in seen] == sorted({d for d, _ in seen})
+    made = []
+    sudoflow.generate(5, seed=1, progress=lambda done, total: made.append((done, total)))
+    assert made[-1] == (5, 5)
+
+
+def test_progress_true_draws_a_bar_or_a_line(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # no tqdm
+    sudoflow.count([P17] * 10, progress=True)
+    err = capsys.readouterr().err
+    assert re.search(r"sudoflow: 10/10 puzzles", err), err
+    tqdm = pytest.importorskip("tqdm")
+    monkeypatch.delitem(sys.modules, "tqdm.auto")
+    sudoflow.count([P17] * 10, progress=True)
+    assert "10/10" in capsys.readouterr().err
+    assert tqdm
+    with pytest.raises(TypeError, match="progress"):
+        sudoflow.count([P17], progress="yes")
+
+
+def test_an_exception_in_the_progress_callable_stops_the_call():
+    def fail(done, total):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        sudoflow.rate(puzzles("puzzles6_forum_hardest_1106", 40), threads=1, progress=fail)
+
+
+PUBLIC = [sudoflow.solve, sudoflow.count, sudoflow.rate, sudoflow.canon, sudoflow.explain,
+          sudoflow.generate, sudoflow.solve_file, sudoflow.count_file, sudoflow.rate_file,
+          sudoflow.canon_file, sudoflow.parse, sudoflow.solution, sudoflow.to_pandas]
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_every_function_documents_its_parameters_returns_and_raises(fn):
+    """help(sudoflow.solve) was one line."""
+    doc = inspect.getdoc(fn) or ""
+    assert "Parameters" in doc and "Raises" in doc, doc
+    assert "Returns" in doc, doc
+    described = doc.split("Parameters", 1)[1]
+    for name in inspect.signature(fn).parameters:
+        assert re.search(rf"\b{name}\b", described), (fn.__name__, name)
+    for p in inspect.signature(fn).parameters.values():
+        if p.default is not inspect.Parameter.empty and p.default is not None \
+                and p.default is not False and p.default is not True:
+            assert str(p.default) in described or repr(p.default) in described, \
+                (fn.__name__, p.name, p.default)
+
+
+def test_the_package_docstring_lists_the_readers_blanks():
+    """The blanks the docstring lists are exactly those the reader takes."""
+    doc = sudoflow.__doc__
+    listed = set(re.findall(r"``(.)``", doc.split("are givens;", 1)[1].split("are blanks", 1)[0]))
+    accepted = {chr(c) for c in range(33, 127)
+                if sudoflow.solve([P17.replace(".", chr(c))])["status"][0].as_py() == "unique"
+                and chr(c) not in "123456789"}
+    assert listed == accepted, (listed, accepted)
+
+
+def test_the_extension_is_abi3():
+    """One wheel for CPython 3.9 and later (cp39-abi3)."""
+    assert sudoflow._sudoflow.__file__.endswith(".abi3.so")
