@@ -1,4 +1,5 @@
 # sudoflow: `make run` solves every public set, `make test` is what CI runs.
+SHELL := /bin/bash
 CARGO ?= cargo
 SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
 SUDOFLOW := target/release/sudoflow
@@ -73,8 +74,11 @@ $(PY_VENV)/.installed: python/requirements-test.txt
 test-python: build datasets python-venv
 	cd python && VIRTUAL_ENV=$(CURDIR)/$(PY_VENV) PYO3_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python \
 		$(CURDIR)/$(PY_VENV)/bin/maturin develop -q --profile ci
-	SUDOFLOW_BIN=$(CURDIR)/$(SUDOFLOW) SPARK_LOCAL_IP=127.0.0.1 \
-		$(PY_VENV)/bin/python -m pytest -q python/tests
+	@set -o pipefail; SUDOFLOW_BIN=$(CURDIR)/$(SUDOFLOW) SPARK_LOCAL_IP=127.0.0.1 \
+		$(PY_VENV)/bin/python -m pytest -q -rs python/tests | tee target/pytest.log
+	@if tail -n 1 target/pytest.log | grep -q skipped; then \
+		echo "test-python: pytest skipped tests (above): CI runs every test, so a missing module is a failure"; exit 1; \
+	fi
 
 # The CLI tests (tests/cli_*.rs, built under the ci profile) run against the
 # release binary that users get and the benchmarks time (fat LTO, its own
@@ -84,11 +88,17 @@ test-python: build datasets python-venv
 # stalled so once, before an external run stopped trusting stdout's end alone,
 # 0f3aebc; 15 parallel runs of them since took 4-8 s each).
 test-release-cli: build
-	@for t in $$($(CARGO) test --profile ci --no-run --message-format=json --test 'cli_*' 2>/dev/null \
-			| python3 -c 'import json, sys; [print(a["executable"]) for a in map(json.loads, sys.stdin) if a.get("profile", {}).get("test") and a.get("executable")]'); do \
-		echo "release binary: $$(basename $$t)"; \
-		CARGO_BIN_EXE_sudoflow=$(CURDIR)/$(SUDOFLOW) $$t -q || exit 1; \
-	done
+	@tests=$$($(CARGO) test --profile ci --no-run --message-format=json --test 'cli_*' 2>/dev/null \
+			| python3 -c 'import json, sys; [print(a["executable"]) for a in map(json.loads, sys.stdin) if a.get("profile", {}).get("test") and a.get("executable")]'); \
+		n=$$(echo "$$tests" | grep -c .); \
+		want=$$(ls tests/cli_*.rs | wc -l); \
+		if [ "$$n" -ne "$$want" ]; then \
+			echo "test-release-cli: cargo listed $$n test executables for the $$want tests/cli_*.rs files"; exit 1; \
+		fi; \
+		for t in $$tests; do \
+			echo "release binary: $$(basename $$t)"; \
+			CARGO_BIN_EXE_sudoflow=$(CURDIR)/$(SUDOFLOW) $$t -q || exit 1; \
+		done
 
 # Criterion benchmarks, then whole-process CPU time against the sudoku crate.
 bench: datasets

@@ -21,6 +21,12 @@ fn main() -> ExitCode {
             });
         }
     };
+    // A forced instruction-set path the CPU lacks is refused up front,
+    // not ignored.
+    if let Err(e) = sudoflow::solver::simd::check_env() {
+        eprintln!("sudoflow: error: {e}");
+        return ExitCode::from(exit::ERROR);
+    }
     let result = match cli.command {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Rate(a) => cmd::rate::run(a),

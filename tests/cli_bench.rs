@@ -401,3 +401,294 @@ fn the_build_says_which_solver_path_ran() {
         assert!(path_of(Some("avx2+pext")).ends_with("(solver: avx2+pext)"));
     }
 }
+
+/// Twenty puzzles with Inkala's solution: Inkala's puzzle and the
+/// diagonal-blanked solution, in turn.
+fn twenty(dir: &Path) -> PathBuf {
+    let path = dir.join("twenty.txt");
+    let blanked = diagonal_blanked();
+    let lines: Vec<&str> = (0..20)
+        .map(|i| if i % 2 == 0 { INKALA } else { &blanked })
+        .collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// A `sleep` argument no other test uses: `4000 + n` seconds and this test
+/// process's id as the fraction, so that a `sleep` left behind is found by
+/// its exact arguments (not by the shell or bench whose command line holds
+/// them too).
+#[cfg(target_os = "linux")]
+fn marker(n: u32) -> String {
+    format!("{}.{}", 4000 + n, std::process::id())
+}
+
+/// The processes running `sleep MARKER`, from `/proc/*/cmdline`.
+#[cfg(target_os = "linux")]
+fn sleeping(marker: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+        let is_sleep = args.first().is_some_and(|a| a.ends_with(b"sleep"));
+        if is_sleep && args.get(1) == Some(&marker.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// The `sleep MARKER` processes still running, after killing them (so a
+/// failing run leaves nothing behind either).
+#[cfg(target_os = "linux")]
+fn left_behind(marker: &str) -> Vec<i32> {
+    let found = sleeping(marker);
+    for &pid in &found {
+        // SAFETY: kill(2) with a pid found just above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    found
+}
+
+/// A program flooding stdout with short lines (`yes`) or with one endless
+/// line is killed as soon as it is past its bound, and its row says so;
+/// bench's own memory stays small (it runs under a 1 GiB address-space
+/// limit, which the unbounded read of the past outgrew in seconds).
+#[cfg(unix)]
+#[test]
+fn a_program_flooding_stdout_is_killed_at_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 1048576 && exec \"$@\"", "sh"])
+        .arg(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args([
+            "bench", "--time", "0.05", "--warmup", "0", "--format", "csv",
+        ])
+        .args(["-s", "sudoflow", "--budget", "0.2", "--validate-time", "1"])
+        .args(["--external", "lines=yes 123456789"])
+        .args(["--external", "oneline=cat /dev/zero"])
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "lines failed on tiny.txt: printed more than 65536 bytes",
+        ))
+        .stderr(predicates::str::contains(
+            "oneline failed on tiny.txt: printed a line of more than 65536 bytes",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let rows = csv_rows(&out);
+    let failure = |name: &str| {
+        let row = rows.iter().find(|r| &r[1] == name).unwrap();
+        row[col("failure")].to_string()
+    };
+    assert!(failure("lines").ends_with("on an empty input; killed"));
+    assert!(failure("oneline").contains("(an answer is one line)"));
+    assert_eq!(rows[0][col("answered_pct")], *"100.00");
+}
+
+/// A program that leaves children behind, in its process group or in a
+/// session of their own (`setsid`, once directly and once two levels down),
+/// ends with each run: bench finishes, and none of them is left running.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_leaving_children_behind_leaves_no_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let marks: Vec<String> = (1..=4).map(marker).collect();
+    let program = format!(
+        "bg=(sleep {} &); setsid sleep {} & sh -c \"setsid sh -c 'sleep {} & sleep {}' &\"; \
+         while read l; do echo {INKALA_SOLUTION}; done",
+        marks[0], marks[1], marks[2], marks[3]
+    );
+    let assert = bench()
+        .args(["--format", "csv", "-s", "sudoflow", "--budget", "0.5"])
+        .arg("--external")
+        .arg(&program)
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert();
+    let left: Vec<(String, Vec<i32>)> = marks
+        .iter()
+        .map(|m| (m.clone(), left_behind(m)))
+        .filter(|(_, pids)| !pids.is_empty())
+        .collect();
+    assert!(left.is_empty(), "left running: {left:?}");
+    let out = assert.success().get_output().stdout.clone();
+    let rows = csv_rows(&out);
+    assert_eq!(rows[1][col("solver")], *"bg");
+    assert_eq!(rows[1][col("answered_pct")], *"100.00");
+    assert_eq!(rows[1][col("validated")], *"20");
+    assert!(rows[1][col("runs")].parse::<u64>().unwrap() >= 20, "timed");
+}
+
+/// A program that answers the first puzzle of each run and exits: its
+/// other puzzles are unanswered at once (not waited on, not timeouts), and
+/// as no run answers all its puzzles, nothing is timed.
+#[cfg(unix)]
+#[test]
+fn a_program_exiting_early_is_not_waited_on_nor_timed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let out = bench()
+        .args(["--format", "csv", "-s", "sudoflow", "--budget", "0.2"])
+        .arg("--external")
+        .arg(format!(
+            "early=head -1 >/dev/null; echo {INKALA_SOLUTION}; exit 0"
+        ))
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = csv_rows(&out);
+    let early = &rows[1];
+    assert_eq!(early[col("solver")], *"early");
+    // Runs of 1, 2, 4, 8 and the last 5 puzzles: one answer each.
+    assert_eq!(early[col("validated")], *"20");
+    assert_eq!(early[col("answered_pct")], *"25.00");
+    assert_eq!(early[col("timeouts")], *"0");
+    assert_eq!(early[col("disagreements")], *"0");
+    assert_eq!(early[col("failure")], *"");
+    assert_eq!(early[col("runs")], *"0");
+    assert_eq!(early[col("us_per_puzzle")], *"");
+}
+
+/// SIGINT while an external program is being validated: exit 130, the rows
+/// measured so far (the built-in solver's, whole, and the program's, up to
+/// the signal), and none of the program's processes left running.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_ends_bench_with_the_rows_so_far_and_no_process_left() {
+    use wait_timeout::ChildExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let mark = marker(5);
+    let answered = dir.path().join("answered");
+    let program = format!(
+        "slow=setsid sleep {mark} & while read l; do sleep 0.2; echo {INKALA_SOLUTION}; \
+         touch {}; done",
+        answered.display()
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args([
+            "bench", "--time", "0.05", "--warmup", "0", "--format", "csv",
+        ])
+        .args(["-s", "sudoflow", "--budget", "1", "--external", &program])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The program has answered a puzzle: its row has something to show.
+    let waiting = std::time::Instant::now();
+    while !answered.exists() && waiting.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // SAFETY: kill(2) on the child started above, not reaped yet.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child
+        .wait_timeout(std::time::Duration::from_secs(60))
+        .unwrap();
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    let left = left_behind(&mark);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert!(answered.exists(), "the program never answered: {err}");
+    assert!(left.is_empty(), "left running: {left:?}");
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("sudoflow: bench: stopped by SIGINT: 2 row(s) measured"),
+        "{err}"
+    );
+    let rows = csv_rows(&done.stdout);
+    let names: Vec<&str> = rows.iter().map(|r| &r[1]).collect();
+    assert_eq!(names, ["sudoflow", "slow"]);
+    assert_eq!(rows[0][col("validated")], *"20");
+    let validated: usize = rows[1][col("validated")].parse().unwrap();
+    assert!((1..20).contains(&validated), "{validated}");
+    assert_eq!(rows[1][col("answered_pct")], *"100.00");
+}
+
+/// Waits until process `pid` catches SIGINT (bit 2 of `SigCgt` in
+/// `/proc/PID/status`), so that a signal sent next is handled, not fatal;
+/// false if it still does not after 30 s.
+#[cfg(target_os = "linux")]
+fn catches_sigint(pid: u32) -> bool {
+    let waiting = std::time::Instant::now();
+    while waiting.elapsed() < std::time::Duration::from_secs(30) {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok());
+        if caught.is_some_and(|mask| mask & (1 << (libc::SIGINT - 1)) != 0) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    false
+}
+
+/// SIGINT during a built-in solver's long timing loop: exit 130 at once,
+/// with its row as measured so far.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_during_a_builtin_solver_prints_its_row_so_far() {
+    use wait_timeout::ChildExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["bench", "--time", "600", "--warmup", "0", "--format", "csv"])
+        .args(["-s", "mrv,dlx"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if !catches_sigint(child.id()) {
+        let _ = child.kill();
+        panic!("bench does not catch SIGINT");
+    }
+    // Past the reading of the file, into mrv's 600 s of timing.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: kill(2) on the child started above, not reaped yet.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    if child
+        .wait_timeout(std::time::Duration::from_secs(60))
+        .unwrap()
+        .is_none()
+    {
+        let _ = child.kill();
+    }
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("stopped by SIGINT: 1 row(s) measured; the last one, mrv on twenty.txt"),
+        "{err}"
+    );
+    let rows = csv_rows(&done.stdout);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0][col("solver")], *"mrv");
+    assert!(rows[0][col("validated")].parse::<usize>().unwrap() >= 1);
+}

@@ -786,3 +786,74 @@ fn records_read_before_a_failing_read_get_their_rows() {
     }
     assert_eq!(outputs[0], outputs[1]);
 }
+
+#[test]
+fn a_forced_instruction_set_path_runs_where_the_cpu_has_it_and_is_refused_elsewhere() {
+    // SUDOFLOW_SIMD (issue 33): each path this CPU has solves and is named
+    // by bench's build line; one it lacks is an error up front (exit 2), as
+    // is a name that is no path.
+    use sudoflow::solver::simd;
+    let puzzle =
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\n";
+    let paths = [
+        ("sse2", true),
+        ("avx2", simd::avx2_available()),
+        ("avx2+pext", simd::fast_pext_available()),
+        ("avx512", simd::avx512_available()),
+    ];
+    let want = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["solve", "-q"])
+        .env_remove("SUDOFLOW_SIMD")
+        .write_stdin(puzzle)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    for (name, has) in paths {
+        let run = Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["solve", "-q"])
+            .env("SUDOFLOW_SIMD", name)
+            .write_stdin(puzzle)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        if has {
+            assert!(run.status.success(), "{name}: {err}");
+            assert_eq!(run.stdout, want, "{name}");
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("one.txt");
+            std::fs::write(&file, puzzle).unwrap();
+            let bench = Command::cargo_bin("sudoflow")
+                .unwrap()
+                .args(["bench", "-s", "sudoflow", "-t", "0.05"])
+                .arg(&file)
+                .env("SUDOFLOW_SIMD", name)
+                .output()
+                .unwrap();
+            let table = String::from_utf8_lossy(&bench.stdout);
+            assert!(
+                table.contains(&format!("(solver: {name})")),
+                "{name}: {table}"
+            );
+        } else {
+            assert_eq!(run.status.code(), Some(2), "{name}: {err}");
+            assert!(
+                err.contains(&format!("SUDOFLOW_SIMD={name}: this CPU lacks")),
+                "{name}: {err}"
+            );
+            assert!(run.stdout.is_empty(), "{name}");
+        }
+    }
+    let bogus = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["solve", "-q"])
+        .env("SUDOFLOW_SIMD", "avx1024")
+        .write_stdin(puzzle)
+        .output()
+        .unwrap();
+    assert_eq!(bogus.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bogus.stderr).contains("names no path of the solver"));
+}

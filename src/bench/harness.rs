@@ -340,6 +340,9 @@ pub fn block_len(spent: Duration, solved: usize) -> usize {
 }
 
 /// Validates and times `solver` on `puzzles` (givens known not to clash).
+/// After SIGINT or SIGTERM ([`crate::interrupt::requested`]) each phase
+/// stops at its next puzzle or timed block, and the row holds what was
+/// measured so far (at least one puzzle validated).
 pub fn run(
     dataset: &str,
     puzzles: &[Grid],
@@ -351,8 +354,9 @@ pub fn run(
     let limit = references.limit();
     let mut tally = Tally::default();
     let mut spent = Duration::ZERO;
+    let stopped = || crate::interrupt::requested().is_some();
     for (i, puzzle) in puzzles.iter().enumerate() {
-        if i > 0 && spent >= config.validate_time {
+        if i > 0 && (spent >= config.validate_time || stopped()) {
             break;
         }
         let start = Instant::now();
@@ -368,7 +372,7 @@ pub fn run(
     if !validated.is_empty() {
         let mut cycle = validated.iter().cycle();
         let warm_start = Instant::now();
-        while warm_start.elapsed() < config.warmup {
+        while warm_start.elapsed() < config.warmup && !stopped() {
             if let Some(p) = cycle.next() {
                 std::hint::black_box(solver.solve(p, limit));
             }
@@ -376,7 +380,7 @@ pub fn run(
         // Every validated puzzle is timed at least once, so a slow solver's
         // figure is not that of the first few puzzles of the file.
         let block = block_len(spent, validated.len());
-        while timed < config.time || runs < validated.len() as u64 {
+        while (timed < config.time || runs < validated.len() as u64) && !stopped() {
             let start = Instant::now();
             for p in cycle.by_ref().take(block) {
                 std::hint::black_box(solver.solve(p, limit));

@@ -1,13 +1,13 @@
 //! `sudoflow bench`: compare solvers on puzzle files (see [`crate::bench`]).
 
-use crate::bench::external::External;
+use crate::bench::external::{self, External};
 use crate::bench::harness::{self, Config, References, Row};
 use crate::bench::report::{self, Format};
 use crate::bench::solvers;
 use crate::bench::{BuildInfo, Settings};
 use crate::pipeline::reader;
-use crate::{datasets, exit};
-use anyhow::bail;
+use crate::{datasets, exit, interrupt};
+use anyhow::{bail, Context};
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -44,7 +44,9 @@ pub struct BenchArgs {
     )]
     pub solvers: Vec<String>,
 
-    /// Target measuring time per solver and dataset (2.5, 500ms, 3s, 2m).
+    /// Target measuring time per solver and dataset (2.5, 500ms, 3s, 2m):
+    /// summed solve time for a built-in solver, wall time of the timed runs
+    /// for an external program.
     #[arg(short, long, default_value = "5", value_parser = crate::cli::parse_duration, value_name = "TIME")]
     pub time: Duration,
 
@@ -68,20 +70,28 @@ pub struct BenchArgs {
             differ from every other solver's). It reads puzzles on stdin, one per line, and \
             writes one line per puzzle: the solution, or anything else for \"no solution\". \
             Only lines that agree with the reference count as answered; wrong lines are \
-            disagreements; puzzles without a line are unanswered.\n\
-            Its start-up is measured once (the fastest of three runs on an empty input) and \
-            shown apart (startup ms); µs/puzzle excludes it. Each run is bounded: batches of \
-            k puzzles may take 2 x start-up + 50 ms + k x --budget, after which the process \
-            group is killed and a timeout counted; a program that fails (e.g. exit 127, not \
-            found) or does not exit on an empty input gets its row with the reason, and the \
-            run goes on with the next solver.\n\
+            disagreements; puzzles without a line are unanswered (a program that exits early \
+            is not waited on).\n\
+            Its start-up is measured once (the fastest of three runs on an empty input, each \
+            allowed max(--validate-time, --budget)) and shown apart (startup ms); µs/puzzle \
+            excludes it. Every run is contained. Time: a run on k puzzles may take \
+            2 x start-up + 50 ms + k x --budget, past which it is killed and a timeout counted; \
+            validation ends max(--validate-time, 2 x start-up + 50 ms + --budget) after it \
+            began; warm-up takes --warmup of wall time, and timing --time of wall time plus \
+            at most one run. Output: at most 64 KiB a line and (k + 1) x 64 KiB in all, \
+            past which the program is killed and its row fails saying so. Processes: each run \
+            is a process group of its own, and when it ends that group is killed, and so is \
+            every process that left it (bench is a child subreaper), so nothing it started \
+            outlives it. A program that fails (e.g. exit 127, not found), floods its output \
+            or does not exit on an empty input gets its row with the reason, and the run goes \
+            on with the next solver.\n\
             Example: --external 'mine=./my-solver --quiet'"
     )]
     pub external: Vec<External>,
 
     /// Per-puzzle time budget: a solver that runs over it answers "timed
     /// out" (counted under `timeouts`); external programs get it per puzzle
-    /// of each batch, and are killed past it.
+    /// of each batch, and are killed past it (see --external).
     #[arg(long, default_value = "1", value_parser = crate::cli::parse_budget, value_name = "TIME")]
     pub budget: Duration,
 
@@ -143,16 +153,30 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         validate_time: args.validate_time,
         budget: args.budget,
     };
+    // Containment first: its signal action must run before the
+    // second-signal exit that `interrupt::install` registers.
+    if !args.external.is_empty() {
+        external::contain::install().context("cannot contain the external programs")?;
+    }
+    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let progress = std::io::stderr().is_terminal();
     let mut rows: Vec<Row> = Vec::new();
     let (mut disagreeing, mut failing) = (0usize, 0usize);
-    for path in &args.datasets {
+    // The row being measured when a signal came, if one did.
+    let mut cut_short: Option<String> = None;
+    'datasets: for path in &args.datasets {
+        if interrupt::requested().is_some() {
+            break;
+        }
         let path = resolve(path);
         let dataset = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
         let puzzles = load(&path, &dataset)?;
+        if interrupt::requested().is_some() {
+            break;
+        }
         if puzzles.is_empty() {
             eprintln!("sudoflow: bench: {dataset}: no puzzles, skipped");
             continue;
@@ -177,7 +201,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 &config,
             );
             disagreeing += usize::from(report_problems(&row));
-            rows.push(row);
+            if keep(&row, &mut cut_short) {
+                rows.push(row);
+            }
+            if cut_short.is_some() {
+                break 'datasets;
+            }
         }
         for ext in &args.external {
             if progress {
@@ -192,7 +221,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 );
                 failing += 1;
             }
-            rows.push(row);
+            if keep(&row, &mut cut_short) {
+                rows.push(row);
+            }
+            if cut_short.is_some() {
+                break 'datasets;
+            }
         }
     }
     let stdout = std::io::stdout();
@@ -205,6 +239,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         &rows,
     )?;
     std::io::Write::flush(&mut out)?;
+    if let Some(signal) = interrupt::requested() {
+        eprintln!(
+            "sudoflow: bench: stopped by {}: {} row(s) measured{}",
+            interrupt::name(signal),
+            rows.len(),
+            cut_short.map_or_else(String::new, |row| format!(
+                "; the last one, {row}, covers what was measured before the signal"
+            ))
+        );
+        return Ok(ExitCode::from(interrupt::exit_status(signal)));
+    }
     let failed = disagreeing + failing > 0;
     if failed {
         let mut why = Vec::new();
@@ -228,6 +273,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }))
 }
 
+/// After a row is measured: true if it goes in the output. Once a signal
+/// has come (the row was cut short by it, or just done), `cut_short` names
+/// the row, and a row with no puzzle validated is left out.
+fn keep(row: &Row, cut_short: &mut Option<String>) -> bool {
+    if interrupt::requested().is_none() {
+        return true;
+    }
+    *cut_short = Some(format!("{} on {}", row.solver, row.dataset));
+    row.validated > 0 || row.failure.is_some()
+}
+
 /// The puzzles of one dataset, read by `solve`'s reader: records that are
 /// not puzzles, or whose givens clash, are left out with a warning naming
 /// the first few (`dataset` is the name used in messages).
@@ -238,6 +294,9 @@ fn load(path: &Path, dataset: &str) -> anyhow::Result<Vec<crate::grid::Grid>> {
     let mut puzzles = Vec::new();
     let mut skipped = Vec::new();
     reader::for_each_record(&[path.to_path_buf()], |record| {
+        if interrupt::requested().is_some() {
+            return ControlFlow::Break(());
+        }
         match record.grid {
             Ok(grid) => match grid.check_givens() {
                 Ok(()) => puzzles.push(grid),

@@ -29,9 +29,11 @@
 //!
 //! The choice is made once per process: the CPU's features (std's cached
 //! `is_x86_feature_detected!`), unless the environment variable
-//! `SUDOFLOW_SIMD` is `sse2` (force the baseline path, as CI does to test
-//! it), `avx2` (the AVX2 path without `pext`) or `avx2+pext` (no AVX-512),
-//! or [`force`] was called.
+//! `SUDOFLOW_SIMD` names a path: `sse2` (force the baseline path, as CI
+//! does to test it), `avx2` (the AVX2 path without `pext`), `avx2+pext` (no
+//! AVX-512) or `avx512`, or [`force`] was called. A value that names no
+//! path, or a path this CPU lacks, is refused by [`check_env`] (the binary
+//! calls it first and exits 2); the library on its own then ignores it.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -157,19 +159,61 @@ pub fn vpopcnt_available() -> bool {
     false
 }
 
+/// The path `SUDOFLOW_SIMD` asks for: `None` when it is unset or empty.
+///
+/// Errors: the value names no path (the message lists them), or a path
+/// this CPU lacks (the message says which features are missing).
+pub fn check_env() -> Result<Option<Simd>, String> {
+    let asked = std::env::var("SUDOFLOW_SIMD").unwrap_or_default();
+    let path = match asked.as_str() {
+        "" => return Ok(None),
+        "sse2" => Simd::Sse2,
+        "avx2" => Simd::Avx2,
+        "avx2+pext" => Simd::Avx2Pext,
+        "avx512" => Simd::Avx512,
+        other => {
+            return Err(format!(
+                "SUDOFLOW_SIMD={other:?} names no path of the solver: use sse2, avx2, \
+                 avx2+pext or avx512, or leave it unset to choose by the CPU"
+            ))
+        }
+    };
+    available(path)
+        .map(|()| Some(path))
+        .map_err(|why| format!("SUDOFLOW_SIMD={asked}: {why}"))
+}
+
+/// Whether this CPU can run `path`.
+///
+/// Errors: the features it lacks, in a sentence.
+fn available(path: Simd) -> Result<(), String> {
+    let ok = match path {
+        Simd::Sse2 => true,
+        Simd::Avx2 => avx2_available(),
+        Simd::Avx2Pext => fast_pext_available(),
+        Simd::Avx512 => avx512_available(),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(match path {
+        Simd::Avx2 => "this CPU lacks AVX2, BMI1, BMI2, POPCNT or LZCNT",
+        Simd::Avx2Pext => "this CPU lacks the AVX2 path's features or a fast PEXT",
+        _ => "this CPU lacks AVX-512 (F, VL, BW, DQ, CD) or the avx2+pext path",
+    }
+    .to_string())
+}
+
 #[cold]
 fn choose() -> Simd {
-    let asked = std::env::var("SUDOFLOW_SIMD").unwrap_or_default();
-    let path = if asked == "sse2" {
-        Simd::Sse2
-    } else if asked != "avx2" && asked != "avx2+pext" && avx512_available() {
-        Simd::Avx512
-    } else if asked != "avx2" && fast_pext_available() {
-        Simd::Avx2Pext
-    } else if avx2_available() {
-        Simd::Avx2
-    } else {
-        Simd::Sse2
+    let path = match check_env() {
+        Ok(Some(path)) => path,
+        // Unset, or refused by check_env (which the binary has reported):
+        // the best path this CPU has.
+        _ if avx512_available() => Simd::Avx512,
+        _ if fast_pext_available() => Simd::Avx2Pext,
+        _ if avx2_available() => Simd::Avx2,
+        _ => Simd::Sse2,
     };
     store(path);
     path
@@ -193,15 +237,7 @@ fn store(path: Simd) {
 /// Errors: [`Simd::Avx2`] on a CPU without its features; the path in use
 /// is then unchanged.
 pub fn force(path: Simd) -> Result<(), String> {
-    if path == Simd::Avx2 && !avx2_available() {
-        return Err("this CPU lacks AVX2, BMI1, BMI2, POPCNT or LZCNT".into());
-    }
-    if path == Simd::Avx2Pext && !fast_pext_available() {
-        return Err("this CPU lacks the AVX2 path's features or a fast PEXT".into());
-    }
-    if path == Simd::Avx512 && !avx512_available() {
-        return Err("this CPU lacks AVX-512 (F, VL, BW, DQ, CD) or the avx2+pext path".into());
-    }
+    available(path)?;
     store(path);
     Ok(())
 }
