@@ -74,11 +74,15 @@ pub struct Names {
 }
 
 impl Names {
-    /// `error`, the message of record number `position` (0-based) that names
-    /// it `<input>:N: ...`, naming it by its source and row instead.
-    pub fn rename(&self, position: usize, error: &[u8]) -> Option<Vec<u8>> {
-        let prefix = format!("{SOURCE}:{}: ", position + 1);
-        let rest = error.strip_prefix(prefix.as_bytes())?;
+    /// `error`, a message that names its record `<input>:N: ...` (N its
+    /// 1-based position in the input), naming it by its source and row
+    /// instead; `None` for a message that names no record so.
+    pub fn rename(&self, error: &[u8]) -> Option<Vec<u8>> {
+        let rest = error.strip_prefix(SOURCE.as_bytes())?.strip_prefix(b":")?;
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let n: usize = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        let rest = rest[digits..].strip_prefix(b": ")?;
+        let position = n.checked_sub(1)?;
         let source = self.sources.get(position).cloned().flatten();
         let row = self.rows.get(position).copied().flatten();
         let mut name = match (source.as_deref(), row) {

@@ -117,8 +117,6 @@ pub struct Builder {
     batch_rows: usize,
     /// The `error` column's position, for renames.
     error: Option<usize>,
-    /// Rows pushed so far (the position of the next one).
-    pushed: usize,
 }
 
 impl Builder {
@@ -129,7 +127,6 @@ impl Builder {
             batches: Vec::new(),
             batch_rows: batch_rows.max(1),
             error: header.iter().position(|h| *h == "error"),
-            pushed: 0,
         }
     }
 
@@ -142,12 +139,11 @@ impl Builder {
     ///
     /// Errors: a field the column's type refuses (a bug).
     pub fn push(&mut self, row: &impl Row, names: Option<&Names>) -> Result<(), String> {
-        let position = self.pushed;
         let error = self.error;
         self.columns.push_with(|record| {
             row.fill(record);
             if let (Some(names), Some(e)) = (names, error) {
-                if let Some(renamed) = record.get(e).and_then(|f| names.rename(position, f)) {
+                if let Some(renamed) = record.get(e).and_then(|f| names.rename(f)) {
                     let fields: Vec<Vec<u8>> = record
                         .iter()
                         .enumerate()
@@ -160,7 +156,6 @@ impl Builder {
                 }
             }
         })?;
-        self.pushed += 1;
         if self.columns.len() >= self.batch_rows {
             let batch = self.columns.finish().map_err(|e| e.to_string())?;
             self.batches.push(batch);

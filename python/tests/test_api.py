@@ -505,3 +505,18 @@ def test_reads_that_keep_puzzles_as_text(tmp_path):
         assert t["solution"].to_pylist() == [s for _, s in KAGGLE]
         assert t["puzzle"].to_pylist() == [q.replace("0", ".") for q, _ in KAGGLE]
     assert sudoflow.solve(columns[0], blank="0")["puzzle"].to_pylist() == [q for q, _ in KAGGLE]
+
+
+def test_named_input_names_each_error_by_its_source_and_row():
+    """The adapters' input: errors name their record's source and row, also
+    when rows before it were dropped (canon's distinct)."""
+    from sudoflow._frames import named
+
+    items = named([EASY, EASY, "x", None], pa.array(["a.csv", "a.csv", "b.csv", ""]),
+                  pa.array([7, 8, 2**33 + 1, 5]))
+    got = rows(sudoflow.canon(items, distinct=True))
+    assert [r["index"] for r in got] == [1, 3, 4]
+    assert got[1]["error"] == "b.csv row 8589934593: wrong length: expected 81 cells, found 1"
+    assert got[2]["error"] == "row 5: no puzzle (null)"
+    clash = rows(sudoflow.solve(named([CLASH], pa.array(["c.csv"]), pa.array([3]))))[0]
+    assert clash["error"].startswith("c.csv row 3: duplicate 1 in row 1")
