@@ -1,16 +1,33 @@
 //! Development aid: rates `PUZZLE ED=er/ep/ed` lines and reports the ones
 //! whose ratings differ from the reference. `--steps` prints each step.
 //!
-//! `cargo run --release --example se_compare -- FILE [--steps] [--budget SECS]`
+//! `--work` prints, per puzzle, the rating's thread CPU seconds and work
+//! units (`WORK secs units er`), the figures behind
+//! [`sudoflow::work::RATER_UNITS_PER_SEC`]; `--budget SECS` rates within
+//! that much reference work.
+//!
+//! `cargo run --release --example se_compare -- FILE [--steps] [--work] [--budget SECS]`
 
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 use sudoflow::grid::Grid;
 use sudoflow::rating::se::{Options, Rater, Rating};
 
+/// The calling thread's CPU time in seconds.
+fn cpu() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write to.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let steps = args.iter().any(|a| a == "--steps");
+    let work = args.iter().any(|a| a == "--work");
     let budget = args
         .iter()
         .position(|a| a == "--budget")
@@ -36,10 +53,14 @@ fn main() {
         let expect = line.split("ED=").nth(1).map(str::trim).unwrap_or("");
         let t = Instant::now();
         let opts = Options {
-            budget,
+            budget: sudoflow::work::Budget {
+                work: budget.map(sudoflow::work::rater_units),
+                wall: None,
+            },
             keep_steps: steps,
             ceiling: None,
         };
+        let cpu0 = cpu();
         let got = match rater.rate(&puzzle, &opts) {
             Ok(r) => r,
             Err(e) => {
@@ -48,6 +69,16 @@ fn main() {
                 continue;
             }
         };
+        if work {
+            // CPU seconds and work units of the rating (BENCHMARKS.md,
+            // "Work budgets").
+            println!(
+                "WORK {:.6} {} {}",
+                cpu() - cpu0,
+                got.work,
+                Rating::format(got.er)
+            );
+        }
         let text = format!(
             "{}/{}/{}",
             Rating::format(got.er),

@@ -209,7 +209,7 @@ pub fn check_solver(data: &[u8]) {
         limit,
         prune,
         guess,
-        time_budget: None,
+        budget: crate::work::Budget::NONE,
     });
     let (outcome, wnf) = solver.solve_rated(&grid);
     assert_eq!(wnf, crate::rating::wnf(&grid), "{grid}");
@@ -254,7 +254,7 @@ pub fn check_count(data: &[u8]) {
     let max = 1 + u64::from(cap);
     let opts = CountOptions {
         max: Some(max),
-        time_budget: None,
+        budget: crate::work::Budget::NONE,
     };
     let mut solver = Solver::new(opts.solve_options());
     let result = count_record(&mut solver, &opts, &grid);
@@ -325,10 +325,14 @@ impl Read for Chunked {
 /// it); byte 1 = `n`, the number of read sizes that follow; then `n` read
 /// sizes; the rest is the text.
 ///
-/// Never a panic or an error; exactly one record per line that is not
-/// skipped, with its line number; a record's grid is what [`Grid::parse`]
-/// makes of its field (its error names `source:line`); a line over the cap
-/// is an invalid record giving its length; the same records however the
+/// Never a panic or an error (but the documented refusal of a text that
+/// starts with a UTF-16 byte-order mark); exactly one record per line that is not
+/// skipped (after a CSV header: per CSV record, RFC 4180, which may run
+/// over lines; one cut short is invalid, and a quote that does not close
+/// costs its first line only), with its line number; a record's grid is
+/// what [`Grid::parse`] makes of its field (its error names `source:line`);
+/// a line over the cap is an invalid record giving its length, and the cap
+/// bounds a CSV record too; the same records however the
 /// input is split into reads and whether or not it is gzipped. Texts in
 /// which a line starts with gzip's magic bytes (a member to decompress) are
 /// checked for panics only.
@@ -339,7 +343,7 @@ pub fn check_reader(data: &[u8]) {
     let n = usize::from(*n).min(rest.len());
     let (splits, text) = rest.split_at(n);
     let cap = usize::from(flags >> 1) + 1;
-    let read_all = |bytes: Vec<u8>, splits: &[u8]| -> Vec<Record> {
+    let read = |bytes: Vec<u8>, splits: &[u8]| -> anyhow::Result<Vec<Record>> {
         let input = Chunked {
             data: bytes,
             at: 0,
@@ -356,8 +360,24 @@ pub fn check_reader(data: &[u8]) {
             ControlFlow::Continue(())
         })
         .map(|()| records)
-        .unwrap_or_else(|e| panic!("read error on in-memory bytes: {e:#}"))
     };
+    let read_all = |bytes: Vec<u8>, splits: &[u8]| -> Vec<Record> {
+        read(bytes, splits).unwrap_or_else(|e| panic!("read error on in-memory bytes: {e:#}"))
+    };
+    if text.starts_with(&[0xff, 0xfe]) || text.starts_with(&[0xfe, 0xff]) {
+        // A UTF-16 byte-order mark: the reader refuses the input on
+        // purpose (README, "Input"), plain or gzipped, and says why.
+        let bytes = if flags & 1 == 0 {
+            text.to_vec()
+        } else {
+            gzip_members(text, splits)
+        };
+        match read(bytes, splits) {
+            Ok(records) => panic!("a UTF-16 text read as {} records", records.len()),
+            Err(e) => assert!(format!("{e:#}").contains("UTF-16"), "{e:#}"),
+        }
+        return;
+    }
     if flags & 1 == 0 {
         let has_member = text
             .split(|&b| b == b'\n')
@@ -415,15 +435,28 @@ fn gzip_members(text: &[u8], splits: &[u8]) -> Vec<u8> {
 /// member in it), worked out line by line the slow way.
 fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
     let source: std::sync::Arc<str> = std::sync::Arc::from("fuzz");
-    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
-    // The piece after the last `\n`: a last line without an end, if any.
-    let unended = lines.pop().filter(|l| !l.is_empty());
+    // Each line as read, its end included (a last line may have none).
+    let read: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+    // Each line's content: without its `\n` and one `\r` before it (an
+    // unended last line keeps a `\r`, as the reader counts it).
+    let contents: Vec<&[u8]> = read
+        .iter()
+        .map(|l| match l.strip_suffix(b"\n") {
+            Some(l) => l.strip_suffix(b"\r").unwrap_or(l),
+            None => l,
+        })
+        .collect();
     let mut records: Vec<Record> = Vec::new();
     let mut first = true;
-    // The puzzle's 0-based CSV column, from a header naming it.
+    // The puzzle's 0-based CSV column and its name, from a header naming it.
     let mut column = 0;
-    // Pasted puzzles are read only when no header named a column.
+    let mut column_name = String::new();
+    // Lines are CSV records once a header named a column; pasted puzzles
+    // are read only before.
     let mut csv = false;
+    // Lines up to this one (0-based) are read again after a CSV record was
+    // cut back to its first line: each is one record.
+    let mut again_to: Option<usize> = None;
     // The rows of a 9-line grid read so far: cells, first and last line.
     let mut rows: (Vec<u8>, u64, u64) = (Vec::new(), 0, 0);
     // The record of rows cut short, if any are pending.
@@ -451,14 +484,14 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         });
         rows.0.clear();
     };
-    let ended = lines.len();
-    let lines = lines
-        .into_iter()
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
-    for (i, content) in lines.chain(unended).enumerate() {
-        // The line as a header is read: without its end (`\n`, then one
-        // `\r`), which an ended line has lost already.
-        let header_text = if i < ended {
+    let mut next = 0;
+    while next < contents.len() {
+        let i = next;
+        next += 1;
+        let content = contents[i];
+        // The line without its end (`\n`, then one `\r`), which an ended
+        // line's content has lost already.
+        let header_text = if read[i].ends_with(b"\n") {
             content
         } else {
             content.strip_suffix(b"\r").unwrap_or(content)
@@ -490,45 +523,91 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             records.push(record(raw, Err(message)));
             continue;
         }
-        // A `\r` at the very end is a separator, as in a CRLF line.
-        let mut body = content.strip_suffix(b"\r").unwrap_or(content);
+        let mut body = header_text;
         if first {
             body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
-        }
-        // From the puzzle's column on (nothing when the line has fewer); a
-        // field opening with a quote (after blanks) runs to its closing quote,
-        // `""` inside it being a quote.
-        for _ in 0..column {
-            let mut quoted = false;
-            let mut opened = false;
-            let mut end = None;
-            let mut k = 0;
-            while k < body.len() {
-                let b = body[k];
-                if !quoted && b == b',' {
-                    end = Some(k);
-                    break;
-                } else if !opened && b != b' ' && b != b'\t' {
-                    opened = true;
-                    quoted = b == b'"';
-                } else if quoted && b == b'"' {
-                    if body.get(k + 1) == Some(&b'"') {
-                        k += 1;
-                    } else {
-                        quoted = false;
-                    }
-                }
-                k += 1;
-            }
-            body = end.map_or(&body[body.len()..], |c| &body[c + 1..]);
         }
         let Some(start) = body.iter().position(|&b| b != b' ' && b != b'\t') else {
             continue;
         };
-        let body = &body[start..];
-        if body[0] == b'#' {
+        if body[start] == b'#' {
             continue;
         }
+        if csv {
+            // A CSV record: this line, or the lines to where csv-core ends
+            // it, unless cut back to this one.
+            let reread = again_to.is_some_and(|to| i <= to);
+            let (last, cut) = if reread {
+                (0, None)
+            } else {
+                csv_extent(&read[i..], &contents[i..], i, cap)
+            };
+            let last = i + last;
+            if let Some(why) = cut {
+                again_to = Some(last);
+                let after = if last > i + 1 {
+                    format!(" and lines {}-{} each as one", i + 2, last + 1)
+                } else if last > i {
+                    format!(" and line {} as another", last + 1)
+                } else {
+                    String::new()
+                };
+                let message = format!(
+                    "fuzz:{line_no}: unclosed quote? A quoted field of the record starting \
+                     here {why}, so this line is read as one record{after}"
+                );
+                records.push(record(
+                    clip(&String::from_utf8_lossy(header_text)),
+                    Err(message),
+                ));
+                continue;
+            }
+            next = last + 1;
+            let text: Vec<u8> = read[i..=last].concat();
+            let fields = csv_fields(&text);
+            let over = (last > i).then(|| {
+                format!(
+                    "lines {line_no}-{}: a quoted field holds line ends",
+                    last + 1
+                )
+            });
+            let Some(field) = fields.get(column) else {
+                let n = fields.len();
+                let over = over.map(|o| format!(" (over {o})")).unwrap_or_default();
+                let message = format!(
+                    "fuzz:{line_no}: has {n} field{}{over}, the puzzle column ({column_name}) \
+                     is field {}",
+                    if n == 1 { "" } else { "s" },
+                    column + 1
+                );
+                let mut raw = &text[..];
+                raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+                raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                records.push(record(clip(&String::from_utf8_lossy(raw)), Err(message)));
+                continue;
+            };
+            // The puzzle: blanks and line ends before it dropped; a quote after them
+            // (no CSV quote) runs to the next quote; else to a separator.
+            let start = field.iter().position(|b| !b" \t\r\n".contains(b));
+            let field = &field[start.unwrap_or(field.len())..];
+            let field = match field.strip_prefix(b"\"") {
+                Some(rest) => &rest[..rest.iter().position(|&b| b == b'"').unwrap_or(rest.len())],
+                None => {
+                    let end = field
+                        .iter()
+                        .position(|b| b" \t,;:\r\n".contains(b))
+                        .unwrap_or(field.len());
+                    &field[..end]
+                }
+            };
+            let mut r = field_record(field, line_no, record);
+            if let (Some(over), Err(error)) = (over, &mut r.grid) {
+                error.push_str(&format!(" (the record runs over {over})"));
+            }
+            records.push(r);
+            continue;
+        }
+        let body = &body[start..];
         // A quoted field runs to its closing quote (or the line's end);
         // any other to the first separator.
         let field = match body.strip_prefix(b"\"") {
@@ -542,53 +621,37 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             }
         };
         if std::mem::take(&mut first) {
-            // A header: some comma-separated name (blanks around it and one
-            // pair of quotes aside) is puzzle, quizzes or quiz, any case.
+            // A header: some field (RFC 4180; blanks around it and one pair
+            // of quotes inside those aside) is puzzle, quizzes or quiz, any
+            // case.
             let header = header_text
                 .strip_prefix(b"\xef\xbb\xbf")
                 .unwrap_or(header_text);
-            // Its fields, quotes respected: a comma inside a quoted field
-            // (`""` being a quote there) does not end it.
-            let mut names = Vec::new();
-            let (mut from, mut opened, mut quoted) = (0, false, false);
-            let mut k = 0;
-            while k <= header.len() {
-                let b = header.get(k).copied();
-                if b.is_none() || (!quoted && b == Some(b',')) {
-                    names.push(&header[from..k]);
-                    from = k + 1;
-                    opened = false;
-                } else if !opened && b != Some(b' ') && b != Some(b'\t') {
-                    opened = true;
-                    quoted = b == Some(b'"');
-                } else if quoted && b == Some(b'"') {
-                    if header.get(k + 1) == Some(&b'"') {
-                        k += 1;
-                    } else {
-                        quoted = false;
-                    }
-                }
-                k += 1;
-            }
-            let named = names.into_iter().position(|name| {
-                let name = name.trim_ascii();
-                let name = name
-                    .strip_prefix(b"\"")
-                    .and_then(|n| n.strip_suffix(b"\""))
-                    .unwrap_or(name);
+            let names: Vec<Vec<u8>> = csv_fields(header)
+                .into_iter()
+                .map(|name| {
+                    let name = name.trim_ascii();
+                    name.strip_prefix(b"\"")
+                        .and_then(|n| n.strip_suffix(b"\""))
+                        .unwrap_or(name)
+                        .to_vec()
+                })
+                .collect();
+            let named = names.iter().position(|name| {
                 [&b"puzzle"[..], b"quizzes", b"quiz"]
                     .iter()
                     .any(|w| name.eq_ignore_ascii_case(w))
             });
             if let Some(k) = named {
                 column = k;
+                column_name = String::from_utf8_lossy(&names[k]).into_owned();
                 csv = true;
                 continue;
             }
         }
         // Pasted: a field of another length than 81 or 729 on a line of
         // cell characters (1-9 . 0 _ - * x X) between blanks and `|`.
-        if !csv && field.len() != 81 && field.len() != 729 {
+        if field.len() != 81 && field.len() != 729 {
             let text = header_text;
             let dashes = text.iter().filter(|&&b| b == b'-').count();
             let rule = text.iter().all(|b| b"-+=| \t".contains(b))
@@ -637,59 +700,150 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             }
         }
         cut_short(&mut records, &mut rows);
-        // 729 characters: a pencilmark puzzle, position i holding the digit
-        // i % 9 + 1 or '.'.
-        let bad = field
-            .iter()
-            .enumerate()
-            .find(|&(i, &b)| b != b'.' && b != b'1' + (i % 9) as u8);
-        let r = match std::str::from_utf8(field) {
-            _ if field.len() == 729 && bad.is_none() => Record {
-                pencilmarks: Some(Box::new(
-                    crate::grid::Pencilmarks::parse(field)
-                        .expect("729 bytes")
-                        .expect("checked above"),
-                )),
-                ..record(
-                    String::from_utf8_lossy(field).into_owned(),
-                    Err(format!(
-                        "fuzz:{line_no}: a pencilmark puzzle (729 characters): this command \
-                         reads 81-cell puzzles only"
-                    )),
-                )
-            },
-            _ if field.len() == 729 => {
-                let (i, _) = bad.expect("not all good");
-                let ch = String::from_utf8_lossy(&field[i..]).chars().next();
-                let message = format!(
-                    "fuzz:{line_no}: bad character {:?} at position {} ({}, candidate {}) of a \
-                     pencilmark puzzle: expected '{}' or '.'",
-                    ch.expect("a byte at i"),
-                    i + 1,
-                    cell_name(i / 9),
-                    i % 9 + 1,
-                    i % 9 + 1
-                );
-                record(clip(&String::from_utf8_lossy(field)), Err(message))
-            }
-            Ok(t) => match Grid::parse(t) {
-                Ok(g) => record(String::new(), Ok(g)),
-                Err(e) => record(clip(t), Err(format!("fuzz:{line_no}: {e}"))),
-            },
-            Err(e) => {
-                let at = e.valid_up_to();
-                let message = format!(
-                    "fuzz:{line_no}: not UTF-8 text: byte 0x{:02x} at byte position {}",
-                    field[at],
-                    at + 1
-                );
-                record(clip(&String::from_utf8_lossy(field)), Err(message))
-            }
-        };
-        records.push(r);
+        records.push(field_record(field, line_no, record));
     }
     cut_short(&mut records, &mut rows);
     records
+}
+
+/// The record of a puzzle field on line `line_no`, made by `record` (which
+/// knows its index and line) from its raw text and grid.
+fn field_record(
+    field: &[u8],
+    line_no: u64,
+    record: impl Fn(String, Result<Grid, String>) -> Record,
+) -> Record {
+    // 729 characters: a pencilmark puzzle, position i holding the digit
+    // i % 9 + 1 or '.'.
+    let bad = field
+        .iter()
+        .enumerate()
+        .find(|&(i, &b)| b != b'.' && b != b'1' + (i % 9) as u8);
+    match std::str::from_utf8(field) {
+        _ if field.len() == 729 && bad.is_none() => Record {
+            pencilmarks: Some(Box::new(
+                crate::grid::Pencilmarks::parse(field)
+                    .expect("729 bytes")
+                    .expect("checked above"),
+            )),
+            ..record(
+                String::from_utf8_lossy(field).into_owned(),
+                Err(format!(
+                    "fuzz:{line_no}: a pencilmark puzzle (729 characters): this command \
+                     reads 81-cell puzzles only"
+                )),
+            )
+        },
+        _ if field.len() == 729 => {
+            let (i, _) = bad.expect("not all good");
+            let ch = String::from_utf8_lossy(&field[i..]).chars().next();
+            let message = format!(
+                "fuzz:{line_no}: bad character {:?} at position {} ({}, candidate {}) of a \
+                 pencilmark puzzle: expected '{}' or '.'",
+                ch.expect("a byte at i"),
+                i + 1,
+                cell_name(i / 9),
+                i % 9 + 1,
+                i % 9 + 1
+            );
+            record(clip(&String::from_utf8_lossy(field)), Err(message))
+        }
+        Ok(t) => match Grid::parse(t) {
+            Ok(g) => record(String::new(), Ok(g)),
+            Err(e) => record(clip(t), Err(format!("fuzz:{line_no}: {e}"))),
+        },
+        Err(e) => {
+            let at = e.valid_up_to();
+            let message = format!(
+                "fuzz:{line_no}: not UTF-8 text: byte 0x{:02x} at byte position {}",
+                field[at],
+                at + 1
+            );
+            record(clip(&String::from_utf8_lossy(field)), Err(message))
+        }
+    }
+}
+
+/// The fields of the CSV record `text` (RFC 4180 as the `csv` crate reads
+/// it, records ending at `\n`; a quote still open at the end closes there).
+fn csv_fields(text: &[u8]) -> Vec<Vec<u8>> {
+    // A line end first: the crate would drop a byte-order mark at the very
+    // start, which the reader reads as text after an input's first record.
+    let mut bytes = b"\n".to_vec();
+    bytes.extend_from_slice(text);
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .terminator(::csv::Terminator::Any(b'\n'))
+        .from_reader(&bytes[..]);
+    let mut record = ::csv::ByteRecord::new();
+    match reader.read_byte_record(&mut record) {
+        Ok(true) => record.iter().map(<[u8]>::to_vec).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Where the CSV record starting at `read[0]` (lines as read, ends
+/// included; `contents` the same without ends) ends: the offset of its last
+/// line, and why it is cut back to its first instead, if it is: a quoted
+/// field still open past `cap` bytes (the lines so far, their ends
+/// included), or at the text's end, or a record over several lines with
+/// text after a closing quote. `first` is the first line's offset in the
+/// text, for the lines named.
+fn csv_extent(
+    read: &[&[u8]],
+    contents: &[&[u8]],
+    first: usize,
+    cap: usize,
+) -> (usize, Option<String>) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum At {
+        FieldStart,
+        Unquoted,
+        Quoted,
+        Quote,
+    }
+    let mut at = At::FieldStart;
+    // The first byte of text after a closing quote: its line.
+    let mut stray = None;
+    let mut so_far = 0;
+    for (k, line) in read.iter().enumerate() {
+        let length = so_far + contents[k].len();
+        if k > 0 && length > cap {
+            let why = format!(
+                "runs on past {cap} bytes, the limit of a record ({length} by line {})",
+                first + k + 1
+            );
+            return (k, Some(why));
+        }
+        so_far += line.len();
+        for (j, &b) in line.iter().enumerate() {
+            at = match (at, b) {
+                (At::Quoted, b'"') => At::Quote,
+                (At::Quoted, _) => At::Quoted,
+                (At::Quote, b'"') => At::Quoted,
+                (_, b'\n' | b',') => At::FieldStart,
+                (At::FieldStart, b'"') => At::Quoted,
+                (At::Quote, _) => {
+                    let crlf = b == b'\r' && line.get(j + 1) == Some(&b'\n');
+                    if !crlf && stray.is_none() {
+                        stray = Some(k);
+                    }
+                    At::Unquoted
+                }
+                _ => At::Unquoted,
+            };
+        }
+        if at != At::Quoted {
+            // The record ends at this line's end (or the text's).
+            let why = stray
+                .filter(|_| k > 0)
+                .map(|s| format!("closes on line {} with text after the quote", first + s + 1));
+            return (k, why);
+        }
+    }
+    let last = read.len() - 1;
+    (last, Some("is still open at the input's end".to_owned()))
 }
 
 /// The reader's clipping of an invalid field: 200 characters, then `...`.

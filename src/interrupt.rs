@@ -3,9 +3,14 @@
 //!
 //! [`install`] registers signal-hook handlers that only store to atomics
 //! (async-signal-safe). The pipeline's reader and `generate`'s loop poll
-//! [`requested`] between records and stop reading; the command then writes
-//! the rows of the records already worked on, flushes and fsyncs its output,
-//! and exits 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
+//! [`requested`] between records and stop reading; the searches that may
+//! run long (the solver's, SE's chains) poll it every few thousand nodes
+//! through their [`crate::work::Meter`] and stop, so that no record's work
+//! outlasts the signal by more than milliseconds. The pipeline drops the
+//! rows of the records under way (their work may have been cut short) and
+//! of every later one; the command then writes the rows of the records
+//! finished before, flushes and fsyncs its output, and exits 128 + the
+//! signal number (130 for SIGINT, 143 for SIGTERM).
 //! A second signal of either kind, while the first one is being handled,
 //! exits at once with that status (signal-hook's
 //! `register_conditional_shutdown`, the double Ctrl-C pattern of its docs):

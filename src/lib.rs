@@ -46,3 +46,4 @@ pub mod rating;
 pub mod rows;
 pub mod solver;
 pub mod threads;
+pub mod work;

@@ -350,3 +350,236 @@ fn pasted_puzzles_are_read() {
         .collect();
     assert_eq!(valid, [1, 2, 3, 4, 5, 7]);
 }
+
+/// Issue 29, point 6: every CSV record gets exactly one row. A record with
+/// fewer fields than the puzzle's column is `invalid`, naming `source:line`
+/// and what it lacks; quoted fields are read by RFC 4180 (commas, `""` and
+/// line ends inside them), a record over several lines numbered at its first.
+/// The same rows from stdin, from a file at -j 1 and -j 2 (whose threads take
+/// turns at reading it), gzipped, and with --column by name or number.
+#[test]
+fn every_csv_record_gets_one_row_read_by_rfc_4180() {
+    let easy = easy();
+    let input = format!(
+        "id,\"author, name\",puzzle,notes\n201,\"A, B\",{easy},x\n202,\"C, D\"\n\
+         203,\"E, F\",{easy},\"note, with comma\"\n204,\"G \"\"H\"\" I\",{easy},\"multi\n\
+         line note\"\n205\n206,J,\"{easy}\",\"a\r\n\r\n# not a comment\r\nb\"\r\n207,K,{easy},y\n\
+         208,\"L\nM\",12x,z"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("in.csv");
+    std::fs::write(&path, &input).unwrap();
+    let gz = dir.path().join("in.csv.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut e, input.as_bytes()).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    let from_stdin = solve_rows(&[], input.clone());
+    let name = path.display().to_string();
+    let check = |rows: &[Vec<String>], name: &str, what: &str| {
+        let statuses: Vec<&str> = rows.iter().map(|r| r[2].as_str()).collect();
+        assert_eq!(
+            statuses,
+            ["unique", "invalid", "unique", "unique", "invalid", "unique", "unique", "invalid"],
+            "{what}: {rows:?}"
+        );
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row[0], (i + 1).to_string(), "{what}");
+        }
+        for row in [&rows[0], &rows[2], &rows[3], &rows[5], &rows[6]] {
+            assert_solved(row, &easy);
+        }
+        let error = |r: &Vec<String>| r.last().unwrap().clone();
+        assert_eq!(
+            error(&rows[1]),
+            format!("{name}:3: has 2 fields, the puzzle column (puzzle) is field 3"),
+            "{what}"
+        );
+        assert_eq!(rows[1][1], "202,\"C, D\"", "{what}: the record as read");
+        assert_eq!(
+            error(&rows[4]),
+            format!("{name}:7: has 1 field, the puzzle column (puzzle) is field 3"),
+            "{what}"
+        );
+        // Numbered at its first line, after a record of lines 8-11.
+        assert_eq!(
+            error(&rows[7]),
+            format!(
+                "{name}:13: wrong length: expected 81 cells, found 3 (the record runs over \
+                 lines 13-14: a quoted field holds line ends)"
+            ),
+            "{what}"
+        );
+    };
+    check(&from_stdin, "<stdin>", "stdin");
+    for threads in ["1", "2"] {
+        let out = stdout_ok(sudoflow().args(["solve", "-j", threads]).arg(&path));
+        check(&rows(&out), &name, &format!("-j {threads}"));
+    }
+    let out = stdout_ok(sudoflow().arg("solve").arg(&gz));
+    check(&rows(&out), &gz.display().to_string(), "gzip");
+    for column in ["puzzle", "3"] {
+        let rows = solve_rows(&["--column", column], input.clone());
+        check(&rows, "<stdin>", &format!("--column {column}"));
+    }
+}
+
+/// A quote that never closes (a typo) costs its own line, not the records
+/// after it: the line is one `invalid` record saying so, and the lines read
+/// past it are read again as records, whether the quote ran to the input's
+/// end, past the 64 KiB a record may hold, or into a later record's quoted
+/// field (text after the quote that closed it).
+#[test]
+fn a_stray_quote_costs_its_line_not_the_records_after_it() {
+    let easy = easy();
+    let header = "id,puzzle,notes\n";
+    // To the input's end.
+    let input = format!("{header}1,{easy},\"never closed\n2,{easy},x\n3,{easy},y\n");
+    let rows = solve_rows(&[], input);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(
+        rows[0].last().unwrap(),
+        "<stdin>:2: unclosed quote? A quoted field of the record starting here is still open \
+         at the input's end, so this line is read as one record and lines 3-4 each as one"
+    );
+    assert_solved(&rows[1], &easy);
+    assert_solved(&rows[2], &easy);
+    // Into a later record's quoted field.
+    let input = format!("{header}1,\"{easy},x\n2,{easy},\"note\"\n3,{easy},z\n");
+    let rows = solve_rows(&[], input);
+    let statuses: Vec<&str> = rows.iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(statuses, ["invalid", "unique", "unique"], "{rows:?}");
+    assert!(
+        rows[0]
+            .last()
+            .unwrap()
+            .contains("closes on line 3 with text after the quote"),
+        "{rows:?}"
+    );
+    // Past 64 KiB: a thousand records of ~90 bytes after the stray quote.
+    let mut input = format!("{header}0,{easy},\"never closed\n");
+    for i in 1..=1000 {
+        input.push_str(&format!("{i},{easy},x\n"));
+    }
+    let rows = solve_rows(&[], input);
+    assert_eq!(rows.len(), 1001);
+    assert_eq!(rows[0][2], "invalid");
+    assert!(
+        rows[0]
+            .last()
+            .unwrap()
+            .contains("runs on past 65536 bytes, the limit of a record"),
+        "{:?}",
+        rows[0]
+    );
+    assert!(rows[1..].iter().all(|r| r[2] == "unique"));
+}
+
+/// A zip archive whose second member is damaged half-way (bytes flipped in
+/// the middle of its compressed data), and the archive's bytes.
+fn zip_with_damaged_member(easy: &str) -> Vec<u8> {
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+    let deflated =
+        SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    {
+        let mut zip = zip::ZipWriter::new(&mut bytes);
+        zip.start_file("a.txt", deflated).unwrap();
+        for i in 0..10 {
+            writeln!(zip, "{easy} a{i}").unwrap();
+        }
+        zip.start_file("b.txt", deflated).unwrap();
+        for i in 0..4000 {
+            writeln!(zip, "{easy} b{i}").unwrap();
+        }
+        zip.finish().unwrap();
+    }
+    let mut bytes = bytes.into_inner();
+    let (start, size) = {
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(&bytes)).unwrap();
+        let member = archive.by_index(1).unwrap();
+        assert_eq!(member.name(), "b.txt");
+        (
+            member.data_start() as usize,
+            member.compressed_size() as usize,
+        )
+    };
+    assert!(size > 1000, "{size}");
+    for b in &mut bytes[start + size / 2..start + size / 2 + 8] {
+        *b ^= 0x55;
+    }
+    bytes
+}
+
+/// Issue 29, point 10: a zip member damaged half-way. Given by name, or on
+/// standard input from a file, each member is checked whole (its CRC-32)
+/// before its records are read: exit 2, an error naming the member, and no
+/// row from it (the rows of the member before it, which checked, are kept in
+/// the partial output). Piped, it cannot be read twice: the error names the
+/// rows that came from the damaged member.
+#[test]
+fn a_damaged_zip_member_gives_no_row_or_names_its_rows() {
+    let easy = easy();
+    let bytes = zip_with_damaged_member(&easy);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.zip");
+    std::fs::write(&path, &bytes).unwrap();
+    let output = dir.path().join("out.csv");
+    let run = sudoflow()
+        .args(["solve", "-j", "1"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "cannot read zip archive {}: its member b.txt is damaged (",
+            path.display()
+        )) && stderr.contains("so no row comes from it; rows 1-10 came from the members before it"),
+        "{stderr}"
+    );
+    let partial = dir.path().join("out.csv.partial");
+    let kept = rows(&std::fs::read(&partial).unwrap());
+    assert_eq!(kept.len(), 10, "only a.txt's rows: {}", kept.len());
+    assert!(kept.iter().all(|r| r[2] == "unique"));
+
+    // Standard input from the file: read as the file is.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["solve", "-j", "1"])
+        .stdin(std::fs::File::open(&path).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot read zip archive <stdin>: its member b.txt is damaged (")
+            && stderr.contains("no row comes from it"),
+        "{stderr}"
+    );
+    assert_eq!(rows(&out.stdout).len(), 10);
+
+    // Piped: the rows that came from b.txt are named.
+    let out = sudoflow()
+        .args(["solve", "-j", "1"])
+        .write_stdin(bytes)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let named = stderr
+        .split("its member b.txt is damaged: rows 11-")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("no rows named: {stderr}"));
+    assert!(stderr.contains("must not be trusted"), "{stderr}");
+    assert!(named > 11, "{stderr}");
+    // Every row written past a.txt's is among those named.
+    let written = rows(&out.stdout);
+    assert!(written.len() <= named, "{} > {named}", written.len());
+}

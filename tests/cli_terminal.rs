@@ -90,7 +90,8 @@ fn sudoflow() -> Command {
 }
 
 /// Records that take about `seconds` in all on one worker: empty grids,
-/// each counted for a 0.25 s budget (so the bar has time to draw).
+/// each counted for 0.25 s of wall time (`--wall-limit`, so the bar has
+/// time to draw whatever the binary's speed).
 fn slow_input(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
     let path = dir.join("slow.txt");
     let line = ".".repeat(81);
@@ -112,7 +113,7 @@ fn no_progress_bar_between_csv_rows_on_a_terminal() {
     let input = slow_input(dir.path(), 2);
     let (master, slave) = openpty();
     let mut child = sudoflow()
-        .args(["count", "-j", "1", "--time-budget", "0.25"])
+        .args(["count", "-j", "1", "--wall-limit", "0.25"])
         .arg(&input)
         .stdin(Stdio::null())
         .stdout(Stdio::from(slave.try_clone().unwrap()))
@@ -148,7 +149,7 @@ fn the_progress_bar_is_drawn_when_only_stderr_is_a_terminal() {
     let output = dir.path().join("out.csv");
     let mut count = sudoflow();
     count
-        .args(["count", "-j", "1", "--time-budget", "0.25"])
+        .args(["count", "-j", "1", "--wall-limit", "0.25"])
         .arg(&input)
         .arg("-o")
         .arg(&output);

@@ -90,7 +90,8 @@ fn the_checks_can_fail() {
 
 /// Texts made of the shapes the reader tells apart (pasted rows with spaces
 /// and `|`, box rules, 81 cells between blanks, headers, quoted CSV fields
-/// with commas, comments, junk), in any order and cut at any read size, go
+/// with commas, comments, junk; CSV records cut short and quoted fields over
+/// several lines, after a header or not), in any order and cut at any read size, go
 /// through the reader's check: its records equal the documented rules'
 /// (`checks::check_reader`, the model the fuzz target holds it to). Random
 /// bytes seldom make a 9-cell row or a header; these texts make them often.
@@ -153,6 +154,17 @@ mod shaped_texts {
                 Just("   ".to_string()),
             ],
             1 => (cells(81), "[a-c ,\"]{0,6}").prop_map(|(c, pre)| format!("{pre},{c},x")),
+            // CSV records cut short, and quoted fields over several lines
+            // (opened, closed, with text after the closing quote).
+            1 => prop_oneof![
+                Just("205".to_string()),
+                Just("202,\"C, D\"".to_string()),
+                Just("\"multi".to_string()),
+                Just("line\", x".to_string()),
+                Just("line\"x,".to_string()),
+                Just("9,\"\"\"q\"\" ,".to_string()),
+            ],
+            1 => (cells(81), "[a-c ,\"]{0,3}").prop_map(|(c, note)| format!("7,{c},\"{note}")),
             1 => "[0-9a-z .|,;:\"#+=-]{0,20}",
         ]
     }
@@ -161,6 +173,7 @@ mod shaped_texts {
         #![proptest_config(ProptestConfig::with_cases(400))]
         #[test]
         fn shaped_texts_follow_the_rules(
+            header in 0..4usize,
             lines in proptest::collection::vec(line(), 0..40),
             crlf in any::<bool>(),
             ended in any::<bool>(),
@@ -169,7 +182,14 @@ mod shaped_texts {
             splits in proptest::collection::vec(1u8..=255, 0..6),
         ) {
             let end = if crlf { "\r\n" } else { "\n" };
-            let mut text = lines.join(end);
+            // Half the texts are CSV: a header names the puzzle's column.
+            let header = ["", "id,puzzle,notes", "\"quizzes\",x", "a,\"b, c\",Quiz"][header];
+            let mut text = if header.is_empty() {
+                String::new()
+            } else {
+                format!("{header}{end}")
+            };
+            text.push_str(&lines.join(end));
             if ended {
                 text.push_str(end);
             }

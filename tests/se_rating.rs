@@ -15,6 +15,7 @@ use std::time::Duration;
 use sudoflow::grid::transform::Transform;
 use sudoflow::grid::{cell_name, Grid};
 use sudoflow::rating::se::{Board, Hint, Options, RateError, Rater, Rating};
+use sudoflow::work::{Budget, Cut, Meter};
 
 /// A hint as SE's step dump writes it: `[6.699999999999999] Forcing
 /// X-Chain place r4c2=1 rm r7c6-9 r7c7-1,2` (the double as Java prints it).
@@ -57,7 +58,7 @@ fn every_technique_applies_at_its_position_as_in_se() {
         let (values, cands) = board.split_once(' ').unwrap();
         let board = board_of(values, cands);
         let hint = rater
-            .next_hint(&board, None, None)
+            .next_hint(&board, &mut Meter::default(), None)
             .unwrap()
             .expect("SE found a hint here");
         assert_eq!(dump(&hint), expected, "position {}", checked + 1);
@@ -128,7 +129,7 @@ fn nested_dynamic_chains_apply_at_their_positions_as_in_se() {
         let (board, expected) = line.split_once(" | ").unwrap();
         let (values, cands) = board.split_once(' ').unwrap();
         let hint = rater
-            .next_hint(&board_of(values, cands), None, None)
+            .next_hint(&board_of(values, cands), &mut Meter::default(), None)
             .unwrap()
             .unwrap();
         assert_eq!(dump(&hint), expected);
@@ -283,14 +284,31 @@ fn budget_and_ceiling_stop_a_rating() {
         "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
     )
     .unwrap();
-    let budget = Options {
-        budget: Some(Duration::from_millis(20)),
-        ..Options::default()
-    };
-    assert!(matches!(
-        Rater::new().rate(&inkala, &budget),
-        Err(RateError::Timeout { .. })
-    ));
+    for (budget, cut) in [
+        (
+            Budget {
+                work: Some(sudoflow::work::rater_units(Duration::from_millis(20))),
+                wall: None,
+            },
+            Cut::Work,
+        ),
+        (
+            Budget {
+                work: None,
+                wall: Some(Duration::from_millis(20)),
+            },
+            Cut::Wall,
+        ),
+    ] {
+        let budget = Options {
+            budget,
+            ..Options::default()
+        };
+        match Rater::new().rate(&inkala, &budget) {
+            Err(RateError::Timeout { cut: c, .. }) => assert_eq!(c, cut),
+            other => panic!("expected a timeout ({cut:?}), got {other:?}"),
+        }
+    }
     // A 7.8 puzzle (Nishio) with a ceiling of 7.0: stopped at the first step
     // rated above it, which is no more than the ER.
     let lines = rated_lines(include_str!("data/se_rated.txt"));
@@ -331,4 +349,53 @@ fn hard_reference_puzzles_are_exact_with_one_rater_both_ways() {
         let r = rater.rate(puzzle, &Options::default()).unwrap();
         assert_eq!(&triple(&r), expected, "{puzzle}");
     }
+}
+
+/// The work budget (issue 29): a rating's work, and where a budget cuts it,
+/// depend on the puzzle and the budget only: not on the clock, nor on what
+/// the rater rated before (its memos are kept per puzzle for the chains).
+#[test]
+fn a_work_budget_cuts_at_the_same_step_whatever_the_rater_rated_before() {
+    let inkala = Grid::parse(
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+    )
+    .unwrap();
+    let lines = rated_lines(include_str!("data/se_rated.txt"));
+    let others: Vec<&Grid> = lines.iter().map(|(p, _)| p).take(12).collect();
+    let budget = |work| Options {
+        budget: Budget {
+            work: Some(work),
+            wall: None,
+        },
+        ..Options::default()
+    };
+    let full = Rater::new().rate(&inkala, &Options::default()).unwrap();
+    assert!(full.work > 100_000, "{} units", full.work);
+    // A rater that rated other puzzles first, and one that rates them
+    // after, in between: the same work, the same cuts.
+    let mut used = Rater::new();
+    for p in &others {
+        used.rate(p, &Options::default()).unwrap();
+    }
+    assert_eq!(used.rate(&inkala, &Options::default()).unwrap(), full);
+    for work in [full.work / 10, full.work / 3, full.work / 2] {
+        let fresh = Rater::new().rate(&inkala, &budget(work));
+        let Err(RateError::Timeout {
+            cut: Cut::Work,
+            steps,
+        }) = fresh
+        else {
+            panic!("{work} units: expected a timeout, got {fresh:?}");
+        };
+        assert!(steps < full.step_count);
+        for p in &others {
+            used.rate(p, &Options::default()).unwrap();
+        }
+        assert_eq!(used.rate(&inkala, &budget(work)), fresh, "{work} units");
+    }
+    // A budget the rating does not reach changes nothing.
+    assert_eq!(
+        Rater::new().rate(&inkala, &budget(full.work + 1)).unwrap(),
+        full
+    );
 }

@@ -41,7 +41,7 @@ use sudoflow::rating::se::Rater;
 use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
 use sudoflow::rows::count::{count_one, COUNT_HEADER};
 use sudoflow::rows::explain::Unexplained;
-use sudoflow::rows::rate::{rate_record, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::rows::rate::{rate_record, RateLimits, RateState, DEFAULT_BUDGET, RATE_HEADER};
 use sudoflow::rows::solve::{se_columns, solve_record};
 use sudoflow::solver::{SolveOptions, Solver};
 use table::{Builder, CanonOut, GeneratedRow, Row, SolveOut};
@@ -51,34 +51,45 @@ use table::{Builder, CanonOut, GeneratedRow, Row, SolveOut};
 pub(crate) struct SolveSpec {
     pub opts: SolveOptions,
     pub blank: u8,
-    /// `--se`: the time budget per puzzle.
-    pub se: Option<std::time::Duration>,
+    /// `--se`: the rating's limits (`--se-budget`, `--se-wall-limit`).
+    pub se: Option<RateLimits>,
 }
 
 impl SolveSpec {
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         limit: Int,
         prune: &str,
         no_guess: bool,
         se: bool,
         se_budget: Option<f64>,
+        se_wall_limit: Option<f64>,
         blank: &str,
     ) -> PyResult<SolveSpec> {
         let se_budget = args::seconds(se_budget, "se_budget")?;
-        if se_budget.is_some() && !se {
-            return Err(PyValueError::new_err(
-                "se_budget is the time budget of se=True: pass se=True too",
-            ));
+        let se_wall_limit = args::seconds(se_wall_limit, "se_wall_limit")?;
+        for (given, name) in [
+            (se_budget.is_some(), "se_budget"),
+            (se_wall_limit.is_some(), "se_wall_limit"),
+        ] {
+            if given && !se {
+                return Err(PyValueError::new_err(format!(
+                    "{name} limits the rating of se=True: pass se=True too"
+                )));
+            }
         }
         Ok(SolveSpec {
             opts: SolveOptions {
                 limit: args::natural("limit", limit, 1)?,
                 prune: args::prune(prune)?,
                 guess: !no_guess,
-                time_budget: None,
+                ..SolveOptions::default()
             },
             blank: args::blank(blank)?,
-            se: se.then(|| se_budget.unwrap_or(DEFAULT_BUDGET)),
+            se: se.then_some(RateLimits {
+                time: Some(se_budget.unwrap_or(DEFAULT_BUDGET)),
+                wall: se_wall_limit,
+            }),
         })
     }
 
@@ -104,7 +115,10 @@ impl SolveSpec {
         if record.grid.is_ok() && row.puzzle.is_none() {
             row.raw = with_blank(&row.raw, self.blank);
         }
-        let se = rater.as_mut().map(|r| se_columns(r, &mut row, self.se));
+        let se = match (rater.as_mut(), &self.se) {
+            (Some(r), Some(limits)) => Some(se_columns(r, &mut row, limits)),
+            _ => None,
+        };
         SolveOut {
             row,
             blank: self.blank,
@@ -179,8 +193,13 @@ fn batch_table<S, T: Row + Send>(
 ///     Also rate each puzzle with one solution on Sudoku Explainer's scale:
 ///     columns ``er``, ``ep``, ``ed`` after ``error`` (``--se``).
 /// se_budget : float, optional
-///     Seconds allowed to rate one puzzle with ``se`` (default 10): past
-///     it the rating columns are null and ``error`` says so (``--se-budget``).
+///     The budget to rate one puzzle with ``se``, in seconds of reference
+///     work (default 10; counted in work, not wall time, so the rows are the
+///     same on a loaded machine): past it the rating columns are null and
+///     ``error`` says so (``--se-budget``).
+/// se_wall_limit : float, optional
+///     Also give up rating after this many seconds of wall time
+///     (``--se-wall-limit``; the rows then depend on the machine's load).
 /// blank : str, default "."
 ///     The character blanks are written as in the ``puzzle`` column: ``.``,
 ///     ``0``, ``_``, ``-``, ``*`` or ``x`` (``--blank``).
@@ -215,7 +234,7 @@ fn batch_table<S, T: Row + Send>(
 ///     Ctrl-C: the workers stop within a record or so.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, limit = 2, prune = "basic", no_guess = false, se = false,
-    se_budget = None, blank = ".", threads = None, progress = None))]
+    se_budget = None, se_wall_limit = None, blank = ".", threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -225,11 +244,12 @@ fn solve(
     no_guess: bool,
     se: bool,
     se_budget: Option<f64>,
+    se_wall_limit: Option<f64>,
     blank: &str,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, blank)?;
+    let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, se_wall_limit, blank)?;
     let threads = args::threads(threads)?;
     batch_table(
         py,
@@ -242,11 +262,31 @@ fn solve(
     )
 }
 
-/// `count`'s options, as `sudoflow count` takes them.
-pub(crate) fn count_options(max: Option<Int>, time_budget: Option<f64>) -> PyResult<CountOptions> {
+/// `count`'s options, as `sudoflow count` takes them: the budget in
+/// search nodes (`--time-budget`), and a wall-clock limit (`--wall-limit`).
+pub(crate) fn count_options(
+    max: Option<Int>,
+    time_budget: Option<f64>,
+    wall_limit: Option<f64>,
+) -> PyResult<CountOptions> {
     Ok(CountOptions {
         max: max.map(|m| args::natural("max", m, 1)).transpose()?,
-        time_budget: args::seconds(time_budget, "time_budget")?,
+        budget: sudoflow::work::Budget {
+            work: args::seconds(time_budget, "time_budget")?.map(sudoflow::work::solver_nodes),
+            wall: args::seconds(wall_limit, "wall_limit")?,
+        },
+    })
+}
+
+/// `rate`'s limits, as `sudoflow rate` takes them (`--time-budget`, default
+/// 10 s of reference work, and `--wall-limit`).
+pub(crate) fn rate_limits(
+    time_budget: Option<f64>,
+    wall_limit: Option<f64>,
+) -> PyResult<RateLimits> {
+    Ok(RateLimits {
+        time: Some(args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET)),
+        wall: args::seconds(wall_limit, "wall_limit")?,
     })
 }
 
@@ -262,8 +302,12 @@ pub(crate) fn count_options(max: Option<Int>, time_budget: Option<f64>) -> PyRes
 ///     Stop a puzzle at its max-th solution (``--max``): status ``capped``,
 ///     ``solutions`` = max meaning that many or more.
 /// time_budget : float, optional
-///     Seconds per puzzle: past them, status ``timeout`` with the count so
-///     far (``--time-budget``).
+///     The budget per puzzle in seconds of reference work, counted in
+///     search nodes (10 million a second): past it, status ``timeout`` with
+///     the count so far (``--time-budget``); the same rows on any machine.
+/// wall_limit : float, optional
+///     Also give up on a puzzle after this many seconds of wall time
+///     (``--wall-limit``; the rows then depend on the machine's load).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -282,16 +326,19 @@ pub(crate) fn count_options(max: Option<Int>, time_budget: Option<f64>) -> PyRes
 /// TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, max = None, time_budget = None, threads = None, progress = None))]
+#[pyo3(signature = (puzzles, *, max = None, time_budget = None, wall_limit = None,
+    threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     max: Option<Int>,
     time_budget: Option<f64>,
+    wall_limit: Option<f64>,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = count_options(max, time_budget)?;
+    let opts = count_options(max, time_budget, wall_limit)?;
     let solve_opts = opts.solve_options();
     let threads = args::threads(threads)?;
     batch_table(
@@ -317,8 +364,12 @@ fn count(
 ///     As for :func:`solve`; a 729-character pencilmark puzzle is rated from
 ///     its candidates.
 /// time_budget : float, optional
-///     Seconds per puzzle (default 10): past them, status ``timeout``
-///     (``--time-budget``).
+///     The budget per puzzle in seconds of reference work (default 10),
+///     counted in the rater's work, not wall time, so the rows are the same
+///     on any machine: past it, status ``timeout`` (``--time-budget``).
+/// wall_limit : float, optional
+///     Also give up after this many seconds of wall time (``--wall-limit``;
+///     the rows then depend on the machine's load).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -338,15 +389,17 @@ fn count(
 /// TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, time_budget = None, threads = None, progress = None))]
+#[pyo3(signature = (puzzles, *, time_budget = None, wall_limit = None, threads = None,
+    progress = None))]
 fn rate(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     time_budget: Option<f64>,
+    wall_limit: Option<f64>,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let budget = args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET);
+    let limits = rate_limits(time_budget, wall_limit)?;
     let threads = args::threads(threads)?;
     batch_table(
         py,
@@ -354,7 +407,7 @@ fn rate(
         threads,
         progress,
         &RATE_HEADER,
-        || RateState::new(Some(budget)),
+        || RateState::new(limits),
         rate_record,
     )
 }
@@ -470,7 +523,8 @@ fn canon(
 ///     One puzzle, read as one line of a file (81 cells, text after a
 ///     separator ignored, pasted cells).
 /// time_budget : float, optional
-///     Seconds allowed (default 10).
+///     The budget in seconds of reference work (default 10), counted as
+///     :func:`rate` counts it.
 ///
 /// Returns
 /// -------
@@ -491,19 +545,19 @@ fn canon(
 ///     The text is not a puzzle (the message says why), its givens clash, or
 ///     it has no solution or more than one (SE rates proper puzzles only).
 /// TimeoutError
-///     The rating took longer than ``time_budget``.
+///     The rating ran past ``time_budget``.
 /// KeyboardInterrupt
 ///     Ctrl-C.
 #[pyfunction]
 #[pyo3(signature = (puzzle, *, time_budget = None))]
 fn explain(py: Python<'_>, puzzle: &str, time_budget: Option<f64>) -> PyResult<Py<PyAny>> {
-    let budget = args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET);
+    let limits = rate_limits(time_budget, None)?;
     let grid = one_grid(puzzle)?;
     let explained = watched(py, &mut Progress::new(py, None, None, "")?, |_| {
-        Ok(sudoflow::rows::explain::explain(&grid, Some(budget)))
+        Ok(sudoflow::rows::explain::explain(&grid, &limits))
     })?;
     let explanation = explained.map_err(|e| match e {
-        Unexplained::Rating(e) => PyTimeoutError::new_err(e.to_string()),
+        Unexplained::Timeout { .. } => PyTimeoutError::new_err(e.to_string()),
         e => PyValueError::new_err(e.to_string()),
     })?;
     let json =
@@ -620,6 +674,10 @@ fn replace_repeat(
 /// se : float, (min, max) or str, optional
 ///     Keep puzzles whose Sudoku Explainer rating ER is in range (``7.0``,
 ///     ``(7.0, 8.0)``, ``"7.0..8.0"``); adds columns ``er``, ``ep``, ``ed``.
+/// se_budget : float, optional
+///     With ``se``: the budget of each candidate's rating in seconds of
+///     reference work (default 10, as ``--se-budget``); a candidate whose
+///     rating runs past it is rejected.
 /// distinct : bool, default False
 ///     No two puzzles of the table equivalent (``--distinct``): a puzzle
 ///     whose class an earlier one has is replaced by the next candidate of
@@ -649,8 +707,8 @@ fn replace_repeat(
 ///     Ctrl-C.
 #[pyfunction]
 #[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
-    symmetry = None, minimal = true, guesses = None, se = None, distinct = false,
-    max_tries = 100_000, threads = None, progress = None))]
+    symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
+    distinct = false, max_tries = 100_000, threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -663,6 +721,7 @@ fn generate(
     minimal: bool,
     guesses: Option<&Bound<'_, PyAny>>,
     se: Option<&Bound<'_, PyAny>>,
+    se_budget: Option<f64>,
     distinct: bool,
     max_tries: Int,
     threads: Option<Int>,
@@ -701,8 +760,15 @@ fn generate(
         wnf_level: args::span(wnf_level, parse_wnf_level, "wnf_level")?.unwrap_or(1..=4),
         guesses: args::span(guesses, parse_guesses, "guesses")?.unwrap_or(0..=u64::MAX),
         se: se.clone(),
+        // As `generate --se-budget`: the rows are the CLI's.
+        se_budget: rate_limits(se_budget, None)?.budget(),
         ..GenerateOptions::default()
     };
+    if se_budget.is_some() && se.is_none() {
+        return Err(PyValueError::new_err(
+            "se_budget limits the rating of se=: pass se too",
+        ));
+    }
     let threads = args::threads(threads)?;
     let mut header: Vec<&str> = SOLVE_HEADER.to_vec();
     if se.is_some() {

@@ -11,7 +11,7 @@
 use crate::args::{self, Int};
 use crate::run::{Progress, Watch, POLL};
 use crate::table::{self, Builder, Row};
-use crate::{count_options, ClassBook, SolveSpec};
+use crate::{count_options, rate_limits, ClassBook, SolveSpec};
 use arrow_array::RecordBatch;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use pyo3::exceptions::{PyIOError, PyRuntimeError, PyValueError};
@@ -21,7 +21,7 @@ use std::sync::Arc;
 use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
 use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
 use sudoflow::rows::count::{count_one, COUNT_HEADER};
-use sudoflow::rows::rate::{rate_record, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::rows::rate::{rate_record, RateState, RATE_HEADER};
 use sudoflow::solver::Solver;
 
 /// The batches of a streamed run, for `pyarrow.RecordBatchReader.from_batches`.
@@ -241,7 +241,9 @@ where
 /// se : bool, default False
 ///     Add Sudoku Explainer's ``er``, ``ep``, ``ed``, as :func:`solve`.
 /// se_budget : float, optional
-///     Seconds per rating with ``se`` (default 10).
+///     The budget per rating with ``se``, seconds of reference work (default 10).
+/// se_wall_limit : float, optional
+///     Also give up rating after this many seconds of wall time.
 /// blank : str, default "."
 ///     How the ``puzzle`` column writes blanks, as :func:`solve`.
 /// threads : int, optional
@@ -269,8 +271,8 @@ where
 ///     Ctrl-C while waiting for a batch: the run stops.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, limit = 2, prune = "basic", no_guess = false,
-    se = false, se_budget = None, blank = ".", threads = None, batch_rows = 65536,
-    progress = None))]
+    se = false, se_budget = None, se_wall_limit = None, blank = ".", threads = None,
+    batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_file(
     py: Python<'_>,
@@ -281,12 +283,13 @@ pub fn solve_file(
     no_guess: bool,
     se: bool,
     se_budget: Option<f64>,
+    se_wall_limit: Option<f64>,
     blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, blank)?;
+    let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, se_wall_limit, blank)?;
     let files = Files::new(paths, column, threads, batch_rows)?;
     start(
         py,
@@ -310,7 +313,9 @@ pub fn solve_file(
 /// max : int, optional
 ///     Stop a puzzle at its max-th solution (status ``capped``), as :func:`count`.
 /// time_budget : float, optional
-///     Seconds per puzzle (status ``timeout`` past them), as :func:`count`.
+///     The budget per puzzle, seconds of reference work, as :func:`count`.
+/// wall_limit : float, optional
+///     Also give up after this many seconds of wall time, as :func:`count`.
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -328,8 +333,8 @@ pub fn solve_file(
 /// OSError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, max = None, time_budget = None, threads = None,
-    batch_rows = 65536, progress = None))]
+#[pyo3(signature = (paths, *, column = None, max = None, time_budget = None, wall_limit = None,
+    threads = None, batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn count_file(
     py: Python<'_>,
@@ -337,11 +342,12 @@ pub fn count_file(
     column: Option<&Bound<'_, PyAny>>,
     max: Option<Int>,
     time_budget: Option<f64>,
+    wall_limit: Option<f64>,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = count_options(max, time_budget)?;
+    let opts = count_options(max, time_budget, wall_limit)?;
     let solve_opts = opts.solve_options();
     let files = Files::new(paths, column, threads, batch_rows)?;
     start(
@@ -364,7 +370,9 @@ pub fn count_file(
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
 /// time_budget : float, optional
-///     Seconds per puzzle (default 10; status ``timeout`` past them), as :func:`rate`.
+///     The budget per puzzle, seconds of reference work (default 10), as :func:`rate`.
+/// wall_limit : float, optional
+///     Also give up after this many seconds of wall time, as :func:`rate`.
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -382,26 +390,27 @@ pub fn count_file(
 /// OSError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, time_budget = None, threads = None,
-    batch_rows = 65536, progress = None))]
+#[pyo3(signature = (paths, *, column = None, time_budget = None, wall_limit = None,
+    threads = None, batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
     time_budget: Option<f64>,
+    wall_limit: Option<f64>,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let budget = args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET);
+    let limits = rate_limits(time_budget, wall_limit)?;
     let files = Files::new(paths, column, threads, batch_rows)?;
     start(
         py,
         files,
         RATE_HEADER.to_vec(),
         progress,
-        move || RateState::new(Some(budget)),
+        move || RateState::new(limits),
         rate_record,
         Some,
     )

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 import threading
 import time
 
@@ -45,8 +46,9 @@ def as_csv(v):
 
 
 def strip_source(error):
-    """An error message without its `source:line: ` prefix."""
-    return error.split(": ", 1)[1] if error else error
+    """An error message without its `source:line: ` prefix (a budget's
+    message has none)."""
+    return re.sub(r"^[^\n]*?:\d+: ", "", error) if error else error
 
 
 def cli_float(column, x):

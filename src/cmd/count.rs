@@ -15,6 +15,7 @@ use crate::interrupt;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::solver::Solver;
+use crate::work::{self, Budget};
 use anyhow::Context;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
@@ -38,8 +39,13 @@ const STATUSES: [&str; 7] = [
 Columns: index,puzzle,status,solutions,error. Statuses: unique (1 solution), multiple (2 or \
 more, exact), unsolvable (0), capped (--max N reached: the search stopped at the N-th \
 solution, solutions = N means N or more, as `solve --limit N` writes it), \
-timeout (--time-budget ran out; solutions = those found so far, a lower bound), invalid (bad \
-length or character, or clashing givens; solutions empty, error names source:line).
+timeout (--time-budget or --wall-limit ran out; solutions = those found so far, a lower \
+bound), invalid (bad length or character, or clashing givens; solutions empty, error names \
+source:line).
+
+--time-budget is counted in work (search nodes, 10 million per second of budget: about a \
+second of this project's reference host), not in wall time, so the rows are the same on an \
+idle or a loaded machine; --wall-limit adds a wall-clock limit, whose rows depend on load.
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
@@ -93,7 +99,7 @@ pub struct CountArgs {
         long,
         value_name = "N",
         long_help = "Number of worker threads counting in parallel [default: all cores]. The \
-            output is identical whatever N is (timeouts aside, which depend on speed).\n\
+            output is identical whatever N is (with --wall-limit, timeouts aside).\n\
             Example: sudoflow count -j 2 puzzles.txt"
     )]
     pub threads: Option<NonZeroUsize>,
@@ -111,18 +117,34 @@ pub struct CountArgs {
     )]
     pub max: Option<u64>,
 
-    /// Give up on a record after SECS seconds (status 'timeout').
+    /// Give up on a record after SECS seconds of reference work (status 'timeout').
     #[arg(
         long,
         value_name = "SECS",
         value_parser = crate::cli::parse_budget,
-        long_help = "Give up on a record after SECS seconds of wall time (decimals allowed): \
-            it gets status 'timeout' and solutions holds those found so far, a lower bound. \
-            Default: no budget (a record with very many solutions, like the empty grid, \
-            then runs for ever).\n\
+        long_help = "Give up on a record after SECS seconds of work (decimals allowed, or a \
+            unit: 500ms, 2m): it gets status 'timeout' and solutions holds those found so \
+            far, a lower bound. The budget is counted in search nodes, 10 million per second \
+            (about a second of this project's reference host; faster machines take less \
+            time), so a record runs out at the same point, with the same row, whatever the \
+            machine's load and -j. Default: no budget (a record with very many solutions, \
+            like the empty grid, then runs until stopped).\n\
             Example: sudoflow count --time-budget 2.5 puzzles.txt"
     )]
     pub time_budget: Option<Duration>,
+
+    /// Also give up on a record after TIME of wall time (rows then depend on load).
+    #[arg(
+        long,
+        value_name = "TIME",
+        value_parser = crate::cli::parse_budget,
+        long_help = "Also give up on a record after TIME of wall time (status 'timeout'), \
+            counted from about a millisecond into its search. Unlike --time-budget, which \
+            is counted in work, a record may then get another row on a loaded or slower \
+            machine, or on a resume. Default: none.\n\
+            Example: sudoflow count --time-budget 10 --wall-limit 1m puzzles.txt"
+    )]
+    pub wall_limit: Option<Duration>,
 
     /// Records per batch handed to a worker.
     #[arg(
@@ -189,7 +211,10 @@ pub use crate::rows::count::{count_one, CountRow, COUNT_HEADER};
 pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let count_opts = CountOptions {
         max: args.max,
-        time_budget: args.time_budget,
+        budget: Budget {
+            work: args.time_budget.map(work::solver_nodes),
+            wall: args.wall_limit,
+        },
     };
     let solve_opts = count_opts.solve_options();
     let opts = PipelineOptions {
@@ -208,6 +233,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         options: vec![
             ("max", format!("{:?}", args.max)),
             ("time-budget", format!("{:?}", args.time_budget)),
+            ("wall-limit", format!("{:?}", args.wall_limit)),
             ("blank", char::from(args.blank).to_string()),
             ("column", format!("{:?}", args.column.column)),
         ],

@@ -4,6 +4,7 @@
 //! The path is [`crate::rows::explain`]'s (the Python package's
 //! `explain()` returns the same), so `explain`'s ER/EP/ED are `rate`'s.
 
+use crate::cmd::rate::RateLimits;
 use crate::exit;
 use crate::grid::Grid;
 use crate::pipeline::reader;
@@ -65,7 +66,8 @@ pub struct ExplainArgs {
         long,
         value_name = "TIME",
         value_parser = crate::cli::parse_budget,
-        long_help = "Give up after TIME of wall time (90, 90s, 500ms, 2m, 1h) [default: 10s].\n\
+        long_help = "Give up after TIME (90, 90s, 500ms, 2m, 1h) of reference work, counted \
+            as `rate --time-budget` counts it: in work, not wall time [default: 10s].\n\
             Example: sudoflow explain PUZZLE --time-budget 2m"
     )]
     pub time_budget: Option<Duration>,
@@ -97,8 +99,8 @@ fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
 /// Errors: the puzzle cannot be read, or stdout cannot be written.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let grid = read_puzzle(&args.puzzle)?;
-    let budget = Some(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
-    let explanation = match explain(&grid, budget) {
+    let limits = RateLimits::work(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    let explanation = match explain(&grid, &limits) {
         Ok(e) => e,
         Err(e @ Unexplained::Clash(_)) => bail!("{e}"),
         Err(e) => {

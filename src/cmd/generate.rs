@@ -134,6 +134,14 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "MIN..MAX", value_parser = parse_se)]
     pub se: Option<RangeInclusive<i64>>,
 
+    /// With --se, reject a candidate whose rating needs more than TIME of reference work [default: 10s].
+    ///
+    /// Counted in work as `rate --time-budget` counts it, not in wall
+    /// time, so the same seed gives the same puzzles on an idle or a
+    /// loaded machine. Example: `--se 9.0.. --se-budget 1m`.
+    #[arg(long, value_name = "TIME", requires = "se", value_parser = crate::cli::parse_budget)]
+    pub se_budget: Option<Duration>,
+
     /// No two puzzles of the run equivalent (no two share a minlex form).
     ///
     /// A puzzle whose canonical form (`sudoflow canon`) an earlier row of
@@ -212,6 +220,10 @@ impl GenerateArgs {
             wnf_level: self.wnf_level.clone().unwrap_or(1..=4),
             guesses: self.guesses.clone().unwrap_or(0..=u64::MAX),
             se: self.se.clone(),
+            se_budget: crate::rows::rate::RateLimits::work(
+                self.se_budget.unwrap_or(crate::rows::rate::DEFAULT_BUDGET),
+            )
+            .budget(),
             ..GenerateOptions::default()
         }
     }
@@ -338,6 +350,7 @@ fn make_from(
             Ok(_) => {
                 tally.duplicates.fetch_add(1, Relaxed);
             }
+            Err(Reject::Stopped) => return Err(GiveUp::Interrupted),
             Err(r) => {
                 let k = REJECTS.iter().position(|&x| x == r).unwrap_or(0);
                 tally.rejected[k].fetch_add(1, Relaxed);
@@ -440,6 +453,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("wnf-level", format!("{:?}", opts.wnf_level)),
             ("guesses", format!("{:?}", opts.guesses)),
             ("se", format!("{:?}", opts.se)),
+            ("se-budget", format!("{:?}", args.se_budget)),
             ("max-tries", args.max_tries.to_string()),
             ("distinct", args.distinct.to_string()),
         ],

@@ -38,7 +38,8 @@ Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
   all three with one decimal as serate prints them; technique is SE's name of the step that
   set er, steps the number of steps of the path.
 Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
-unsolvable (no solution); timeout (--time-budget ran out; error says after how many steps);
+unsolvable (no solution); timeout (--time-budget or --wall-limit ran out; error says after \
+how many steps);
 invalid (bad length or character, or clashing givens; error names source:line).
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
@@ -94,23 +95,38 @@ pub struct RateArgs {
         long,
         value_name = "N",
         long_help = "Number of worker threads rating in parallel [default: all cores]. The \
-            output is byte-identical whatever N is (timeouts aside, which depend on speed).\n\
+            output is byte-identical whatever N is (with --wall-limit, timeouts aside).\n\
             Example: sudoflow rate -j 1 puzzles.txt"
     )]
     pub threads: Option<NonZeroUsize>,
 
-    /// Give up on a puzzle after TIME (status 'timeout') [default: 10s].
+    /// Give up on a puzzle after TIME of reference work (status 'timeout') [default: 10s].
     #[arg(
         long,
         value_name = "TIME",
         value_parser = crate::cli::parse_budget,
-        long_help = "Give up on a puzzle after TIME of wall time: it gets status 'timeout' and \
-            the run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
-            [default: 10s]. Puzzles rated 9.5 and above (nested forcing chains) take the \
-            longest; most others take milliseconds.\n\
+        long_help = "Give up on a puzzle after TIME of work: it gets status 'timeout' and the \
+            run goes on. TIME is a number with an optional unit: 90, 90s, 500ms, 2m, 1h \
+            [default: 10s]. The budget is counted in work, not wall time: 10 million units of \
+            the chaining techniques' work per second (about a second of this project's \
+            reference host), so a puzzle runs out at the same step, with the same row, \
+            whatever the machine's load and -j. Puzzles rated 9.5 and above (nested forcing \
+            chains) take the longest; most others take milliseconds.\n\
             Example: sudoflow rate --time-budget 1m hardest.txt"
     )]
     pub time_budget: Option<Duration>,
+
+    /// Also give up on a puzzle after TIME of wall time (rows then depend on load).
+    #[arg(
+        long,
+        value_name = "TIME",
+        value_parser = crate::cli::parse_budget,
+        long_help = "Also give up on a puzzle after TIME of wall time (status 'timeout'). \
+            Unlike --time-budget, which is counted in work, a puzzle may then get another \
+            row on a loaded or slower machine, or on a resume. Default: none.\n\
+            Example: sudoflow rate --wall-limit 1m hardest.txt"
+    )]
+    pub wall_limit: Option<Duration>,
 
     /// Records per batch handed to a worker.
     #[arg(
@@ -168,7 +184,7 @@ pub struct RateArgs {
 }
 
 pub use crate::rows::rate::{
-    rate_record, RateOutcome, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
+    rate_record, RateLimits, RateOutcome, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
 };
 
 /// Runs `sudoflow rate`.
@@ -177,7 +193,10 @@ pub use crate::rows::rate::{
 /// written (a closed stdout is reported as a broken pipe, which the binary
 /// turns into a quiet exit 0).
 pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
-    let budget = Some(args.time_budget.unwrap_or(DEFAULT_BUDGET));
+    let limits = RateLimits {
+        time: Some(args.time_budget.unwrap_or(DEFAULT_BUDGET)),
+        wall: args.wall_limit,
+    };
     let opts = PipelineOptions {
         inputs: args.inputs,
         column: args.column.column.clone(),
@@ -192,7 +211,8 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         resumable: true,
         inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
         options: vec![
-            ("time-budget", format!("{:?}", budget)),
+            ("time-budget", format!("{:?}", limits.time)),
+            ("wall-limit", format!("{:?}", limits.wall)),
             ("blank", char::from(args.blank).to_string()),
             ("column", format!("{:?}", args.column.column)),
         ],
@@ -208,7 +228,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
     let result = pipeline::run_resumed(
         &opts,
         Some(&mut check),
-        || RateState::new(budget),
+        || RateState::new(limits),
         |state: &mut RateState, record: &Record| {
             let mut row = rate_record(state, record);
             if record.grid.is_ok() {

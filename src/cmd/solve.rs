@@ -179,16 +179,31 @@ pub struct SolveArgs {
     )]
     pub se: bool,
 
-    /// Time budget per puzzle for --se [default: 10s].
+    /// Budget per puzzle for --se, in reference work [default: 10s].
     #[arg(
         long,
         value_name = "TIME",
         requires = "se",
         value_parser = crate::cli::parse_budget,
-        long_help = "Wall time allowed to rate one puzzle with --se (90, 90s, 500ms, 2m, 1h)             [default: 10s].
+        long_help = "Budget to rate one puzzle with --se (90, 90s, 500ms, 2m, 1h) [default: \
+            10s], counted in work as `rate --time-budget` counts it, not in wall time: the \
+            rows are the same on an idle or a loaded machine.\n\
             Example: sudoflow solve --se --se-budget 1m hardest.txt"
     )]
     pub se_budget: Option<std::time::Duration>,
+
+    /// Also give up rating a puzzle after TIME of wall time (rows then depend on load).
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "se",
+        value_parser = crate::cli::parse_budget,
+        long_help = "Also give up rating a puzzle with --se after TIME of wall time, as \
+            `rate --wall-limit` does: its rows may differ on a loaded or slower machine. \
+            Default: none.\n\
+            Example: sudoflow solve --se --se-wall-limit 30s hardest.txt"
+    )]
+    pub se_wall_limit: Option<std::time::Duration>,
 
     /// Continue an interrupted run from FILE.partial (same inputs and options).
     #[arg(
@@ -355,7 +370,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         limit: args.limit,
         prune: args.prune,
         guess: !args.no_guess,
-        time_budget: None,
+        budget: crate::work::Budget::NONE,
     };
     let opts = PipelineOptions {
         inputs: args.inputs,
@@ -366,7 +381,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
-    let budget = Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    let limits = crate::cmd::rate::RateLimits {
+        time: Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET)),
+        wall: args.se_wall_limit,
+    };
     let mut header: Vec<String> = SOLVE_HEADER.iter().map(|h| h.to_string()).collect();
     if args.se {
         header.extend(["er", "ep", "ed"].map(String::from));
@@ -380,7 +398,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ("prune", format!("{:?}", args.prune)),
             ("no-guess", args.no_guess.to_string()),
             ("se", args.se.to_string()),
-            ("se-budget", format!("{:?}", budget.filter(|_| args.se))),
+            (
+                "se-budget",
+                format!("{:?}", limits.time.filter(|_| args.se)),
+            ),
+            ("se-wall-limit", format!("{:?}", limits.wall)),
             ("blank", char::from(args.blank).to_string()),
             ("column", format!("{:?}", args.column.column)),
         ],
@@ -411,7 +433,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let result = if args.se {
         let solve_and_rate = |(solver, rater): &mut (Solver, Rater), record: &Record| {
             let mut row = solve_record(solver, record);
-            let se = se_columns(rater, &mut row, budget);
+            let se = se_columns(rater, &mut row, &limits);
             WithSe(row, se)
         };
         let make_state = || (Solver::new(solve_opts), Rater::new());

@@ -1,5 +1,5 @@
 //! The exact number of solutions of one puzzle, with an optional cap and a
-//! time budget: what `sudoflow count` computes for each record.
+//! budget: what `sudoflow count` computes for each record.
 //!
 //! Counting runs [`crate::solver`]'s search to exhaustion (`limit` = the cap,
 //! or `u64::MAX`): every solution is found and counted once, as an integer.
@@ -11,17 +11,22 @@
 //! | `multiple`   | two or more, counted exactly              | the exact count           |
 //! | `unsolvable` | no solution                               | 0                         |
 //! | `capped`     | the cap (`--max N`) was reached           | N, meaning N or more      |
-//! | `timeout`    | the time budget ran out first             | found so far, lower bound |
+//! | `timeout`    | the budget ran out first                  | found so far, lower bound |
 //! | `invalid`    | not a puzzle (bad length/character, clash)| empty                     |
 //!
 //! The cap follows `solve --limit N`'s convention: the search stops at the
 //! N-th solution, so a count that reached the cap is written as N and means
 //! "N or more" (a record with exactly N solutions is `capped` too); counts
 //! below the cap are exact.
+//!
+//! The budget is counted in search nodes ([`crate::work`]), so a count
+//! that runs out does so at the same node, with the same lower bound, on
+//! any machine under any load; only the optional wall-clock limit makes
+//! it depend on the machine.
 
 use crate::grid::{Grid, Pencilmarks};
 use crate::solver::{Outcome, SolveOptions, Solver};
-use std::time::Duration;
+use crate::work::Budget;
 
 /// Options of a count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,8 +34,10 @@ pub struct CountOptions {
     /// Stop once this many solutions are found (`--max`): the count then
     /// means "this many or more"; `None` counts all of them.
     pub max: Option<u64>,
-    /// Give up on a record after this much wall time (`--time-budget`).
-    pub time_budget: Option<Duration>,
+    /// Give up on a record past this budget (search nodes, and optionally
+    /// wall time: `--time-budget`, `--wall-limit`; see
+    /// [`SolveOptions::budget`]).
+    pub budget: Budget,
 }
 
 impl CountOptions {
@@ -38,7 +45,7 @@ impl CountOptions {
     pub fn solve_options(&self) -> SolveOptions {
         SolveOptions {
             limit: self.max.unwrap_or(u64::MAX),
-            time_budget: self.time_budget,
+            budget: self.budget,
             ..SolveOptions::default()
         }
     }
@@ -52,7 +59,8 @@ pub enum CountResult {
     /// The search stopped at [`CountOptions::max`] solutions: holds `max`,
     /// meaning `max` or more.
     Capped(u64),
-    /// The time budget ran out; holds the solutions found so far.
+    /// The budget ran out (or a stop was requested:
+    /// [`crate::interrupt::requested`]); holds the solutions found so far.
     Timeout(u64),
 }
 
@@ -122,7 +130,7 @@ mod tests {
         let limit = |max| {
             CountOptions {
                 max,
-                time_budget: None,
+                budget: Budget::NONE,
             }
             .solve_options()
             .limit
@@ -136,7 +144,7 @@ mod tests {
     fn statuses_and_clashes() {
         let opts = CountOptions {
             max: Some(3),
-            time_budget: None,
+            budget: Budget::NONE,
         };
         let mut solver = Solver::new(opts.solve_options());
         // First row 1-9, the rest blank: far more than 3 solutions.

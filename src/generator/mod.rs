@@ -113,6 +113,12 @@ pub struct GenerateOptions {
     /// Rating stops as soon as a step exceeds the maximum, as SE's own
     /// generator does.
     pub se: Option<RangeInclusive<i64>>,
+    /// The budget of each candidate's SE rating ([`se_rating::Options::budget`]):
+    /// a candidate whose rating runs past it is rejected
+    /// ([`Reject::SeRating`]). Counted in work, so that a seed makes the
+    /// same puzzles on any machine under any load (`generate --se-budget`,
+    /// 10 s of reference work by default there); no limit by default here.
+    pub se_budget: crate::work::Budget,
     /// Options of the scoring solve whose outcome fills the output row; the
     /// defaults equal `solve`'s, so `solve` reproduces the scores.
     pub score: SolveOptions,
@@ -127,6 +133,7 @@ impl Default for GenerateOptions {
             wnf_level: 1..=4,
             guesses: 0..=u64::MAX,
             se: None,
+            se_budget: crate::work::Budget::NONE,
             score: SolveOptions::default(),
         }
     }
@@ -144,8 +151,13 @@ pub enum Reject {
     WnfLevel,
     /// Guess count of the scoring solve outside the range.
     Guesses,
-    /// Sudoku Explainer rating outside the range.
+    /// Sudoku Explainer rating outside the range, or past its budget
+    /// ([`GenerateOptions::se_budget`]).
     SeRating,
+    /// A stop was requested ([`crate::interrupt`]) while the candidate was
+    /// made: its searches may have been cut short, so it is neither kept
+    /// nor rejected, and the caller should stop.
+    Stopped,
 }
 
 impl Reject {
@@ -157,6 +169,7 @@ impl Reject {
             Reject::WnfLevel => "wnf_level",
             Reject::Guesses => "guesses",
             Reject::SeRating => "se",
+            Reject::Stopped => "stopped",
         }
     }
 }
@@ -346,12 +359,12 @@ impl Generator {
             orbits,
             check: Solver::new(SolveOptions {
                 limit: 1,
-                time_budget: None,
+                budget: crate::work::Budget::NONE,
                 ..opts.score
             }),
             pair: Solver::new(SolveOptions {
                 limit: 2,
-                time_budget: None,
+                budget: crate::work::Budget::NONE,
                 ..opts.score
             }),
             score: Solver::new(opts.score),
@@ -382,11 +395,14 @@ impl Generator {
         for (k, &d) in box1.iter().enumerate() {
             start.set(UNITS[18][k] as usize, d);
         }
-        let solution = self
-            .check
-            .solve_random(&start, &mut rng)
-            .solution
-            .expect("a grid with only box 1 filled has solutions");
+        let Some(solution) = self.check.solve_random(&start, &mut rng).solution else {
+            // A stop request can cut even this search short.
+            assert!(
+                crate::interrupt::requested().is_some(),
+                "a grid with only box 1 filled has solutions"
+            );
+            return Err(Reject::Stopped);
+        };
         let min = (*self.opts.clues.start()).max(MIN_PROPER_CLUES);
         let max = *self.opts.clues.end();
         let target = if self.opts.minimal {
@@ -443,12 +459,17 @@ impl Generator {
             let ceiling = (*range.end() as f64 + 0.5) / 10.0;
             let opts = se_rating::Options {
                 ceiling: Some(ceiling),
+                budget: self.opts.se_budget,
                 ..se_rating::Options::default()
             };
             match self.rater.rate(&puzzle, &opts) {
                 Ok(r) if range.contains(&Rating::tenths(r.er)) => se = Some([r.er, r.ep, r.ed]),
                 Ok(_) | Err(_) => return Err(Reject::SeRating),
             }
+        }
+        if crate::interrupt::requested().is_some() {
+            // Any of the searches above may have been cut short.
+            return Err(Reject::Stopped);
         }
         Ok(Generated {
             se,

@@ -342,6 +342,26 @@ pub fn with_blank(line: &str, blank: u8) -> String {
         .collect()
 }
 
+/// A sink of `format` (not CSV) writing to `out`, which errors call `name`.
+///
+/// Errors: `format` is Parquet and the `parquet` feature is off.
+pub fn open_sink(
+    format: Format,
+    out: Box<dyn std::io::Write + Send>,
+    name: String,
+) -> anyhow::Result<Box<dyn Sink>> {
+    match format {
+        Format::Csv => unreachable!("CSV is CsvSink's own"),
+        Format::Jsonl => Ok(Box::new(sink::JsonlSink::new(out, name))),
+        #[cfg(feature = "parquet")]
+        Format::Parquet => Ok(Box::new(parquet::ParquetSink::new(out, name))),
+        #[cfg(not(feature = "parquet"))]
+        Format::Parquet => {
+            anyhow::bail!("--format parquet: this sudoflow was built without the `parquet` feature")
+        }
+    }
+}
+
 /// A buffered CSV destination: a file, or stdout for `None` or `-`.
 ///
 /// Shared by every command that writes CSV. Write errors name the destination
@@ -465,7 +485,7 @@ impl CsvSink {
     /// [`CsvSink::create`] writing `format` (rows in another format than
     /// CSV go through a [`Sink`]).
     ///
-    /// Errors: those of [`CsvSink::create`], and [`sink::open`]'s.
+    /// Errors: those of [`CsvSink::create`], and [`open_sink`]'s.
     pub fn create_as(
         path: Option<&std::path::Path>,
         inputs: &[std::path::PathBuf],
@@ -499,7 +519,7 @@ impl CsvSink {
 
     /// A sink writing `format` to `out`, which write errors call `name`.
     ///
-    /// Errors: [`sink::open`]'s (Parquet without the `parquet` feature).
+    /// Errors: [`open_sink`]'s (Parquet without the `parquet` feature).
     pub fn to_writer_as(
         out: Box<dyn std::io::Write + Send>,
         name: String,
@@ -508,7 +528,7 @@ impl CsvSink {
         if format == Format::Csv {
             return Ok(CsvSink::to_writer(out, name));
         }
-        let other = sink::open(format, out, name.clone())?;
+        let other = open_sink(format, out, name.clone())?;
         let mut sink = CsvSink::to_writer(Box::new(std::io::sink()), name);
         sink.other = Some(other);
         Ok(sink)

@@ -92,26 +92,6 @@ pub trait Sink {
     fn finish(&mut self) -> anyhow::Result<()>;
 }
 
-/// A sink of `format` (not CSV) writing to `out`, which errors call `name`.
-///
-/// Errors: `format` is Parquet and the `parquet` feature is off.
-pub fn open(
-    format: Format,
-    out: Box<dyn Write + Send>,
-    name: String,
-) -> anyhow::Result<Box<dyn Sink>> {
-    match format {
-        Format::Csv => unreachable!("CSV is CsvSink's own"),
-        Format::Jsonl => Ok(Box::new(JsonlSink::new(out, name))),
-        #[cfg(feature = "parquet")]
-        Format::Parquet => Ok(Box::new(super::parquet::ParquetSink::new(out, name))),
-        #[cfg(not(feature = "parquet"))]
-        Format::Parquet => {
-            anyhow::bail!("--format parquet: this sudoflow was built without the `parquet` feature")
-        }
-    }
-}
-
 /// What a column holds, by its header name: the one rule for every typed
 /// format (JSON Lines here, Arrow and Parquet in `table`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,91 +8,36 @@
 /// `quizzes` (1M set) and `puzzle` (3M set, sudoflow's own CSV), and `quiz`.
 const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 
-/// The 0-based column of the puzzle when `line` (an input's first line, end
-/// of line included) is a CSV header with a column named `puzzle`,
+/// The 0-based column of the puzzle when `fields` (an input's first
+/// record, read as CSV) are a header with a column named `puzzle`,
 /// `quizzes` or `quiz` anywhere in it (e.g. Kaggle's `id,puzzle,solution,
 /// clues,difficulty`, sudoflow's `index,puzzle,...`, `quizzes,solutions`);
-/// `None` for any other line.
-pub(super) fn header_column(line: &[u8]) -> Option<usize> {
-    header_names(line).position(|name| {
+/// `None` for any other record. Names are compared as [`column_name`]
+/// gives them.
+pub(super) fn header_column<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Option<usize> {
+    fields.map(column_name).position(|name| {
         PUZZLE_COLUMN_NAMES
             .iter()
             .any(|n| name.eq_ignore_ascii_case(n))
     })
 }
 
-/// The text of `line` from its `k`-th comma-separated field on (0-based; the
-/// whole line for `k` = 0, the empty end when it has fewer fields). A field
-/// that starts with a double quote (after blanks) runs to its closing quote
-/// (`""` inside it is a quote, RFC 4180), so a comma inside a quoted field
-/// before the puzzle's (`"Smith, J.",0043...`) does not shift the columns.
-pub(super) fn from_field(line: &[u8], k: usize) -> &[u8] {
-    let mut rest = line;
-    for _ in 0..k {
-        match field_end(rest) {
-            Some(i) => rest = &rest[i + 1..],
-            None => return &rest[rest.len()..],
-        }
-    }
-    rest
+/// The 0-based column a header (an input's first record) names `name` in
+/// (any case, as [`column_name`] gives the names), for `--column NAME`.
+pub(super) fn named_column<'a>(
+    fields: impl Iterator<Item = &'a [u8]>,
+    name: &str,
+) -> Option<usize> {
+    fields
+        .map(column_name)
+        .position(|field| field.eq_ignore_ascii_case(name.as_bytes()))
 }
 
-/// The position of the comma that ends the first field of `line`, quotes
-/// respected, or `None` when it is the last field.
-fn field_end(line: &[u8]) -> Option<usize> {
-    let start = line.iter().position(|&b| b != b' ' && b != b'\t')?;
-    if line[start] != b'"' {
-        return line.iter().position(|&b| b == b',');
-    }
-    let mut at = start + 1;
-    // Inside the quotes: `""` is a quote, a lone `"` closes them.
-    while at < line.len() {
-        if line[at] == b'"' {
-            if line.get(at + 1) == Some(&b'"') {
-                at += 2;
-                continue;
-            }
-            break;
-        }
-        at += 1;
-    }
-    line[at.min(line.len())..]
-        .iter()
-        .position(|&b| b == b',')
-        .map(|i| at + i)
-}
-
-/// The 0-based column a header line (an input's first line) names `name`
-/// in (any case, blanks and one pair of quotes aside), for `--column NAME`.
-pub(super) fn named_column(line: &[u8], name: &str) -> Option<usize> {
-    header_names(line).position(|field| field.eq_ignore_ascii_case(name.as_bytes()))
-}
-
-/// The names of a header line's comma-separated columns, blanks and one
-/// pair of quotes aside (a UTF-8 byte-order mark before the first skipped).
-pub(super) fn header_names(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let line = trim_line_end(line);
-    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
-    fields(line).map(|field| unquote(field.trim_ascii()))
-}
-
-/// The comma-separated fields of `line`, quotes respected as in
-/// [`from_field`] (a comma inside a quoted field does not end it).
-fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = Some(line);
-    std::iter::from_fn(move || {
-        let r = rest?;
-        match field_end(r) {
-            Some(i) => {
-                rest = Some(&r[i + 1..]);
-                Some(&r[..i])
-            }
-            None => {
-                rest = None;
-                Some(r)
-            }
-        }
-    })
+/// A header field as a column name: blanks around it (a `\r` line end
+/// among them) and one pair of double quotes inside those dropped (` "quiz" `
+/// is `quiz`: a quote after a blank is no CSV quote).
+pub(super) fn column_name(field: &[u8]) -> &[u8] {
+    unquote(field.trim_ascii())
 }
 
 /// Whether the field `--column N` picked from an input's first line is a
@@ -201,31 +146,30 @@ mod tests {
 
     #[test]
     fn the_puzzle_column_is_found_wherever_the_header_names_it() {
-        assert_eq!(header_column(b"quizzes,solutions\r\n"), Some(0));
-        assert_eq!(header_column(b"\"Puzzle\"\n"), Some(0));
-        assert_eq!(header_column(b"index,puzzle,status\n"), Some(1));
+        // Fields as the CSV reader gives them: quotes taken off, a `\r`
+        // line end in the last.
+        let header =
+            |fields: &[&'static str]| fields.iter().map(|f| f.as_bytes()).collect::<Vec<_>>();
+        let column = |fields: &[&'static str]| header_column(header(fields).into_iter());
+        assert_eq!(column(&["quizzes", "solutions\r"]), Some(0));
+        assert_eq!(column(&["Puzzle"]), Some(0));
+        assert_eq!(column(&["index", "puzzle", "status"]), Some(1));
         assert_eq!(
-            header_column(b"id,puzzle,solution,clues,difficulty\n"),
+            column(&["id", "puzzle", "solution", "clues", "difficulty"]),
             Some(1)
         );
-        assert_eq!(header_column(b"\xef\xbb\xbfid, \"quiz\" ,x"), Some(1));
-        assert_eq!(header_column(b"puzzles,x\n"), None);
-        assert_eq!(header_column(b"8........,x\n"), None);
-        assert_eq!(header_column(b"\"Smith, J.\",puzzle\n"), Some(1));
-        assert_eq!(header_column(b"\"a \"\"b,\"\" c\", quiz\n"), Some(1));
-        assert_eq!(named_column(b"id,Sudoku\r\n", "sudoku"), Some(1));
-        assert_eq!(named_column(b"id,Sudoku\r\n", "grid"), None);
+        assert_eq!(column(&["id", " \"quiz\" ", "x"]), Some(1));
+        assert_eq!(column(&["puzzles", "x"]), None);
+        assert_eq!(column(&["8........", "x"]), None);
+        assert_eq!(column(&["Smith, J.", "puzzle"]), Some(1));
+        assert_eq!(column(&["a \"b,\" c", " quiz"]), Some(1));
+        let named = |fields: &[&'static str], name| named_column(header(fields).into_iter(), name);
+        assert_eq!(named(&["id", "Sudoku\r"], "sudoku"), Some(1));
+        assert_eq!(named(&["id", "Sudoku\r"], "grid"), None);
     }
 
     #[test]
     fn fields_and_quotes() {
-        assert_eq!(from_field(b"a,b,c\n", 0), b"a,b,c\n");
-        assert_eq!(from_field(b"a,b,c\n", 1), b"b,c\n");
-        assert_eq!(from_field(b"a,b,c\n", 2), b"c\n");
-        assert_eq!(from_field(b"a,b\n", 3), b"");
-        assert_eq!(from_field(b"\"a,b\",c\n", 1), b"c\n");
-        assert_eq!(from_field(b" \"a\"\",b\",c,d", 2), b"d");
-        assert_eq!(from_field(b"\"a,b", 1), b"");
         assert_eq!(quoted_field(b"\"0043\",x"), Some(&b"0043"[..]));
         assert_eq!(quoted_field(b"\"0043"), Some(&b"0043"[..]));
         assert_eq!(quoted_field(b"0043"), None);

@@ -58,6 +58,9 @@ pub trait Formatter<T> {
 struct Chunk<C> {
     seq: u64,
     rows: u64,
+    /// A stop request cut the chunk short: `rows` are those of its first
+    /// records, and no later chunk may be written.
+    cut: bool,
     /// The rows' bytes and tally, or the error formatting them.
     formatted: anyhow::Result<(Vec<u8>, C)>,
 }
@@ -92,8 +95,9 @@ impl Shared<'_> {
         let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
         records.clear();
         if self.stop.load(Ordering::Relaxed) || interrupt::requested().is_some() {
-            // A signal: the chunks already taken are still written, so the
-            // rows written stay a prefix of the input.
+            // A signal: no chunk is started (those taken are written up
+            // to the one under way then, see `Worker::chunk`), so the rows
+            // written stay a prefix of the input.
             reader.ended = true;
         }
         if reader.ended {
@@ -143,10 +147,20 @@ where
 {
     /// Takes the next chunk, works on it and formats its rows; `None` when
     /// there is no more.
+    ///
+    /// A stop request ([`interrupt::requested`]) during the chunk's work
+    /// drops the whole chunk: the record under way may have been cut short
+    /// (see `work_records`), and a formatted row cannot be taken back, so
+    /// no row of the chunk is written, nor any later one; the earlier
+    /// chunks' rows stay the first ones of the input. This costs a resume
+    /// at most one chunk (about 20 ms of work). The flag is read after
+    /// each row is formatted: read between the work and the formatting, it
+    /// cost `solve -j 2` a copy of each row (0.3% of its instructions).
     fn chunk(&mut self, shared: &Shared) -> Option<Chunk<F::Tally>> {
         let seq = shared.take(&mut self.records)?;
         let mut tally = F::Tally::default();
         let mut formatted = Ok(());
+        let mut cut = false;
         for record in &self.records {
             let row = work_caught(
                 &mut self.state,
@@ -159,10 +173,24 @@ where
             if formatted.is_err() {
                 break;
             }
+            if interrupt::requested().is_some() {
+                cut = true;
+                break;
+            }
+        }
+        if cut {
+            let _ = self.format.take();
+            return Some(Chunk {
+                seq,
+                rows: 0,
+                cut,
+                formatted: Ok((Vec::new(), F::Tally::default())),
+            });
         }
         Some(Chunk {
             seq,
             rows: self.records.len() as u64,
+            cut,
             formatted: formatted.and_then(|()| Ok((self.format.take()?, tally))),
         })
     }
@@ -178,9 +206,10 @@ where
 /// input order. No record and no row passes between threads, only bytes
 /// (see the module documentation).
 ///
-/// Stops reading as [`run_resumed`](super::run_resumed) does when a signal
-/// arrives: every chunk a thread had taken is still emitted, so the rows
-/// are the first ones of the input. Nothing is ever flushed on the
+/// Stops as [`run_resumed`](super::run_resumed) does when a signal arrives,
+/// but a chunk under way then loses all its rows (a formatted row cannot be
+/// taken back; see `Worker::chunk`): the rows written are those of the
+/// chunks finished before, the first ones of the input. Nothing is ever flushed on the
 /// reader's account (regular files never wait); there is no skipping
 /// (`--resume` uses [`run_resumed`](super::run_resumed)).
 ///
@@ -306,11 +335,17 @@ where
     let mut pending: BTreeMap<u64, Chunk<F::Tally>> = BTreeMap::new();
     let (mut next, mut rows) = (0u64, 0u64);
     let mut taking = true;
+    // A chunk cut short by a stop request has been written: no later row
+    // may be (the rows written stay the first ones of the input).
+    let mut ended = false;
     loop {
         while let Some(chunk) = pending.remove(&next) {
-            let (bytes, tally) = chunk.formatted?;
-            emit(&bytes, tally)?;
-            rows += chunk.rows;
+            if !ended {
+                let (bytes, tally) = chunk.formatted?;
+                emit(&bytes, tally)?;
+                rows += chunk.rows;
+                ended = chunk.cut;
+            }
             next += 1;
             // The workers may all have finished.
             let _ = tokens_back.send(());
@@ -336,7 +371,10 @@ where
             pending.insert(chunk.seq, chunk);
         }
     }
-    debug_assert!(pending.is_empty(), "every chunk taken was written");
+    debug_assert!(
+        pending.is_empty() || ended,
+        "every chunk taken was written (unless a stop cut one short)"
+    );
     Ok(rows)
 }
 

@@ -48,6 +48,12 @@
 //! cost 7-9% more CPU than `-j 1`; this way it costs about what two
 //! separate processes do (BENCHMARKS.md, tenth session).
 //!
+//! **A signal loses no finished row and writes no cut one.** On SIGINT or
+//! SIGTERM ([`crate::interrupt`]) reading stops, the searches under way
+//! stop within milliseconds ([`crate::work`]), and the records they were
+//! working on get no row, nor does any later one: the rows emitted are
+//! those of the first records of the input, whole (see [`run_resumed`]).
+//!
 //! **A panic loses no row.** `work` runs under [`std::panic::catch_unwind`]
 //! for each record (the release profile unwinds for this; BENCHMARKS.md has
 //! the cost). A record whose work panics (a bug) gets the row
@@ -70,6 +76,7 @@ mod writer;
 pub use formatted::{run_formatted, Formatter};
 
 use crate::grid::{Grid, Pencilmarks};
+use crate::interrupt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -279,9 +286,7 @@ pub fn check_inputs(inputs: &[PathBuf], column: Option<&reader::Column>) -> anyh
             if regular && matches!(column, Some(reader::Column::Name(_))) {
                 // Read up to the first record: the header check is the
                 // reader's own, through gzip and zip alike.
-                reader::for_each_item(std::slice::from_ref(path), column, |_| {
-                    std::ops::ControlFlow::Break(())
-                })?;
+                reader::check_header(path, column)?;
             }
         }
     }
@@ -343,12 +348,14 @@ pub type Skip<'a> = Option<&'a mut (dyn FnMut(&Record) -> anyhow::Result<bool> +
 /// [`Skip`]); their number is [`Summary::resumed`]. Records keep their
 /// [`Record::index`] from the first record of the inputs.
 ///
-/// Both this and [`run`] stop reading when [`crate::interrupt::requested`]
-/// reports a signal: every record already read (`-j 1`), or every batch a
-/// worker had started (`-j 2` and more), is still emitted, in order, and
-/// the emitted records are always the first ones of the input. The caller
-/// asks [`crate::interrupt::requested`] afterwards to tell a stop from the
-/// end of the input.
+/// Both this and [`run`] stop when [`crate::interrupt::requested`] reports
+/// a signal: reading stops, no record is started, and the record each
+/// worker had under way (whose work may have been cut short: the searches
+/// stop on the signal too, [`crate::work`]) gets no row, nor does any
+/// later record; the records finished before are emitted, in order, so
+/// the emitted records are always the first ones of the input, each whole
+/// (see `work_records`). The caller asks [`crate::interrupt::requested`]
+/// afterwards to tell a stop from the end of the input.
 ///
 /// `emit` is also told when to flush ([`Emit::Flush`]): when the reader
 /// waits on an input that is not a regular file (a pipe, a terminal), the
@@ -435,6 +442,67 @@ where
     }
 }
 
+/// [`work_caught`] on each of `records` in turn, appending the results to
+/// `out` until a stop is requested ([`interrupt::requested`]): true when
+/// one was. The record under way then gets no result, since its work may
+/// have been cut short (a search cut by its meter, [`crate::work`]), nor
+/// does any later one, and the caller emits no later record's: the rows
+/// emitted are always the first ones of the input, each whole. A record
+/// that finished just as the signal came loses its row too, which costs
+/// nothing: `--resume` works on it again.
+///
+/// The results are written in place as the work makes them, as
+/// `Vec::extend` does (handing each through an `Option`, or looking at the
+/// flag between the work and the result's return, cost `solve -j 1` one
+/// more copy of its row a record, 0.6% of its instructions): so the flag
+/// is looked at before each record, which covers the end of the record
+/// before it, and once after the last. A record met after the stop gets a
+/// placeholder row ([`FromPanic`], never worked on) that is then cut off.
+fn work_records<S, T, W>(
+    state: &mut S,
+    make_state: &impl Fn() -> S,
+    work: &W,
+    records: &[Record],
+    panic_at: &[u64],
+    out: &mut Vec<T>,
+) -> bool
+where
+    W: Fn(&mut S, &Record) -> T,
+    T: FromPanic,
+{
+    let start = out.len();
+    // Results from this index on are dropped.
+    let mut keep = usize::MAX;
+    out.extend(records.iter().enumerate().map(|(i, record)| {
+        if keep == usize::MAX {
+            if interrupt::requested().is_none() {
+                return work_caught(state, make_state, work, record, panic_at);
+            }
+            // The stop came after the previous record started: its work
+            // may have been cut short. (Before the first record, the
+            // caller's look after the previous records covered them.)
+            keep = i.saturating_sub(1);
+        }
+        placeholder(record)
+    }));
+    if keep == usize::MAX && interrupt::requested().is_some() {
+        // The last record's work may have been cut short.
+        keep = records.len().saturating_sub(1);
+    }
+    if keep == usize::MAX {
+        return false;
+    }
+    out.truncate(start + keep);
+    true
+}
+
+/// A row for a record that gets none (see [`work_records`]).
+#[cold]
+#[inline(never)]
+fn placeholder<T: FromPanic>(record: &Record) -> T {
+    T::from_panic(record, "not worked on: a stop was requested")
+}
+
 /// The record indexes in `SUDOFLOW_TEST_PANIC_AT` (see the module's doc);
 /// empty when it is unset or holds no number.
 fn test_panic_at() -> Vec<u64> {
@@ -454,4 +522,7 @@ struct Batch {
 struct Done<T> {
     seq: u64,
     results: Vec<T>,
+    /// A stop request cut the batch short: `results` are those of its
+    /// first records, and no later batch may be emitted.
+    cut: bool,
 }

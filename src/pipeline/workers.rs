@@ -1,7 +1,7 @@
 //! The worker pool: each worker owns one state (e.g. a solver) and turns whole
 //! batches of records into batches of results.
 
-use super::{work_caught, Batch, Done, FromPanic, Record};
+use super::{work_records, Batch, Done, FromPanic, Record};
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -33,9 +33,10 @@ pub(super) fn work_loop<S, T, W>(
 }
 
 /// Works on one batch with `state` (a worker's, or the calling thread's):
-/// its results, tagged with the batch number. The batch's record vector goes
-/// back to the reader on `recycle`, which drops the records and refills it
-/// (see `read_batches`); the reader may have finished.
+/// its results, tagged with the batch number; a stop request cuts the
+/// batch short ([`work_records`], [`Done::cut`]). The batch's record vector
+/// goes back to the reader on `recycle`, which drops the records and
+/// refills it (see `read_batches`); the reader may have finished.
 pub(super) fn work_batch<S, T, W>(
     state: &mut S,
     make_state: &impl Fn() -> S,
@@ -48,14 +49,19 @@ where
     W: Fn(&mut S, &Record) -> T,
     T: FromPanic,
 {
-    let results = batch
-        .records
-        .iter()
-        .map(|record| work_caught(state, make_state, work, record, panic_at))
-        .collect();
+    let mut results = Vec::with_capacity(batch.records.len());
+    let cut = work_records(
+        state,
+        make_state,
+        work,
+        &batch.records,
+        panic_at,
+        &mut results,
+    );
     let _ = recycle.send(batch.records);
     Done {
         seq: batch.seq,
         results,
+        cut,
     }
 }

@@ -3,7 +3,7 @@
 
 use super::reader::Item;
 use super::{
-    reader, test_panic_at, work_caught, workers, Batch, Done, Emit, FromPanic, PipelineOptions,
+    reader, test_panic_at, work_records, workers, Batch, Done, Emit, FromPanic, PipelineOptions,
     Progress, Record, Skip, Summary,
 };
 use crate::interrupt;
@@ -156,13 +156,18 @@ where
     // Works and emits a batch; `waiting`: the reader waits for input, so
     // the output is flushed too.
     let mut flush = |batch: &mut Vec<Record>, waiting: bool| -> anyhow::Result<()> {
-        results.extend(
-            batch
-                .iter()
-                .map(|record| work_caught(&mut state, &make_state, &work, record, panic_at)),
+        // Cut short by a stop request, the batch's later records get no
+        // row either; the reader stops at its next record.
+        work_records(
+            &mut state,
+            &make_state,
+            &work,
+            batch,
+            panic_at,
+            &mut results,
         );
-        records += batch.len() as u64;
-        unflushed |= !batch.is_empty();
+        records += results.len() as u64;
+        unflushed |= !results.is_empty();
         batch.clear();
         for result in results.drain(..) {
             emit(Emit::Row(result))?;
@@ -504,6 +509,11 @@ where
 {
     let mut pending: BTreeMap<u64, Done<T>> = BTreeMap::new();
     let (mut next, mut records, mut flushed) = (0u64, 0u64, 0u64);
+    // A batch cut short by a stop request has been emitted: no later row
+    // may be (the rows emitted stay the first ones of the input). Later
+    // batches are still taken in, and their tokens returned, so that the
+    // reader, if it waits for one, goes on and sees the stop.
+    let mut ended = false;
     loop {
         // Whatever has arrived, without waiting; else a batch to work on.
         let finished = match done.try_recv() {
@@ -534,11 +544,14 @@ where
         let Some(batch) = finished else { continue };
         pending.insert(batch.seq, batch);
         while let Some(batch) = pending.remove(&next) {
-            let n = batch.results.len() as u64;
-            for result in batch.results {
-                emit(Emit::Row(result))?;
+            if !ended {
+                let n = batch.results.len() as u64;
+                for result in batch.results {
+                    emit(Emit::Row(result))?;
+                }
+                records += n;
+                ended = batch.cut;
             }
-            records += n;
             next += 1;
             // The reader may have finished and dropped its receiver.
             let _ = tokens.send(());
@@ -547,7 +560,7 @@ where
             }
         }
         let mark = idle_mark.load(Ordering::Acquire);
-        if mark > flushed && next >= mark {
+        if mark > flushed && next >= mark && !ended {
             emit(Emit::Flush)?;
             flushed = mark;
         }

@@ -8,9 +8,8 @@
 
 use crate::grid::{cell_name, Grid};
 use crate::rating::se::{self, Hint, RateError, Rater, Rating};
-use crate::rows::rate::{RateOutcome, RateState};
+use crate::rows::rate::{RateLimits, RateOutcome, RateState};
 use serde::Serialize;
-use std::time::Duration;
 
 /// One step of the path.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,31 +58,47 @@ pub enum Unexplained {
     /// It has no solution.
     #[error("the puzzle has no solution")]
     Unsolvable,
-    /// The rating ran out of time.
-    #[error("{0}")]
-    Rating(#[from] RateError),
+    /// The rating ran out of its budget, or a stop was requested: the
+    /// message says which ([`RateLimits::timeout_message`]).
+    #[error("{message}")]
+    Timeout {
+        /// What cut the rating short.
+        cut: crate::work::Cut,
+        /// The message.
+        message: String,
+    },
 }
 
-/// The path SE follows through `grid`, giving up after `budget` (per
-/// check, as `rate`'s).
+/// The path SE follows through `grid`, giving up past `limits` (as
+/// `rate` does).
 ///
 /// Errors: see [`Unexplained`].
-pub fn explain(grid: &Grid, budget: Option<Duration>) -> Result<Explanation, Unexplained> {
+pub fn explain(grid: &Grid, limits: &RateLimits) -> Result<Explanation, Unexplained> {
     // The uniqueness check and clash message of `rate`, then the rating
     // again with its steps kept.
-    match RateState::new(budget).rate_grid(grid) {
+    match RateState::new(*limits).rate_grid(grid) {
         Err(clash) => return Err(Unexplained::Clash(clash)),
         Ok(RateOutcome::Multiple) => return Err(Unexplained::Multiple),
         Ok(RateOutcome::Unsolvable) => return Err(Unexplained::Unsolvable),
+        // The second rating would run out alike (the budget is work).
+        Ok(RateOutcome::Timeout { cut, message, .. }) => {
+            return Err(Unexplained::Timeout { cut, message })
+        }
         Ok(_) => {}
     }
     let opts = se::Options {
-        budget,
+        budget: limits.budget(),
         keep_steps: true,
         ceiling: None,
     };
-    let rating = Rater::new().rate(grid, &opts)?;
-    Ok(explanation(grid, &rating))
+    match Rater::new().rate(grid, &opts) {
+        Ok(rating) => Ok(explanation(grid, &rating)),
+        Err(RateError::Timeout { cut, steps }) => Err(Unexplained::Timeout {
+            cut,
+            message: limits.timeout_message(cut, steps),
+        }),
+        Err(e @ RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling: {e}"),
+    }
 }
 
 /// The [`Explanation`] of `grid` rated `rating` (rated with its steps kept).

@@ -6,6 +6,7 @@ use crate::grid::Pencilmarks;
 use crate::pipeline::{self, Record};
 use crate::rating::se::{self, RateError, Rater, Rating};
 use crate::solver::{SolveOptions, Solver};
+use crate::work::{self, Budget, Cut};
 use std::time::Duration;
 
 /// The header of `rate`'s CSV, in column order.
@@ -21,8 +22,62 @@ pub const RATE_HEADER: [&str; 9] = [
     "error",
 ];
 
-/// The default `--time-budget` per puzzle.
+/// The default `--time-budget` per puzzle (of reference work).
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(10);
+
+/// A rating's limits as the command line gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RateLimits {
+    /// The budget as a duration of reference work (`--time-budget`,
+    /// `--se-budget`), turned into work with [`work::rater_units`]:
+    /// whether a puzzle runs out depends on it and the puzzle only.
+    /// `None`: no budget.
+    pub time: Option<Duration>,
+    /// An extra wall-clock limit (`--wall-limit`), whose timeouts depend
+    /// on the machine and its load; `None`: none.
+    pub wall: Option<Duration>,
+}
+
+impl RateLimits {
+    /// `time` of reference work, no wall-clock limit.
+    pub fn work(time: Duration) -> RateLimits {
+        RateLimits {
+            time: Some(time),
+            wall: None,
+        }
+    }
+
+    /// The rater's budget for these limits.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            work: self.time.map(work::rater_units),
+            wall: self.wall,
+        }
+    }
+
+    /// The error column of a rating cut short by `cut` after `steps` steps:
+    /// `rating took longer than the time budget of 10s of work (stopped
+    /// after 12 steps)`. It names the budget as given, so that it says
+    /// nothing that depends on the machine or its load (but for the
+    /// wall-clock limit's steps), and holds no comma (a CSV field without
+    /// quotes).
+    pub fn timeout_message(&self, cut: Cut, steps: usize) -> String {
+        let given = |d: Option<Duration>| d.map_or_else(|| "?".to_string(), human);
+        match cut {
+            Cut::Work => format!(
+                "rating took longer than the time budget of {} of work (stopped after \
+                 {steps} steps)",
+                given(self.time)
+            ),
+            Cut::Wall => format!(
+                "rating took longer than the wall-clock limit of {} (stopped after {steps} \
+                 steps)",
+                given(self.wall)
+            ),
+            Cut::Stop => format!("rating was stopped by a signal after {steps} steps"),
+        }
+    }
+}
 
 /// What rating one record gave.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,8 +88,16 @@ pub enum RateOutcome {
     Multiple,
     /// No solution.
     Unsolvable,
-    /// The time budget ran out after this many steps.
-    Timeout(Duration, usize),
+    /// The budget ran out, or a stop was requested (`Cut::Stop`: such a
+    /// row is not written), after `steps` steps.
+    Timeout {
+        /// What cut the rating short.
+        cut: Cut,
+        /// Steps applied before.
+        steps: usize,
+        /// The error column ([`RateLimits::timeout_message`]).
+        message: String,
+    },
     /// Not a puzzle: the message names the record and the problem.
     Invalid(String),
     /// The work on the record panicked (a bug): the message names the
@@ -60,7 +123,7 @@ impl RateRow {
             RateOutcome::Rated(_) => "rated",
             RateOutcome::Multiple => "multiple",
             RateOutcome::Unsolvable => "unsolvable",
-            RateOutcome::Timeout(..) => "timeout",
+            RateOutcome::Timeout { .. } => "timeout",
             RateOutcome::Invalid(_) => "invalid",
             RateOutcome::Error(_) => "error",
         }
@@ -81,13 +144,9 @@ impl RateRow {
                 f[6].clone_from(&r.technique);
                 f[7] = r.step_count.to_string();
             }
-            RateOutcome::Timeout(budget, steps) => {
-                f[8] = format!(
-                    "rating took longer than the time budget of {} (stopped after {steps} steps)",
-                    human(*budget)
-                );
-            }
-            RateOutcome::Invalid(e) | RateOutcome::Error(e) => f[8].clone_from(e),
+            RateOutcome::Timeout { message: e, .. }
+            | RateOutcome::Invalid(e)
+            | RateOutcome::Error(e) => f[8].clone_from(e),
             RateOutcome::Multiple | RateOutcome::Unsolvable => {}
         }
         f
@@ -122,16 +181,16 @@ fn human(d: Duration) -> String {
 pub struct RateState {
     solver: Solver,
     rater: Rater,
-    budget: Option<Duration>,
+    limits: RateLimits,
 }
 
 impl RateState {
-    /// A worker state rating with `budget` per puzzle (`None`: no limit).
-    pub fn new(budget: Option<Duration>) -> RateState {
+    /// A worker state rating within `limits` per puzzle.
+    pub fn new(limits: RateLimits) -> RateState {
         RateState {
             solver: Solver::new(SolveOptions::default()),
             rater: Rater::new(),
-            budget,
+            limits,
         }
     }
 
@@ -168,15 +227,17 @@ impl RateState {
             },
             1 => {
                 let opts = se::Options {
-                    budget: self.budget,
+                    budget: self.limits.budget(),
                     keep_steps: false,
                     ceiling: None,
                 };
                 Ok(match self.rater.rate_board(board(), &opts) {
                     Ok(r) => RateOutcome::Rated(r),
-                    Err(RateError::Timeout { budget, steps }) => {
-                        RateOutcome::Timeout(budget, steps)
-                    }
+                    Err(RateError::Timeout { cut, steps }) => RateOutcome::Timeout {
+                        cut,
+                        steps,
+                        message: self.limits.timeout_message(cut, steps),
+                    },
                     Err(RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling"),
                 })
             }

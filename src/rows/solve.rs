@@ -4,6 +4,7 @@
 use crate::output::{SolveRow, Status};
 use crate::pipeline::Record;
 use crate::rating::se::{self, RateError, Rater, Rating};
+use crate::rows::rate::RateLimits;
 use crate::solver::Solver;
 
 /// The row for one record: solved and rated if it parsed and its givens do
@@ -42,20 +43,16 @@ pub fn solve_record(solver: &mut Solver, record: &Record) -> SolveRow {
 }
 
 /// The `--se` columns (er, ep, ed) of a row: filled for a puzzle with one
-/// solution, empty otherwise; a rating past `budget` leaves them empty and
-/// says so in the row's error.
-pub fn se_columns(
-    rater: &mut Rater,
-    row: &mut SolveRow,
-    budget: Option<std::time::Duration>,
-) -> [String; 3] {
+/// solution, empty otherwise; a rating past `limits` (or cut by a stop
+/// request) leaves them empty and says so in the row's error.
+pub fn se_columns(rater: &mut Rater, row: &mut SolveRow, limits: &RateLimits) -> [String; 3] {
     let (Status::Unique, Some(puzzle)) = (row.status, row.puzzle) else {
         return Default::default();
     };
     match rater.rate(
         &puzzle,
         &se::Options {
-            budget,
+            budget: limits.budget(),
             ..se::Options::default()
         },
     ) {
@@ -64,8 +61,8 @@ pub fn se_columns(
             Rating::format(r.ep),
             Rating::format(r.ed),
         ],
-        Err(e @ RateError::Timeout { .. }) => {
-            row.error = format!("SE rating: {e}");
+        Err(RateError::Timeout { cut, steps }) => {
+            row.error = format!("SE rating: {}", limits.timeout_message(cut, steps));
             Default::default()
         }
         Err(RateError::AboveCeiling { .. }) => unreachable!("rated without a ceiling"),

@@ -7,12 +7,7 @@
 use super::state::{band_givens, givens_clash, Dead, Snapshot, State, GIVENS_CLASH, MASKS};
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::{Grid, Pencilmarks};
-use std::time::Instant;
-
-/// Nodes between two looks at the clock when a time budget is set.
-///
-/// The first look starts the budget's clock (see [`Run::budget`]).
-const CLOCK_EVERY: u64 = 4096;
+use crate::work::Meter;
 
 /// Per-thread search driver. The search state lives on the call stack; the
 /// matching level keeps one [`Snapshot`] per search depth here, so that the
@@ -33,17 +28,14 @@ struct Run<'a, 'r> {
     snapshots: &'a mut Vec<Snapshot>,
     limit: u64,
     rng: Option<&'r mut (dyn rand::RngCore + 'r)>,
-    /// The time budget ([`SolveOptions::time_budget`]). It counts from
-    /// the first look at the clock, at the search's [`CLOCK_EVERY`]-th
-    /// node, not from the start: a search that ends sooner (well under a
-    /// millisecond) never reads the clock, where reading it once per
-    /// puzzle cost ~1.3% of a serg solve (1.5 µs) under `bench`'s budget.
-    /// A budget thus runs over by the time of its first 4,096 nodes at
-    /// most (about 1 ms).
-    budget: Option<std::time::Duration>,
-    /// When the budget runs out, from the first look at the clock.
-    deadline: Option<Instant>,
-    nodes: u64,
+    /// The search's budget ([`SolveOptions::budget`]): one unit per node.
+    /// It looks at the budget, the stop flag and (with a wall-clock limit)
+    /// the clock every [`crate::work::CHECK_EVERY`] nodes, so a search
+    /// that ends sooner (well under a millisecond) never reads the clock,
+    /// where reading it once per puzzle cost ~1.3% of a serg solve (1.5 µs)
+    /// under `bench`'s budget; a wall-clock limit thus counts from the
+    /// search's 4,096th node (about 1 ms in).
+    meter: Meter,
     out: Outcome,
 }
 
@@ -115,9 +107,7 @@ impl Search {
             snapshots: &mut self.snapshots,
             limit: opts.limit.max(1),
             rng,
-            budget: opts.time_budget,
-            deadline: None,
-            nodes: 0,
+            meter: Meter::new(opts.budget),
             out: Outcome::default(),
         };
         let mut root = State {
@@ -267,7 +257,7 @@ unsafe fn search_avx512(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
 /// The body of the search, inlined into each path's copy.
 #[inline(always)]
 fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
-    run.nodes += 1;
+    run.meter.count(1);
     let matching = match run.opts.prune {
         Prune::Basic => false,
         Prune::Matching => true,
@@ -305,15 +295,9 @@ fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     if run.out.backtracks >= CHECK_GIVENS_AFTER && !run.givens_checked && run.givens_clash() {
         return;
     }
-    if let Some(budget) = run.budget {
-        if run.nodes.is_multiple_of(CLOCK_EVERY) {
-            let now = Instant::now();
-            let deadline = *run.deadline.get_or_insert(now + budget);
-            if now >= deadline {
-                run.out.timed_out = true;
-                return;
-            }
-        }
+    if run.meter.stopped() {
+        run.out.timed_out = true;
+        return;
     }
     let (b, cell) = super::branch::branch_cell(st, run.out.backtracks, depth);
     let bit = cell.trailing_zeros() as usize & 31;
@@ -349,7 +333,8 @@ fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
 
 /// One alternative of a guess: digit `d` in the cell at bit `bit` of band
 /// `b`, searched on a copy of `st`, or on `st` itself for the `last`
-/// alternative. True when the run is done (limit or time budget reached).
+/// alternative. True when the run is done (limit or budget reached, or a
+/// stop requested).
 #[inline(always)]
 fn try_digit<P: Path>(
     st: &mut State,
@@ -380,6 +365,7 @@ fn try_digit<P: Path>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::work::Budget;
     use std::time::Duration;
 
     const INKALA: &str =
@@ -414,15 +400,42 @@ mod tests {
     }
 
     #[test]
-    fn time_budget_stops_an_endless_count() {
+    fn wall_limit_stops_an_endless_count() {
         let endless = SolveOptions {
             limit: u64::MAX,
-            time_budget: Some(Duration::from_millis(20)),
+            budget: Budget {
+                work: None,
+                wall: Some(Duration::from_millis(20)),
+            },
             ..opts()
         };
         let out = Search::new().run(&Grid::EMPTY, &endless, None, None, None);
         assert!(out.timed_out);
         assert!(out.solutions > 0);
+    }
+
+    #[test]
+    fn a_node_budget_stops_an_endless_count_at_the_same_point_every_time() {
+        let endless = |nodes| SolveOptions {
+            limit: u64::MAX,
+            budget: Budget {
+                work: Some(nodes),
+                wall: None,
+            },
+            ..opts()
+        };
+        for nodes in [1, 4095, 4096, 100_000] {
+            let runs: Vec<Outcome> = (0..3)
+                .map(|_| Search::new().run(&Grid::EMPTY, &endless(nodes), None, None, None))
+                .collect();
+            assert!(runs[0].timed_out, "{nodes} nodes");
+            assert!(runs.iter().all(|o| *o == runs[0]), "{nodes} nodes");
+            // Counting is cut after `nodes` nodes, so the count grows with it.
+            assert!(runs[0].solutions <= nodes, "{nodes} nodes");
+        }
+        let far = Search::new().run(&Grid::EMPTY, &endless(100_000), None, None, None);
+        let near = Search::new().run(&Grid::EMPTY, &endless(4096), None, None, None);
+        assert!(far.solutions > near.solutions);
     }
 
     #[test]

@@ -27,7 +27,7 @@ mod state;
 
 use crate::grid::{Grid, Pencilmarks};
 use crate::rating::Wnf;
-use std::time::Duration;
+use crate::work::Budget;
 
 /// How much propagation runs before the solver guesses.
 ///
@@ -83,12 +83,17 @@ pub struct SolveOptions {
     /// When false, propagate to a fixed point and never guess: a puzzle that
     /// propagation does not finish is reported [`Outcome::stuck`].
     pub guess: bool,
-    /// Give up on a puzzle after this much wall time and report
-    /// [`Outcome::timed_out`]; `None` runs to the end. The clock is read
-    /// every 4,096 search nodes and the budget counts from the first
-    /// reading (so a puzzle solved in fewer nodes never reads it; a budget
-    /// may run over by the time of 4,096 nodes, about a millisecond).
-    pub time_budget: Option<Duration>,
+    /// Give up on a puzzle past this budget and report
+    /// [`Outcome::timed_out`]: its work is search nodes (about ten
+    /// million a second on the reference host,
+    /// [`crate::work::SOLVER_NODES_PER_SEC`]), its optional wall-clock
+    /// limit counts from the search's 4,096th node (so a puzzle solved in
+    /// fewer never reads the clock). The search stops at the first branch
+    /// point past the budget, so a node budget gives the same outcome on
+    /// any machine under any load. Whatever the budget, a stop request
+    /// (SIGINT/SIGTERM, [`crate::interrupt`]) ends the search within 4,096
+    /// nodes (as [`Outcome::timed_out`]).
+    pub budget: Budget,
 }
 
 impl Default for SolveOptions {
@@ -97,7 +102,7 @@ impl Default for SolveOptions {
             limit: 2,
             prune: Prune::default(),
             guess: true,
-            time_budget: None,
+            budget: Budget::NONE,
         }
     }
 }
@@ -116,7 +121,10 @@ pub struct Outcome {
     pub backtracks: u64,
     /// Propagation stalled and [`SolveOptions::guess`] was false.
     pub stuck: bool,
-    /// [`SolveOptions::time_budget`] ran out before the count was final.
+    /// The search ended before the count was final: the budget
+    /// ([`SolveOptions::budget`]) ran out, or a stop was requested
+    /// ([`crate::interrupt::requested`] then tells; the outcome stays the
+    /// size it was, as `solve` copies it for every record).
     pub timed_out: bool,
 }
 

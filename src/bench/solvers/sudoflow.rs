@@ -21,7 +21,11 @@ impl SudoflowSolver {
         let defaults = SolveOptions::default();
         let opts = SolveOptions {
             prune: prune.unwrap_or(defaults.prune),
-            time_budget: settings.time_budget,
+            // `bench` times solvers: its budget is wall time.
+            budget: crate::work::Budget {
+                work: None,
+                wall: settings.time_budget,
+            },
             ..defaults
         };
         SudoflowSolver {

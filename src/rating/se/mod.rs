@@ -72,13 +72,16 @@
 //! soon as nothing left could beat the best hint found (SE's order of
 //! preference is known in advance: difficulty, complexity, sort key, order
 //! found), and skip starts the closure of the implication graph proves
-//! fruitless. And a [`Rater`] keeps, from one search to the next (and from
-//! one puzzle to the next), what searches found, keyed by exactly the
-//! candidates each depends on, so that a kept result holds on any board
-//! with those candidates: locked candidates per (digit, chute), unique
-//! loops per digit pair, aligned exclusions per set of base cells, and the
-//! one-digit chains (X cycles and chains, Nishio) per digit. A few steps of
-//! the path change few candidates, so most of a search is skipped. The
+//! fruitless. And a [`Rater`] keeps, from one search to the next, what
+//! searches found, keyed by exactly the candidates each depends on, so
+//! that a kept result holds on any board with those candidates: locked
+//! candidates per (digit, chute), unique loops per digit pair, aligned
+//! exclusions per set of base cells (these three from one puzzle to the
+//! next too), and the one-digit chains (X cycles and chains, Nishio) per
+//! digit (within a puzzle: the chains' work is counted against the budget,
+//! [`Options::budget`], and must not depend on the puzzles rated before).
+//! A few steps of the path change few candidates, so most of a search is
+//! skipped. The
 //! speed beside SE (100-200 times its puzzles per CPU-second) is in
 //! BENCHMARKS.md.
 
@@ -96,7 +99,20 @@ pub mod wings;
 pub use board::Board;
 pub use hint::Hint;
 
+/// Units of work a nested dynamic chain charges each time it looks for a
+/// technique of the level below ([`Options::budget`]): a new board and the
+/// four basic techniques over it (a nested chain search charges its own
+/// work). It costs about as much as this many derived potentials
+/// (BENCHMARKS.md, "Work budgets").
+pub const ADVANCED_UNITS: u64 = 64;
+
+/// Units of work charged for each closure of an implication graph a chain
+/// search builds ([`chains`]' `Reach`): about as much as this many derived
+/// potentials (BENCHMARKS.md, "Work budgets").
+pub const REACH_UNITS: u64 = 640;
+
 use crate::grid::Grid;
+use crate::work::{Budget, Cut, Meter};
 use chains::{Chainer, Rule};
 use std::time::{Duration, Instant};
 
@@ -120,6 +136,9 @@ pub struct Rating {
     pub technique: String,
     /// Whether the techniques finished the puzzle (false: ER 20.0).
     pub solved: bool,
+    /// The work the rating took, in the units its budget counts
+    /// ([`Options::budget`]).
+    pub work: u64,
 }
 
 impl Rating {
@@ -138,8 +157,24 @@ impl Rating {
 /// How to rate.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Give up after this long (wall time).
-    pub budget: Option<Duration>,
+    /// Give up past this budget ([`RateError::Timeout`]). Its work is
+    /// counted in units of the chaining techniques' work, where nearly all
+    /// of a slow rating's time goes: one per potential a chain derives
+    /// (a node of the implication net), one per potential a cycle or
+    /// forcing-chain search expands, [`ADVANCED_UNITS`] per look for a
+    /// nested technique inside a dynamic chain and [`REACH_UNITS`] per
+    /// closure of an implication graph; the other techniques take
+    /// microseconds a step and are not counted. About 10 million
+    /// units make a second on the reference host
+    /// ([`crate::work::RATER_UNITS_PER_SEC`], [`crate::work::rater_units`]).
+    /// A rating stops at the first look past its budget (the searches look
+    /// every few thousand units), which is the same point of the same
+    /// search on any machine under any load. The optional wall-clock
+    /// limit counts from the rating's first look at the clock.
+    ///
+    /// Whatever the budget, a stop request ([`crate::interrupt`]) ends
+    /// the rating within a few thousand units.
+    pub budget: Budget,
     /// Keep every step in [`Rating::steps`] (for `explain`).
     pub keep_steps: bool,
     /// Stop as soon as a step is rated above this (SE's generator does the
@@ -163,12 +198,16 @@ pub enum RateError {
         /// Steps applied before.
         steps: usize,
     },
-    /// The time budget ran out after `steps` steps.
-    #[error("rating took longer than the time budget of {budget:?} (stopped after {steps} steps)")]
+    /// The budget ran out, or a stop was requested, after `steps` steps.
+    #[error("rating {} (stopped after {steps} steps)", match cut {
+        Cut::Work => "ran out of its work budget",
+        Cut::Wall => "took longer than its wall-clock limit",
+        Cut::Stop => "was stopped by a signal",
+    })]
     Timeout {
-        /// The budget.
-        budget: Duration,
-        /// Steps applied before it ran out.
+        /// What cut the rating short.
+        cut: Cut,
+        /// Steps applied before it was cut.
         steps: usize,
     },
 }
@@ -281,8 +320,8 @@ impl Default for Rater {
 /// Why [`Rater::next_hint`] found no hint.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NoHint {
-    /// The deadline passed.
-    Timeout,
+    /// The meter cut the search short (see [`Options::budget`]).
+    Cut(Cut),
     /// Every remaining producer rates above the ceiling (its base is given).
     AboveCeiling(f64),
 }
@@ -317,14 +356,16 @@ impl Rater {
 
     /// SE's next hint on `board`: the first producer's hint, or `None` when
     /// no technique applies. Producers rated above `ceiling` are not run.
+    /// The chaining producers charge their work to `meter` and stop when
+    /// it says so (`&mut Meter::default()`: no budget).
     ///
     /// # Errors
-    /// [`NoHint`] when the deadline passed or only producers above the
-    /// ceiling remain.
+    /// [`NoHint`] when the meter cut a search short (or was spent before
+    /// the next one) or only producers above the ceiling remain.
     pub fn next_hint(
         &mut self,
         board: &Board,
-        deadline: Option<Instant>,
+        meter: &mut Meter,
         ceiling: Option<f64>,
     ) -> Result<Option<Hint>, NoHint> {
         for (i, producer) in PRODUCERS.into_iter().enumerate() {
@@ -352,24 +393,24 @@ impl Rater {
                 }
                 Producer::Bug => (uniqueness::bug(board), false),
                 Producer::AlignedPair => (exclusion::aligned_pair(board, &mut self.pairs), false),
-                Producer::CyclesAndForcing => self.chainer.cycles_and_forcing(board, deadline),
+                Producer::CyclesAndForcing => self.chainer.cycles_and_forcing(board, meter),
                 Producer::AlignedTriplet => {
                     (exclusion::aligned_triplet(board, &mut self.triplets), false)
                 }
-                Producer::Forcing(rule) => self.chainer.forcing(board, rule, deadline),
+                Producer::Forcing(rule) => self.chainer.forcing(board, rule, meter),
             };
             if let (Some(p), Some(start)) = (&mut self.profile, start) {
                 p[i].0 += start.elapsed();
                 p[i].1 += u64::from(hint.is_some());
             }
             if cancelled {
-                return Err(NoHint::Timeout);
+                return Err(NoHint::Cut(meter.cut().unwrap_or(Cut::Work)));
             }
             if hint.is_some() {
                 return Ok(hint);
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(NoHint::Timeout);
+            if meter.stopped() {
+                return Err(NoHint::Cut(meter.cut().unwrap_or(Cut::Work)));
             }
         }
         Ok(None)
@@ -380,7 +421,8 @@ impl Rater {
     /// checks it first); clashing givens give meaningless ratings.
     ///
     /// # Errors
-    /// [`RateError::Timeout`] when `options.budget` runs out.
+    /// [`RateError::Timeout`] when `options.budget` runs out or a stop is
+    /// requested; [`RateError::AboveCeiling`] past `options.ceiling`.
     pub fn rate(&mut self, puzzle: &Grid, options: &Options) -> Result<Rating, RateError> {
         self.rate_board(Board::new(puzzle), options)
     }
@@ -391,9 +433,16 @@ impl Rater {
     /// board should have one solution.
     ///
     /// # Errors
-    /// [`RateError::Timeout`] when `options.budget` runs out.
+    /// [`RateError::Timeout`] when `options.budget` runs out or a stop is
+    /// requested; [`RateError::AboveCeiling`] past `options.ceiling`.
+    ///
+    /// The work it charges ([`Rating::work`], [`Options::budget`]) depends
+    /// only on the board: what the searches keep from one board to the
+    /// next that would spare work is forgotten first
+    /// ([`Chainer::forget`]).
     pub fn rate_board(&mut self, board: Board, options: &Options) -> Result<Rating, RateError> {
-        let deadline = options.budget.map(|b| Instant::now() + b);
+        self.chainer.forget();
+        let mut meter = Meter::new(options.budget);
         let mut board = board;
         let mut rating = Rating {
             er: 0.0,
@@ -404,11 +453,12 @@ impl Rater {
             step_count: 0,
             technique: String::new(),
             solved: true,
+            work: 0,
         };
         let mut difficulty = f64::NEG_INFINITY;
         let (mut pearl, mut diamond) = (0.0f64, 0.0f64);
         while !board.is_solved() {
-            let hint = match self.next_hint(&board, deadline, options.ceiling) {
+            let hint = match self.next_hint(&board, &mut meter, options.ceiling) {
                 Ok(Some(h)) => h,
                 Ok(None) => {
                     difficulty = 20.0;
@@ -416,9 +466,9 @@ impl Rater {
                     rating.technique = "(none: no technique applies)".into();
                     break;
                 }
-                Err(NoHint::Timeout) => {
+                Err(NoHint::Cut(cut)) => {
                     return Err(RateError::Timeout {
-                        budget: options.budget.unwrap_or_default(),
+                        cut,
                         steps: rating.step_count,
                     })
                 }
@@ -471,6 +521,7 @@ impl Rater {
         };
         rating.ep = pearl;
         rating.ed = diamond;
+        rating.work = meter.used();
         Ok(rating)
     }
 }

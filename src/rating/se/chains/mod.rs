@@ -20,11 +20,12 @@
 pub(crate) mod multiple;
 pub(crate) mod net;
 pub(crate) mod reach;
+pub(crate) mod sink;
 pub(crate) mod unary;
 
 use super::board::Board;
 use super::hint::Hint;
-use std::time::Instant;
+use crate::work::Meter;
 
 /// What kind of chain a candidate hint is (for naming and explanation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,21 +76,21 @@ pub struct Select {
     order: u64,
     /// Only hints rated at most this are considered.
     cap: f64,
-    deadline: Option<Instant>,
-    checks: u32,
-    cancelled: bool,
+}
+
+impl Default for Select {
+    fn default() -> Self {
+        Select::new()
+    }
 }
 
 impl Select {
-    /// An empty selection; searches stop early once `deadline` passes.
-    pub fn new(deadline: Option<Instant>) -> Select {
+    /// An empty selection.
+    pub fn new() -> Select {
         Select {
             best: None,
             order: u64::MAX,
             cap: f64::INFINITY,
-            deadline,
-            checks: 0,
-            cancelled: false,
         }
     }
 
@@ -126,39 +127,9 @@ impl Select {
         }
     }
 
-    /// An empty selection with the same deadline.
-    pub fn fresh(&self) -> Select {
-        Select::new(self.deadline)
-    }
-
-    /// Marks the search as cut short by the deadline.
-    pub fn cancel(&mut self) {
-        self.cancelled = true;
-    }
-
     /// The selected hint, as offered.
     pub fn into_best(self) -> Option<Candidate> {
         self.best
-    }
-
-    /// Whether the deadline has passed (checked every few calls).
-    #[inline]
-    pub fn cancelled(&mut self) -> bool {
-        if self.cancelled {
-            return true;
-        }
-        self.checks += 1;
-        if self.checks.is_multiple_of(16) {
-            if let Some(d) = self.deadline {
-                self.cancelled = Instant::now() >= d;
-            }
-        }
-        self.cancelled
-    }
-
-    /// Whether the search was cut short by the deadline.
-    pub fn was_cancelled(&self) -> bool {
-        self.cancelled
     }
 
     /// The selected hint.
@@ -347,10 +318,13 @@ impl Chainer {
     fn take_xy_reach(&mut self, board: &Board) -> ([u16; 81], reach::Reach) {
         match self.xy_reach.take() {
             Some((c, r)) if &c == board.candidates() => (c, r),
-            _ => (
-                *board.candidates(),
-                reach::Reach::build(&net::Work::new(board.candidates()), true, true),
-            ),
+            _ => {
+                self.net.meter.count(super::REACH_UNITS);
+                (
+                    *board.candidates(),
+                    reach::Reach::build(&net::Work::new(board.candidates()), true, true),
+                )
+            }
         }
     }
 
@@ -358,13 +332,36 @@ impl Chainer {
         self.xy_reach = Some(kept);
     }
 
-    /// SE's "Forcing Chains & Cycles" producer on `board`.
-    pub fn cycles_and_forcing(
-        &mut self,
-        board: &Board,
-        deadline: Option<Instant>,
-    ) -> (Option<Hint>, bool) {
-        let mut sink = multiple::Sink::Best(Select::new(deadline));
+    /// Forgets what the searches kept of earlier boards (the X pass's
+    /// hints per digit, the digits whose Nishio chains gave nothing, the
+    /// closure of the last board's implication graph), so
+    /// that the work a search charges depends only on the puzzle being
+    /// rated, not on the puzzles this chainer rated before.
+    pub fn forget(&mut self) {
+        self.x_cache = unary::XCache::default();
+        self.nishio_nothing = DigitMemo::default();
+        self.xy_reach = None;
+    }
+
+    /// Runs `search` with `meter` in the net (where every search charges
+    /// its work and looks whether to stop): its result, and whether the
+    /// meter cut it short (the result is then unusable).
+    fn metered<R>(&mut self, meter: &mut Meter, search: impl FnOnce(&mut Self) -> R) -> (R, bool) {
+        std::mem::swap(meter, &mut self.net.meter);
+        let result = search(self);
+        std::mem::swap(meter, &mut self.net.meter);
+        (result, meter.cut().is_some())
+    }
+
+    /// SE's "Forcing Chains & Cycles" producer on `board`: its hint, and
+    /// whether `meter` cut the search short (no hint then).
+    pub fn cycles_and_forcing(&mut self, board: &Board, meter: &mut Meter) -> (Option<Hint>, bool) {
+        let (hint, cut) = self.metered(meter, |c| c.cycles_and_forcing_in(board));
+        (hint.filter(|_| !cut), cut)
+    }
+
+    fn cycles_and_forcing_in(&mut self, board: &Board) -> Option<Hint> {
+        let mut sink = sink::Sink::Best(Select::new());
         self.net.truncate(0);
         self.net.nested.clear();
         let reach = self.take_xy_reach(board);
@@ -377,22 +374,27 @@ impl Chainer {
             Some(&mut self.x_cache),
         );
         self.keep_xy_reach(reach);
-        let multiple::Sink::Best(select) = sink else {
+        let sink::Sink::Best(select) = sink else {
             unreachable!()
         };
-        let cancelled = select.was_cancelled();
-        (select.into_hint(), cancelled)
+        select.into_hint()
     }
 
-    /// A multiple, dynamic or Nishio producer on `board`.
+    /// A multiple, dynamic or Nishio producer on `board`: its hint, and
+    /// whether `meter` cut the search short (no hint then).
     pub fn forcing(
         &mut self,
         board: &Board,
         rule: Rule,
-        deadline: Option<Instant>,
+        meter: &mut Meter,
     ) -> (Option<Hint>, bool) {
+        let (hint, cut) = self.metered(meter, |c| c.forcing_in(board, rule));
+        (hint.filter(|_| !cut), cut)
+    }
+
+    fn forcing_in(&mut self, board: &Board, rule: Rule) -> Option<Hint> {
         if rule == Rule::NISHIO {
-            return self.nishio(board, deadline);
+            return self.nishio(board);
         }
         self.net.truncate(0);
         self.net.nested.clear();
@@ -401,39 +403,33 @@ impl Chainer {
             board,
             rule,
             &mut self.net,
-            Select::new(deadline),
+            Select::new(),
             reach.as_ref().map(|r| &r.1),
         );
         if let Some(r) = reach {
             self.keep_xy_reach(r);
         }
-        let cancelled = select.was_cancelled();
-        (select.into_hint(), cancelled)
+        select.into_hint()
     }
 
     /// The Nishio producer, skipping the digits known to give nothing
     /// (see [`DigitMemo`]).
-    fn nishio(&mut self, board: &Board, deadline: Option<Instant>) -> (Option<Hint>, bool) {
+    fn nishio(&mut self, board: &Board) -> Option<Hint> {
         let (skip, cells) = self.nishio_nothing.skip(board);
         if skip == 0x3fe {
-            return (None, false);
+            return None;
         }
         self.net.truncate(0);
         self.net.nested.clear();
         self.multiple.nishio_skip = skip;
-        let select = self.multiple.search(
-            board,
-            Rule::NISHIO,
-            &mut self.net,
-            Select::new(deadline),
-            None,
-        );
+        let select = self
+            .multiple
+            .search(board, Rule::NISHIO, &mut self.net, Select::new(), None);
         self.multiple.nishio_skip = 0;
-        let cancelled = select.was_cancelled();
         let hint = select.into_hint();
-        if !cancelled {
+        if self.net.meter.cut().is_none() {
             self.nishio_nothing.record(hint.is_some(), skip, cells);
         }
-        (hint, cancelled)
+        hint
     }
 }

@@ -109,6 +109,11 @@ pub struct Net {
     pub nested: Vec<Nested>,
     seen: Vec<u32>,
     stamp: u32,
+    /// The rating's meter while a chaining producer runs (see
+    /// [`super::Chainer`]): [`Net::push`] charges one unit per node, the
+    /// searches charge their other work, and every search loop looks at
+    /// it ([`crate::work::Meter::stopped`]) to stop when it says so.
+    pub meter: crate::work::Meter,
 }
 
 impl Default for Net {
@@ -119,6 +124,7 @@ impl Default for Net {
             nested: Vec::new(),
             seen: vec![0; KEYS],
             stamp: 0,
+            meter: crate::work::Meter::default(),
         }
     }
 }
@@ -127,6 +133,7 @@ impl Net {
     /// Adds a node whose parents are `parents`.
     #[inline]
     pub fn push(&mut self, key: u16, cause: Cause, parents: &[u32]) -> u32 {
+        self.meter.count(1);
         let at = self.parents.len() as u32;
         self.parents.extend_from_slice(parents);
         let depth = parents

@@ -20,9 +20,9 @@
 //! are built only for a chain that is offered.
 
 use super::super::board::{bit, cells_of, digits, Board, Card, PEER_MASK};
-use super::multiple::{Layout, Sink};
 use super::net::{cell_of, key, value_of, Cause, Net, Work, KEYS};
 use super::reach::{Link, Reach};
+use super::sink::{Layout, Sink};
 use super::ChainKind;
 use super::{Candidate, Select};
 
@@ -123,6 +123,9 @@ pub struct Unary {
     scratch: Vec<u32>,
     /// Buffers for the closure of a nested search's grid.
     spare_reach: Reach,
+    /// Potentials expanded by the searches since the last charge to the
+    /// net's meter ([`from_candidate`] charges them).
+    expanded_count: u64,
 }
 
 impl Default for Unary {
@@ -138,6 +141,7 @@ impl Default for Unary {
             pending_off: Vec::new(),
             scratch: Vec::new(),
             spare_reach: Reach::default(),
+            expanded_count: 0,
         }
     }
 }
@@ -219,6 +223,7 @@ pub(crate) fn search_into(
         Some(r) => r,
         None => {
             let mut r = std::mem::take(&mut unary.spare_reach);
+            net.meter.count(super::super::REACH_UNITS);
             r.rebuild(&work, true, true);
             &*own.insert(r)
         }
@@ -249,7 +254,7 @@ pub(crate) fn search_into(
         {
             let ctx = (&work, reach, cycles_possible);
             if !x_pass_by_digit(board, ctx, cache, select, net, unary) {
-                return; // cut short by the deadline
+                return; // cut short by the meter
             }
             continue;
         }
@@ -275,7 +280,7 @@ pub(crate) fn search_into(
                     sink,
                 );
                 net.truncate(mark);
-                if sink.cancelled() {
+                if net.meter.stopped() {
                     return;
                 }
             }
@@ -289,7 +294,7 @@ pub(crate) fn search_into(
 /// The X pass, digit by digit with `cache` (see [`XCache`]); its best hint
 /// goes to `select`. `ctx`: the work grid, the XY graph's closure, and
 /// whether cycles can remove anything. Returns false when cut short by the
-/// deadline.
+/// net's meter.
 fn x_pass_by_digit(
     board: &Board,
     (work, reach, cycles_possible): (&Work, &Reach, bool),
@@ -311,7 +316,7 @@ fn x_pass_by_digit(
                 found.clone()
             }
             _ => {
-                let mut sink = Sink::Best(select.fresh());
+                let mut sink = Sink::Best(Select::new());
                 for cell in cells_of(searched) {
                     sink.set_order(cell as u64 * 10 + u64::from(v));
                     let mark = net.nodes.len();
@@ -327,8 +332,7 @@ fn x_pass_by_digit(
                         &mut sink,
                     );
                     net.truncate(mark);
-                    if sink.cancelled() {
-                        select.cancel();
+                    if net.meter.stopped() {
                         return false;
                     }
                 }
@@ -399,6 +403,7 @@ fn from_candidate(
             }
         }
     }
+    net.meter.count(std::mem::take(&mut un.expanded_count));
 }
 
 /// The off keys whose "on" consequences include `source`: SE's cycles end
@@ -493,6 +498,7 @@ fn cycles_from(
             break;
         }
         next.clear();
+        un.expanded_count += (pending_on.len() + pending_off.len()) as u64;
         for &p in &pending_on {
             if feeding == 0 {
                 break;
@@ -602,6 +608,7 @@ fn forcing_from(
             break;
         }
         next.clear();
+        un.expanded_count += layer.len() as u64;
         for &p in &layer {
             let pk = un.entries[p as usize].key;
             let links: &mut dyn Iterator<Item = &Link> = if pk & 1 != 0 {
@@ -676,6 +683,7 @@ fn forcing_distance(
             break None;
         }
         next.clear();
+        un.expanded_count += layer.len() as u64;
         let d = depth + 1;
         for &p in &layer {
             let pk = p as u16;

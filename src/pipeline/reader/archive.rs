@@ -1,0 +1,248 @@
+//! Zip archives as input (Kaggle ships its sets so): the members in the
+//! order they lie in the archive, each a source named `ARCHIVE/MEMBER` with
+//! its own lines and header; directories skipped. Members may be stored or
+//! deflated (through flate2).
+//!
+//! A member's bytes are checked by their CRC-32 only once the member has been
+//! read to its end, and a member damaged half-way decodes into records
+//! before that. So an archive in a regular file (given by name, or on
+//! standard input from one: `< a.zip`) is read member by member in two
+//! passes: the first decompresses the member and checks its CRC, and only a
+//! member that checks whole has its records read and handed on; a damaged
+//! one stops the run (exit 2) with an error naming it, and no row comes
+//! from it. (The first pass costs one more decompression of the archive.)
+//! An archive read as a stream (a pipe) cannot be read twice: there, the
+//! error names the rows that came from the damaged member, so that nobody
+//! trusts them.
+
+use super::{records_of, Item, Reading, BUFFER};
+use anyhow::{bail, Context};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// The signatures a zip archive starts with: a local file header, or the
+/// end of the central directory (an archive with no members).
+const ZIP_MAGIC: [&[u8]; 2] = [b"PK\x03\x04", b"PK\x05\x06"];
+
+/// Whether `head`, an input's first bytes, start a zip archive.
+pub(super) fn is_zip(head: &[u8]) -> bool {
+    ZIP_MAGIC.iter().any(|m| head.starts_with(m))
+}
+
+/// Standard input as a file, when it is a regular file read from its start
+/// that holds a zip archive (`sudoflow solve < a.zip`), so that the archive
+/// is read as one given by name (members checked first); `None` otherwise,
+/// its offset untouched.
+#[cfg(unix)]
+pub(super) fn stdin_archive() -> Option<File> {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileExt;
+    let mut file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    if !file.metadata().ok()?.is_file() || file.stream_position().ok()? != 0 {
+        return None;
+    }
+    let mut head = [0u8; 4];
+    let n = file.read_at(&mut head, 0).ok()?;
+    is_zip(&head[..n]).then_some(file)
+}
+
+/// Elsewhere: standard input is read as a stream.
+#[cfg(not(unix))]
+pub(super) fn stdin_archive() -> Option<File> {
+    None
+}
+
+/// The records of the zip archive in `file`, named `name`, numbered on from
+/// `index`: each member's once its CRC-32 has checked (see the module's
+/// documentation); breaks when `f` does.
+///
+/// Errors: the archive's directory does not read; a member cannot be read
+/// (an unsupported compression method, encryption) or is damaged (its data
+/// do not decompress, or its CRC-32 differs), named, no row coming from it;
+/// those of [`records_of`] on a member.
+pub(super) fn records_of_file(
+    name: &Arc<str>,
+    file: File,
+    reading: &Reading,
+    index: &mut u64,
+    f: &mut impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<ControlFlow<()>> {
+    let mut archive = zip::ZipArchive::new(BufReader::with_capacity(BUFFER, file))
+        .with_context(|| format!("input {name} is not a readable zip archive"))?;
+    // In the order the members lie in the archive, as a stream meets them.
+    let mut members = Vec::with_capacity(archive.len());
+    for i in 0..archive.len() {
+        let member = archive
+            .by_index_raw(i)
+            .with_context(|| format!("cannot read zip archive {name}: its member {}", i + 1))?;
+        if !member.is_dir() {
+            members.push((member.header_start(), i, member.name().to_owned()));
+        }
+    }
+    members.sort_unstable();
+    let reading = Reading {
+        watch: None,
+        ..*reading
+    };
+    let first = *index;
+    for (_, i, member) in members {
+        // The first pass: decompressed to nowhere, which checks the CRC.
+        let checked = io::copy(
+            &mut open_member(&mut archive, i, name, &member)?,
+            &mut io::sink(),
+        );
+        if let Err(e) = checked {
+            let before = if *index > first {
+                format!(
+                    "; rows {}-{} came from the members before it, which checked whole",
+                    first + 1,
+                    *index
+                )
+            } else {
+                String::new()
+            };
+            bail!(
+                "cannot read zip archive {name}: its member {member} is damaged ({e}), found by \
+                 checking it whole before reading its records, so no row comes from it{before}"
+            );
+        }
+        let start = *index;
+        let source: Arc<str> = Arc::from(format!("{name}/{member}"));
+        let input: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(
+            BUFFER,
+            open_member(&mut archive, i, name, &member)?,
+        ));
+        match records_of(&source, input, &reading, index, f) {
+            Ok(ControlFlow::Continue(())) => {}
+            Ok(ControlFlow::Break(())) => return Ok(ControlFlow::Break(())),
+            // It checked, then failed: the file changed, or a read failed.
+            Err(e) => return Err(untrusted(e, name, &member, start, *index, "")),
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// The member numbered `i` (named `member`) of the archive `name`, to read.
+///
+/// Errors: it cannot be read (an unsupported compression method,
+/// encryption), named.
+fn open_member<'a>(
+    archive: &'a mut zip::ZipArchive<BufReader<File>>,
+    i: usize,
+    name: &str,
+    member: &str,
+) -> anyhow::Result<zip::read::ZipFile<'a, BufReader<File>>> {
+    archive
+        .by_index(i)
+        .with_context(|| format!("cannot read zip archive {name}: its member {member}"))
+}
+
+/// The records of the zip archive read as a stream from `input` (standard
+/// input, a pipe), named `name`, numbered on from `index`: each member's as
+/// it is decompressed, its CRC-32 checked at its end (see the module's
+/// documentation); breaks when `f` does.
+///
+/// Errors: a member's header does not read; a member cannot be read (an
+/// unsupported compression method, encryption) or is damaged, named, with
+/// the rows that came from it; those of [`records_of`] on a member.
+pub(super) fn records_of_stream(
+    name: &Arc<str>,
+    mut input: Box<dyn BufRead + '_>,
+    reading: &Reading,
+    index: &mut u64,
+    f: &mut impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<ControlFlow<()>> {
+    let reading = Reading {
+        watch: None,
+        ..*reading
+    };
+    let mut previous = String::new();
+    loop {
+        let member = zip::read::read_zipfile_from_stream(&mut input).with_context(|| {
+            if previous.is_empty() {
+                format!("cannot read zip archive {name}: its first member")
+            } else {
+                format!("cannot read zip archive {name}: the member after {previous}")
+            }
+        })?;
+        let Some(member) = member else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        previous = member.name().to_owned();
+        if member.is_dir() {
+            continue;
+        }
+        let start = *index;
+        let source: Arc<str> = Arc::from(format!("{name}/{previous}"));
+        let member: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(BUFFER, member));
+        match records_of(&source, member, &reading, index, f) {
+            Ok(ControlFlow::Continue(())) => {}
+            Ok(ControlFlow::Break(())) => return Ok(ControlFlow::Break(())),
+            Err(e) => {
+                let why = " (read as a stream, a member cannot be checked before its records \
+                           are: give the archive by name to have each member checked first)";
+                return Err(untrusted(e, name, &previous, start, *index, why));
+            }
+        }
+    }
+}
+
+/// The error `e` of reading the member `member` of the archive `name`, whose
+/// records were numbered `start + 1` to `end`: when reading its bytes failed
+/// (damage: its CRC-32, its compressed data), the error says which rows came
+/// from it, not to be trusted, and `why` they were written.
+fn untrusted(
+    e: anyhow::Error,
+    name: &str,
+    member: &str,
+    start: u64,
+    end: u64,
+    why: &str,
+) -> anyhow::Error {
+    if !e.chain().any(|cause| cause.is::<io::Error>()) {
+        // Not its bytes: `--column` names no column of its header, say.
+        return e;
+    }
+    let rows = match end - start {
+        0 => "no row came from it".to_owned(),
+        1 => format!("row {end} came from it and must not be trusted"),
+        _ => format!(
+            "rows {}-{end} came from it and must not be trusted",
+            start + 1
+        ),
+    };
+    e.context(format!(
+        "cannot read zip archive {name}: its member {member} is damaged: {rows}{why}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_read_failures_name_the_rows() {
+        let damaged = anyhow::Error::new(io::Error::new(io::ErrorKind::InvalidData, "bad"))
+            .context("cannot read input a.zip/b.txt after line 7");
+        let message = format!("{:#}", untrusted(damaged, "a.zip", "b.txt", 100, 107, ""));
+        assert_eq!(
+            message,
+            "cannot read zip archive a.zip: its member b.txt is damaged: rows 101-107 came from \
+             it and must not be trusted: cannot read input a.zip/b.txt after line 7: bad"
+        );
+        let other = anyhow::anyhow!("input a.zip/b.txt has no column named \"x\"");
+        let message = format!("{:#}", untrusted(other, "a.zip", "b.txt", 0, 0, ""));
+        assert_eq!(message, "input a.zip/b.txt has no column named \"x\"");
+    }
+
+    #[test]
+    fn zip_signatures() {
+        assert!(is_zip(b"PK\x03\x04rest"));
+        assert!(is_zip(b"PK\x05\x06"));
+        assert!(!is_zip(b"PK\x01\x02"));
+        assert!(!is_zip(b"PK"));
+    }
+}

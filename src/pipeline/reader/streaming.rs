@@ -1,0 +1,114 @@
+//! Inputs that are not regular files (pipes, terminals, sockets): a buffer
+//! that tells whether a whole line is buffered, and a zero-timeout poll of
+//! the descriptor, so the record loop knows when the next read would wait.
+
+use std::cell::Cell;
+use std::io::{self, BufRead, BufReader, Read};
+use std::rc::Rc;
+
+/// What the record loop keeps of a watched input.
+pub(super) struct Watch {
+    /// Whether the buffer holds a whole line (updated by [`Watched`]).
+    line_buffered: Rc<Cell<bool>>,
+    /// The descriptor to poll.
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
+}
+
+/// A descriptor's [`Watch`] (without its flag yet), or `None` for a
+/// regular file, which never waits.
+#[cfg(unix)]
+pub(super) fn watch(input: &impl std::os::fd::AsFd) -> Option<std::os::fd::RawFd> {
+    use std::os::fd::AsRawFd;
+    let fd = input.as_fd();
+    let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+    let regular = file.metadata().map(|m| m.is_file()).unwrap_or(true);
+    (!regular).then(|| fd.as_raw_fd())
+}
+
+/// Elsewhere: never watched.
+#[cfg(not(unix))]
+pub(super) fn watch<T>(_: &T) -> Option<()> {
+    None
+}
+
+impl Watch {
+    /// No whole line buffered and nothing ready to read.
+    pub(super) fn will_wait(&self) -> bool {
+        if self.line_buffered.get() {
+            return false;
+        }
+        #[cfg(unix)]
+        {
+            let mut poll = libc::pollfd {
+                fd: self.fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, zero timeout; the descriptor is
+            // owned by the input being read, open for the whole loop.
+            let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+            ready == 0
+        }
+        #[cfg(not(unix))]
+        false
+    }
+}
+
+/// A buffered reader that keeps its [`Watch`]'s flag up to date.
+pub(super) struct Watched<R> {
+    inner: BufReader<R>,
+    line_buffered: Rc<Cell<bool>>,
+}
+
+impl<R: Read> Watched<R> {
+    /// Wraps `input` (descriptor `fd`) and stores its [`Watch`] in `watch`.
+    #[cfg(unix)]
+    pub(super) fn new(input: R, watch: &mut Option<Watch>, fd: std::os::fd::RawFd) -> Self {
+        let line_buffered = Rc::new(Cell::new(false));
+        *watch = Some(Watch {
+            line_buffered: Rc::clone(&line_buffered),
+            fd,
+        });
+        Watched {
+            inner: BufReader::with_capacity(super::BUFFER, input),
+            line_buffered,
+        }
+    }
+
+    /// Elsewhere: never built ([`watch`] is always `None`).
+    #[cfg(not(unix))]
+    pub(super) fn new(input: R, _: &mut Option<Watch>, _: ()) -> Self {
+        Watched {
+            inner: BufReader::with_capacity(super::BUFFER, input),
+            line_buffered: Rc::new(Cell::new(false)),
+        }
+    }
+
+    fn update(&self) {
+        let buffered = self.inner.buffer();
+        self.line_buffered
+            .set(memchr::memchr(b'\n', buffered).is_some());
+    }
+}
+
+impl<R: Read> Read for Watched<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(out)?;
+        self.update();
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Watched<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()?;
+        self.update();
+        Ok(self.inner.buffer())
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.update();
+    }
+}
