@@ -231,7 +231,10 @@ fn batch_table<S, T: Row + Send>(
 /// ValueError
 ///     An option out of range (named).
 /// KeyboardInterrupt
-///     Ctrl-C: the workers stop within a record or so.
+///     Ctrl-C (checked every 50 ms while the work runs): every search
+///     under way stops within milliseconds, however long its record would
+///     have taken, and no table is returned. sudoflow calls running in
+///     other threads meanwhile stop too and raise ``KeyboardInterrupt``.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, limit = 2, prune = "basic", no_guess = false, se = false,
     se_budget = None, se_wall_limit = None, blank = ".", threads = None, progress = None))]
@@ -822,48 +825,58 @@ fn generate(
             watch.add(1);
             made
         };
-        let made: Vec<Result<Generated, GiveUp>> = if threads <= 1 {
-            let mut gen = Generator::new(opts.clone());
-            (1..=n).map(|i| make(&mut gen, i)).collect()
-        } else {
-            use rayon::prelude::*;
-            run::pool(threads)?.install(|| {
-                (1..=n)
-                    .into_par_iter()
-                    .map_init(|| Generator::new(opts.clone()), |g, i| make(g, i))
-                    .collect()
-            })
-        };
         let mut builder = Builder::new(&header, table::BATCH_ROWS);
         let mut classes = distinct.then(Classes::new);
         let (mut gen, mut canon) = (Generator::new(opts.clone()), Canonicalizer::new());
-        for (index, p) in (1..).zip(made) {
-            let p = match (p, classes.as_mut()) {
-                (Ok(p), Some(classes)) => replace_repeat(
-                    p,
-                    (seed, index),
-                    classes,
-                    &mut gen,
-                    &mut canon,
-                    max_tries,
-                    watch,
-                ),
-                (p, None) => p,
-                (Err(e), _) => Err(e),
+        let pool = (threads > 1).then(|| run::pool(threads)).transpose()?;
+        // A chunk of indices at a time: the rows go to the table as they
+        // come (not every puzzle's search state first), and a stop ends
+        // the run within a chunk.
+        let step = (run::CHUNK * threads) as u64;
+        let mut first = 1;
+        while first <= n {
+            let last = n.min(first.saturating_add(step - 1));
+            let made: Vec<Result<Generated, GiveUp>> = match &pool {
+                None => (first..=last).map(|i| make(&mut gen, i)).collect(),
+                Some(pool) => {
+                    use rayon::prelude::*;
+                    pool.install(|| {
+                        (first..=last)
+                            .into_par_iter()
+                            .map_init(|| Generator::new(opts.clone()), |g, i| make(g, i))
+                            .collect()
+                    })
+                }
             };
-            match p {
-                Ok(p) => builder
-                    .push(&row(index, &p), None)
-                    .map_err(PyRuntimeError::new_err)?,
-                Err(GiveUp::Stopped) => return Err(run::stopped()),
-                Err(GiveUp::MaxTries(i)) => {
-                    return Err(PyRuntimeError::new_err(format!(
-                        "puzzle {i}: none of {max_tries} candidates passed the filters{}; \
-                         loosen clues, wnf_level, guesses or se, or raise max_tries",
-                        if distinct { " and was new" } else { "" }
-                    )))
+            for (index, p) in (first..).zip(made) {
+                let p = match (p, classes.as_mut()) {
+                    (Ok(p), Some(classes)) => replace_repeat(
+                        p,
+                        (seed, index),
+                        classes,
+                        &mut gen,
+                        &mut canon,
+                        max_tries,
+                        watch,
+                    ),
+                    (p, None) => p,
+                    (Err(e), _) => Err(e),
+                };
+                match p {
+                    Ok(p) => builder
+                        .push(&row(index, &p), None)
+                        .map_err(PyRuntimeError::new_err)?,
+                    Err(GiveUp::Stopped) => return Err(run::stopped()),
+                    Err(GiveUp::MaxTries(i)) => {
+                        return Err(PyRuntimeError::new_err(format!(
+                            "puzzle {i}: none of {max_tries} candidates passed the filters{}; \
+                             loosen clues, wnf_level, guesses or se, or raise max_tries",
+                            if distinct { " and was new" } else { "" }
+                        )))
+                    }
                 }
             }
+            first = last.saturating_add(1);
         }
         builder.into_table()
     })?;

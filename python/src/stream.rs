@@ -5,31 +5,74 @@
 //! memory whatever the files' size.
 //!
 //! While Python waits for the next batch, [`Batches::__next__`] releases the
-//! GIL and checks for signals every [`POLL`]: Ctrl-C stops the run and
-//! raises `KeyboardInterrupt`. Dropping the reader stops the run too.
+//! GIL and checks for signals every [`POLL`]: Ctrl-C stops the run (with
+//! the library's stop flag, as [`crate::run`] does) and raises
+//! `KeyboardInterrupt`. Dropping the reader stops the run too, between
+//! records (a record under way is finished first).
 
 use crate::args::{self, Int};
-use crate::run::{Progress, Watch, POLL};
+use crate::run::{self, Progress, Watch, POLL};
 use crate::table::{self, Builder, Row};
 use crate::{count_options, rate_limits, ClassBook, SolveSpec};
 use arrow_array::RecordBatch;
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendTimeoutError};
 use pyo3::exceptions::{PyIOError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex};
 use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
 use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
 use sudoflow::rows::count::{count_one, COUNT_HEADER};
 use sudoflow::rows::rate::{rate_record, RateState, RATE_HEADER};
 use sudoflow::solver::Solver;
 
+/// How the pipeline thread's run ended, set before it drops its sender.
+enum End {
+    /// Every record's row was sent.
+    Finished,
+    /// An input failed to read past some record.
+    Failed(String),
+    /// Another call's stop ([`run::stop_all`]) cut the run short.
+    CutByAnother,
+    /// The reader stopped the run (an exception while it waited).
+    Stopped,
+}
+
+/// What the pipeline thread and the reader share.
+struct Shared {
+    watch: Watch,
+    end: Mutex<Option<End>>,
+}
+
+impl Shared {
+    /// Records how the run ended, unless that is known already.
+    fn set_end(&self, end: End) {
+        self.end
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(end);
+    }
+}
+
 /// The batches of a streamed run, for `pyarrow.RecordBatchReader.from_batches`.
 #[pyclass(module = "sudoflow._sudoflow", name = "_Batches")]
 pub struct Batches {
-    rx: Receiver<Result<RecordBatch, String>>,
-    watch: Arc<Watch>,
+    rx: Receiver<RecordBatch>,
+    shared: Arc<Shared>,
     progress: Progress,
+}
+
+impl Batches {
+    /// An exception while reading (Ctrl-C, the progress callback's): stops
+    /// this run, with the library's stop flag (a record's search may run
+    /// for ever), and closes the progress display.
+    fn stop(&mut self, py: Python<'_>) {
+        self.shared.set_end(End::Stopped);
+        self.shared.watch.stop.store(true, Relaxed);
+        run::stop_all();
+        let _ = self.progress.close(py);
+    }
 }
 
 #[pymethods]
@@ -41,39 +84,46 @@ impl Batches {
     /// The next batch (a `pyarrow.RecordBatch`), or the end.
     ///
     /// Errors: `OSError` when an input fails to read past some record (the
-    /// batches before hold every row before it), or the exception a signal
-    /// handler raises while waiting (`KeyboardInterrupt`), which stops the run.
+    /// batches before hold every row before it); the exception a signal
+    /// handler (`KeyboardInterrupt`) or the progress callback raises while
+    /// waiting, which stops the run; `KeyboardInterrupt` when another
+    /// call's stopped it; `RuntimeError` after the run was stopped, once
+    /// the batches made before are read.
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
             let rx = &self.rx;
+            let done = self.shared.watch.done.load(Relaxed);
             match py.detach(|| rx.recv_timeout(POLL)) {
-                Ok(Ok(batch)) => {
-                    self.progress.update(
-                        py,
-                        self.watch.done.load(std::sync::atomic::Ordering::Relaxed),
-                    )?;
+                Ok(batch) => {
+                    if let Err(e) = self.progress.update(py, done) {
+                        self.stop(py);
+                        return Err(e);
+                    }
                     return table::batch_to_pyarrow(py, batch).map(Some);
-                }
-                Ok(Err(message)) => {
-                    self.progress.close(py)?;
-                    return Err(PyIOError::new_err(message));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     self.progress.close(py)?;
-                    return Ok(None);
+                    let end = self.shared.end.lock().unwrap_or_else(|e| e.into_inner());
+                    return match &*end {
+                        Some(End::Finished) => Ok(None),
+                        Some(End::Failed(message)) => Err(PyIOError::new_err(message.clone())),
+                        Some(End::CutByAnother) => Err(run::cut_by_another()),
+                        Some(End::Stopped) => Err(PyRuntimeError::new_err(
+                            "this run was stopped by an exception while it was read: \
+                             the rows past the batches read are missing",
+                        )),
+                        None => Err(PyRuntimeError::new_err(
+                            "internal error (a bug in sudoflow; please report it): \
+                             the run ended without saying how",
+                        )),
+                    };
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let checked = py.check_signals().and_then(|()| {
-                        self.progress.update(
-                            py,
-                            self.watch.done.load(std::sync::atomic::Ordering::Relaxed),
-                        )
-                    });
+                    let checked = py
+                        .check_signals()
+                        .and_then(|()| self.progress.update(py, done));
                     if let Err(e) = checked {
-                        self.watch
-                            .stop
-                            .store(true, std::sync::atomic::Ordering::Relaxed);
-                        let _ = self.progress.close(py);
+                        self.stop(py);
                         return Err(e);
                     }
                 }
@@ -84,9 +134,7 @@ impl Batches {
 
 impl Drop for Batches {
     fn drop(&mut self) {
-        self.watch
-            .stop
-            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self.shared.watch.stop.store(true, Relaxed);
     }
 }
 
@@ -156,13 +204,29 @@ where
     R: Row,
 {
     let schema = Builder::new(&header, 1).schema();
-    let watch = Arc::new(Watch::default());
-    let (tx, rx) = bounded::<Result<RecordBatch, String>>(2);
-    let shared = Arc::clone(&watch);
+    let shared = Arc::new(Shared {
+        watch: Watch::begin(py),
+        end: Mutex::new(None),
+    });
+    let (tx, rx) = bounded::<RecordBatch>(2);
+    let theirs = Arc::clone(&shared);
     std::thread::Builder::new()
         .name("sudoflow-file".into())
         .spawn(move || {
-            let watch = shared;
+            let shared = theirs;
+            let watch = &shared.watch;
+            // Waits for the reader to take the batch, but not once the run
+            // is stopped (the reader may be kept and never read again).
+            let send = |batch: RecordBatch| -> anyhow::Result<()> {
+                let mut batch = batch;
+                loop {
+                    match tx.send_timeout(batch, POLL) {
+                        Ok(()) => return Ok(()),
+                        Err(SendTimeoutError::Timeout(back)) if !watch.stopped() => batch = back,
+                        Err(_) => anyhow::bail!("the reader was closed or stopped"),
+                    }
+                }
+            };
             let mut builder = Builder::new(&header, files.batch_rows);
             let run = pipeline::run(
                 &files.opts,
@@ -184,28 +248,36 @@ where
                         builder.push(&row, None).map_err(anyhow::Error::msg)?;
                     }
                     if let Some(batch) = builder.take_batch() {
-                        tx.send(Ok(batch))
-                            .map_err(|_| anyhow::anyhow!("the reader was closed"))?;
+                        send(batch)?;
                     }
                     Ok(())
                 },
             );
-            let last = match run {
-                Ok(_) => builder
-                    .finish_batch()
-                    .map_err(|e| e.to_string())
-                    .transpose(),
-                Err(_) if watch.stopped() => None,
-                Err(e) => Some(Err(format!("{e:#}"))),
+            let end = match run {
+                // The reader stopped the run, or was dropped.
+                _ if watch.stop.load(Relaxed) => End::Stopped,
+                // The pipeline stops reading when the library's stop flag
+                // is up: another call's stop, not the input's end.
+                _ if watch.cut() => End::CutByAnother,
+                Ok(_) => match builder.finish_batch() {
+                    Ok(None) => End::Finished,
+                    Ok(Some(batch)) => match send(batch) {
+                        Ok(()) => End::Finished,
+                        Err(_) if watch.cut() => End::CutByAnother,
+                        Err(_) => End::Stopped,
+                    },
+                    Err(e) => End::Failed(e.to_string()),
+                },
+                Err(e) => End::Failed(format!("{e:#}")),
             };
-            if let Some(last) = last {
-                let _ = tx.send(last);
-            }
+            shared.set_end(end);
+            drop(tx);
+            watch.end();
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the reader thread: {e}")))?;
     let batches = Batches {
         rx,
-        watch,
+        shared,
         progress: Progress::new(py, progress, None, "puzzles")?,
     };
     let pa_schema = table::schema_to_pyarrow(py, schema)?;

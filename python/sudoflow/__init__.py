@@ -27,8 +27,10 @@ saying how to read puzzles as text, e.g. ``polars.read_csv(path,
 infer_schema=False)`` or ``pandas.read_csv(path, dtype=str)``.
 
 Work. In parallel (``threads=None``: every core) with the GIL released; the
-result is the same for any ``threads``. Ctrl-C stops a call within a record
-or so and raises ``KeyboardInterrupt``; ``progress=True`` shows a tqdm bar
+result is the same for any ``threads``. Ctrl-C stops a call within a
+fraction of a second, even inside a record that would run for hours, and
+raises ``KeyboardInterrupt`` (sudoflow calls in other threads stop too);
+``progress=True`` shows a tqdm bar
 (when tqdm is installed), ``progress=callable`` is called as
 ``progress(done, total)``.
 
