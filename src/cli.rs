@@ -2,7 +2,6 @@
 //! parsers of its option values and its progress bar (feature `cli`).
 
 use crate::cmd;
-use crate::pipeline::{Progress, ProgressHook};
 use clap::{Parser, Subcommand};
 
 /// Sudoku at scale: solve, rate, generate and count puzzles, and benchmark solvers.
@@ -25,267 +24,20 @@ pub enum Command {
     /// Solve and rate puzzles in bulk: one CSV row per input record, in input order.
     Solve(cmd::solve::SolveArgs),
     /// Rate puzzles on Sudoku Explainer's scale (ER/EP/ED): one CSV row per record.
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
     Rate(cmd::rate::RateArgs),
     /// Show the path Sudoku Explainer follows through one puzzle, step by step.
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
     Explain(cmd::explain::ExplainArgs),
     /// Compare solvers on puzzle files: puzzles/s, guesses, answered %.
     Bench(cmd::bench::BenchArgs),
     /// Generate rated, proper (unique-solution) puzzles, reproducibly.
     Generate(cmd::generate::GenerateArgs),
     /// Exact number of solutions of each record.
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "none")))]
     Count(cmd::count::CountArgs),
     /// Minlex canonical form, automorphisms and class of each record (deduplicate corpora).
     Canon(cmd::canon::CanonArgs),
     /// Number of complete grids for a box shape (default 3x3: all Sudoku grids).
     CountGrids(cmd::count_grids::CountGridsArgs),
-}
-
-pub use crate::threads::{thread_count, worker_pool};
-
-/// Parses every duration option (`--time-budget`, `--se-budget`, `bench`'s
-/// `--time`, `--warmup`, `--budget`, `--validate-time`): a plain number is
-/// seconds (fractions allowed: `2.5`), anything else is read by the
-/// humantime crate (`500ms`, `3s`, `2m`, `1h`, `1m30s`, `2min`).
-///
-/// Errors: neither form, or a negative or non-finite number; the message
-/// gives the accepted forms.
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let t = text.trim();
-    if let Ok(secs) = t.parse::<f64>() {
-        return std::time::Duration::try_from_secs_f64(secs)
-            .map_err(|_| format!("{text:?} is not a duration: seconds must be 0 or more"));
-    }
-    humantime::parse_duration(t).or_else(|e| {
-        // humantime takes whole numbers only; `1.5s` and `0.5m` read too.
-        let (num, scale) = [("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
-            .iter()
-            .find_map(|&(unit, scale)| Some((t.strip_suffix(unit)?.trim(), scale)))
-            .ok_or(e.to_string())
-            .map_err(|e| bad(text, &e))?;
-        let secs: f64 = num.parse().map_err(|_| bad(text, &e.to_string()))?;
-        std::time::Duration::try_from_secs_f64(secs * scale).map_err(|_| bad(text, "negative"))
-    })
-}
-
-fn bad(text: &str, why: &str) -> String {
-    format!(
-        "{text:?} is not a duration ({why}); write seconds (2.5) or a number with a unit: \
-         500ms, 3s, 1.5s, 2m, 1h, 1m30s"
-    )
-}
-
-/// [`parse_duration`] for budgets, which must be above zero.
-///
-/// Errors: as [`parse_duration`], or a zero duration.
-pub fn parse_budget(text: &str) -> Result<std::time::Duration, String> {
-    match parse_duration(text)? {
-        d if d.is_zero() => Err(format!("{text:?}: a time budget must be above zero")),
-        d => Ok(d),
-    }
-}
-
-/// Parses `-j/--threads`: a whole number, at least 1 and at most
-/// [`crate::threads::max_threads`].
-///
-/// Errors: not a whole number, 0 (the message says at least 1 thread), or
-/// far more threads than cores (the message gives the limit).
-pub fn parse_threads(text: &str) -> Result<std::num::NonZeroUsize, String> {
-    let n: usize = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
-    let max = crate::threads::max_threads();
-    if n > max {
-        return Err(format!(
-            "{n} threads is far more than this machine's {} cores: at most {max} (4 per core, \
-             at least 16); more only add start-up time and switching",
-            crate::threads::cores()
-        ));
-    }
-    std::num::NonZeroUsize::new(n).ok_or_else(|| "at least 1 thread is needed".to_string())
-}
-
-/// Whether `solve`, `count` and `rate` draw their progress bar: not with
-/// `--quiet`, only on a terminal stderr, and not when the CSV goes to a
-/// terminal stdout too (the bar would be drawn between the rows).
-pub fn show_progress(quiet: bool, output: Option<&std::path::Path>) -> bool {
-    use std::io::IsTerminal;
-    let to_stdout = match output {
-        None => true,
-        Some(p) => p.as_os_str() == "-",
-    };
-    let csv_on_terminal = to_stdout && std::io::stdout().is_terminal();
-    !quiet && std::io::stderr().is_terminal() && !csv_on_terminal
-}
-
-/// [`show_progress`] as the pipeline's
-/// [`PipelineOptions::progress`](crate::pipeline::PipelineOptions::progress):
-/// a [`RecordsBar`] when it says so, else none.
-pub fn progress(quiet: bool, output: Option<&std::path::Path>) -> Option<ProgressHook> {
-    show_progress(quiet, output).then(RecordsBar::hook)
-}
-
-/// The progress bar of `solve`, `count`, `rate` and `canon` on stderr: a
-/// spinner, the records emitted, records/s and the time since the run
-/// started. Drawn from the pipeline's [`Progress::start`] on, cleared at
-/// [`Progress::finish`].
-#[derive(Default)]
-pub struct RecordsBar(std::sync::OnceLock<indicatif::ProgressBar>);
-
-impl RecordsBar {
-    /// A new bar, as the pipeline's progress reporter.
-    pub fn hook() -> ProgressHook {
-        ProgressHook(std::sync::Arc::new(RecordsBar::default()))
-    }
-}
-
-impl Progress for RecordsBar {
-    fn start(&self) {
-        self.0.get_or_init(|| {
-            use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} {human_pos} records  {rate}  {elapsed_precise}",
-                )
-                .expect("valid template")
-                .with_key(
-                    "rate",
-                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.0} records/s", state.per_sec());
-                    },
-                ),
-            );
-            bar.enable_steady_tick(std::time::Duration::from_millis(200));
-            bar
-        });
-    }
-
-    fn update(&self, records: u64) {
-        if let Some(bar) = self.0.get() {
-            bar.set_position(records);
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = self.0.get() {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// Says on stderr that the puzzles are read from stdin when stdin is a
-/// terminal and no input file was given (otherwise the tool seems to hang).
-pub fn note_terminal_stdin(inputs: &[std::path::PathBuf], quiet: bool) {
-    use std::io::IsTerminal;
-    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
-    if reads_stdin && !quiet && std::io::stdin().is_terminal() {
-        eprintln!(
-            "sudoflow: reading puzzles from stdin (one per line; Ctrl-D ends, Ctrl-C stops); \
-             give a file to read it instead"
-        );
-    }
-}
-
-/// Parses `--blank`: the character the output's `puzzle` column writes for
-/// a blank cell, one of the blanks every command reads (`.`, `0`, `_`, `-`,
-/// `*`, `x`).
-///
-/// Errors: anything else.
-pub fn parse_blank(text: &str) -> Result<u8, String> {
-    match text {
-        "." | "0" | "_" | "-" | "*" | "x" => Ok(text.as_bytes()[0]),
-        _ => Err(format!(
-            "{text:?}: the blank must be '.', '0', '_', '-', '*' or 'x' (what the reader takes \
-             for a blank)"
-        )),
-    }
-}
-
-/// Parses `--column`: digits are a 1-based column number, anything else a
-/// column name.
-///
-/// Errors: an empty text, or column number 0.
-pub fn parse_column(text: &str) -> Result<crate::pipeline::reader::Column, String> {
-    text.parse()
-}
-
-/// `--column`, flattened into the commands that read records.
-#[derive(Debug, Clone, clap::Args)]
-pub struct ColumnArg {
-    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
-    #[arg(
-        long,
-        value_name = "NAME|N",
-        value_parser = parse_column,
-        long_help = COLUMN_HELP
-    )]
-    pub column: Option<crate::pipeline::reader::Column>,
-}
-
-/// `--column`'s long help.
-const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
-    so named in each input's first line (a header; any case), or N, the N-th comma-separated \
-    column (1-based; a first line whose N-th field is a name, such as 'sudoku', is taken for \
-    a header and skipped). Quoted fields may hold commas. Without --column the puzzle is the \
-    first field, or the column a header names 'puzzle', 'quizzes' or 'quiz' wherever it is \
-    (Kaggle's sets, sudoflow's own CSV).\n\
-    Example: sudoflow solve --column sudoku data.csv; sudoflow solve --column 3 data.csv";
-
-/// `--blank`'s long help, shared by `solve`, `count` and `rate`.
-pub const BLANK_HELP: &str = "The character the output's puzzle column writes for a blank \
-    cell: '.' (the default), '0', '_', '-', '*' or 'x'. With the input's own blank (Kaggle's sets use '0') the \
-    column equals the input's puzzle field, so the output joins back on it (pandas: \
-    df.merge(out, left_on='quizzes', right_on='puzzle')). Invalid records' text is written as \
-    read whatever the option.\nExample: sudoflow solve --blank 0 sudoku.csv -o out.csv";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn durations_are_plain_seconds_or_numbers_with_a_unit() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
-        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("0.5m"), Ok(Duration::from_secs(30)));
-        assert!(parse_duration("soon").unwrap_err().contains("500ms"));
-        assert!(parse_duration("-1").is_err());
-        assert!(parse_duration("inf").is_err());
-        assert!(parse_budget("0").is_err());
-        assert_eq!(parse_budget("0.5"), Ok(Duration::from_millis(500)));
-    }
-}
-
-/// `--format`, shared by every command that writes rows.
-#[derive(Debug, Clone, Copy, Default, clap::Args)]
-pub struct FormatArg {
-    /// Output format: csv, jsonl or parquet [default: -o's extension, else csv].
-    #[arg(
-        long,
-        value_name = "FORMAT",
-        value_parser = crate::output::Format::parse,
-        long_help = "The rows' format: csv (the default), jsonl (one JSON object per row, \
-            numbers as numbers, empty fields null) or parquet (typed columns, zstd, a row \
-            group per 65,536 rows; pandas, polars, pyarrow and Spark read it). Without \
-            --format, -o's extension decides: .parquet or .pq, .jsonl or .ndjson, else csv. \
-            The columns are the CSV's in every format. Only CSV output can be --resume'd.\n\
-            Example: sudoflow solve puzzles.txt -o out.parquet"
-    )]
-    pub format: Option<crate::output::Format>,
-}
-
-impl FormatArg {
-    /// The format the run writes: `--format`, else `output`'s extension,
-    /// else CSV ([`crate::output::Format::resolve`]).
-    pub fn resolve(&self, output: Option<&std::path::Path>) -> crate::output::Format {
-        crate::output::Format::resolve(self.format, output)
-    }
 }

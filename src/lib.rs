@@ -39,6 +39,8 @@ pub mod exit;
 pub mod generator;
 pub mod grid;
 pub mod interrupt;
+#[cfg(feature = "cli")]
+pub mod opts;
 pub mod outfile;
 pub mod output;
 pub mod pipeline;

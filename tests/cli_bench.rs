@@ -36,7 +36,7 @@ fn bench() -> Command {
     cmd
 }
 
-const COLUMNS: [&str; 18] = [
+const COLUMNS: [&str; 19] = [
     "dataset",
     "solver",
     "puzzles",
@@ -55,6 +55,7 @@ const COLUMNS: [&str; 18] = [
     "rustc",
     "profile",
     "target_features",
+    "permute_seed",
 ];
 
 #[test]
@@ -691,4 +692,187 @@ fn sigint_during_a_builtin_solver_prints_its_row_so_far() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0][col("solver")], *"mrv");
     assert!(rows[0][col("validated")].parse::<usize>().unwrap() >= 1);
+}
+
+/// Six of magictour's top 1465 and Inkala's: puzzles whose guess counts
+/// depend on the order of the cells and the labels of the digits.
+const HARD: [&str; 7] = [
+    "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+    "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+    "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
+    "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....",
+    "5..7..6....38...........2..62.4............917............35.8.4.....1......9....",
+    "4..7..6....38...........2..62.5............917............43.8.5.....1......9....",
+    INKALA,
+];
+
+fn hard(dir: &Path) -> PathBuf {
+    let path = dir.join("hard.txt");
+    std::fs::write(&path, HARD.join("\n") + "\n").unwrap();
+    path
+}
+
+/// `bench --format csv` on `file` with `extra` arguments: each solver's
+/// guesses per puzzle, and the `permute_seed` column (the same on every row).
+fn guesses_and_seed(file: &Path, extra: &[&str]) -> (Vec<(String, String)>, String) {
+    let out = bench()
+        .args(["-s", "sudoflow,mrv,dlx", "--format", "csv"])
+        .args(extra)
+        .arg(file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = csv_rows(&out);
+    let seeds: Vec<&str> = rows.iter().map(|r| &r[col("permute_seed")]).collect();
+    assert!(seeds.iter().all(|s| *s == seeds[0]), "{seeds:?}");
+    for r in &rows {
+        assert_eq!(&r[col("answered_pct")], "100.00");
+        assert_eq!(&r[col("disagreements")], "0");
+    }
+    (
+        rows.iter()
+            .map(|r| (r[1].to_string(), r[col("guesses_per_puzzle")].to_string()))
+            .collect(),
+        seeds[0].to_string(),
+    )
+}
+
+/// `--permute=SEED` (issue 33, point 3): the same seed gives the same
+/// puzzles, so the same guesses for every solver, and says so in the CSV,
+/// the JSON and the table; another seed or none gives other guesses.
+#[test]
+fn permute_with_a_seed_gives_the_same_guesses_and_reports_the_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = hard(dir.path());
+    let (written, seed) = guesses_and_seed(&file, &[]);
+    assert_eq!(seed, "", "not permuted");
+    let (first, seed) = guesses_and_seed(&file, &["--permute=42"]);
+    assert_eq!(seed, "42");
+    let (again, _) = guesses_and_seed(&file, &["--permute=42"]);
+    assert_eq!(first, again, "the same seed, the same guesses");
+    let (other, seed) = guesses_and_seed(&file, &["--permute=43"]);
+    assert_eq!(seed, "43");
+    assert_ne!(first, other, "another seed, other puzzles");
+    assert_ne!(first, written, "the transformed puzzles are not the file's");
+    // --permute alone draws a seed and reports it.
+    let (_, drawn) = guesses_and_seed(&file, &["--permute"]);
+    assert!(drawn.parse::<u64>().is_ok(), "{drawn:?}");
+
+    let doc = json_of(bench().args(["-s", "sudoflow", "--permute=42"]).arg(&file));
+    assert_eq!(doc["permute_seed"], 42);
+    let doc = json_of(bench().args(["-s", "sudoflow"]).arg(&file));
+    assert!(doc["permute_seed"].is_null());
+    let table = |extra: &[&str]| -> String {
+        let out = bench()
+            .args(["-s", "sudoflow"])
+            .args(extra)
+            .arg(&file)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(table(&["--permute=42"]).ends_with("; puzzles permuted, seed 42"));
+    assert!(table(&[]).ends_with("; puzzles as written"));
+}
+
+#[test]
+fn permute_takes_an_integer_seed_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    for bad in ["--permute=x", "--permute=-1", "--permute=1.5", "--permute="] {
+        bench()
+            .args(["-s", "sudoflow", bad])
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("--permute"));
+    }
+}
+
+/// Under `--permute` every solver, external programs too, is given the
+/// transformed puzzles and checked against the reference on them: a program
+/// printing the solutions of the file as written disagrees, one that solves
+/// what it is given passes, and what it was given is each puzzle of the file
+/// under some transformation (the same canonical forms), not the file itself.
+#[test]
+fn permuted_puzzles_are_transforms_and_answers_are_checked_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = tiny(dir.path());
+    let known = dir.path().join("known.sh");
+    std::fs::write(
+        &known,
+        format!("cat >/dev/null\necho {INKALA_SOLUTION}\necho {INKALA_SOLUTION}\n"),
+    )
+    .unwrap();
+    bench()
+        .args(["-s", "sudoflow", "--permute=7", "--external"])
+        .arg(format!("known=sh {}", known.display()))
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "known disagrees on tiny.txt puzzle 1",
+        ))
+        .stderr(predicates::str::contains(
+            "known disagrees on tiny.txt puzzle 2",
+        ));
+
+    let seen = dir.path().join("seen.txt");
+    let solver = dir.path().join("solver.sh");
+    std::fs::write(
+        &solver,
+        format!(
+            "tee -a {} | {} solve -q -j 1 | tail -n +2 | cut -d, -f5\n",
+            seen.display(),
+            env!("CARGO_BIN_EXE_sudoflow")
+        ),
+    )
+    .unwrap();
+    let out = bench()
+        .args(["-s", "sudoflow", "--permute=7", "--format", "csv"])
+        .args(["--external"])
+        .arg(format!("solver=sh {}", solver.display()))
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = csv_rows(&out);
+    assert_eq!(&rows[1][1], "solver");
+    assert_eq!(&rows[1][col("answered_pct")], "100.00");
+    assert_eq!(&rows[1][col("permute_seed")], "7");
+
+    let mut given: Vec<String> = std::fs::read_to_string(&seen)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    given.sort();
+    given.dedup();
+    assert_eq!(given.len(), 2, "{given:?}");
+    let originals = [INKALA.to_string(), diagonal_blanked()];
+    let canonical =
+        |p: &str| sudoflow::canon::canonical(&sudoflow::grid::Grid::parse(p).unwrap()).to_line();
+    for g in &given {
+        assert!(!originals.contains(g), "{g} is the file's own puzzle");
+    }
+    let mut want: Vec<_> = originals.iter().map(|p| canonical(p)).collect();
+    let mut got: Vec<_> = given.iter().map(|p| canonical(p)).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(
+        want, got,
+        "each given puzzle is a transform of one of the file's"
+    );
 }

@@ -67,7 +67,7 @@ fn blank_zero_gives_back_the_kaggle_field_in_every_command() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "the blank must be '.', '0', '_', '-', '*' or 'x'",
+            "the blank must be one of '.', '0', '_', '-', '*', 'x' or 'X'",
         ));
 }
 

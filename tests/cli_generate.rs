@@ -364,15 +364,16 @@ fn rare_targets_end_with_exit_1_and_keep_the_puzzles_made() {
         assert_eq!(row["index"], (i + 1).to_string());
         assert!(["26", "27"].contains(&row["clues"].as_str()));
     }
-    // A time budget of zero stops at once; rows before the stop stay written.
-    Command::cargo_bin("sudoflow")
-        .unwrap()
-        .args(["generate", "-n", "5", "--seed", "1", "--time-budget", "0"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--time-budget ran out at puzzle 1",
-        ));
+    // A whole-run limit of zero stops at once; rows before the stop stay
+    // written. (--time-budget is its old spelling.)
+    for spelling in ["--max-time", "--time-budget"] {
+        Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["generate", "-n", "5", "--seed", "1", spelling, "0"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("--max-time ran out at puzzle 1"));
+    }
     // --puzzle-seed with filters its candidate fails.
     Command::cargo_bin("sudoflow")
         .unwrap()

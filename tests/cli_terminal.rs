@@ -100,10 +100,10 @@ fn slow_input(dir: &std::path::Path, seconds: u32) -> std::path::PathBuf {
     path
 }
 
-/// The progress bar's text: `⠁ 3 records  4 records/s  00:00:01` (the
-/// final summary, `8 records (8 timeout) in 2.01 s, 4 records/s`, has no
-/// double space).
-const BAR: &str = " records  ";
+/// The progress bar's text: `00:00:01 ####---- 12.5 KiB/25 KiB 50% (eta 1s)
+/// 3 records, 4 records/s` (the final summary, `8 records (8 timeout) in
+/// 2.01 s, 4 records/s`, has no comma after "records").
+const BAR: &str = " records, ";
 
 /// `sudoflow count` with stdout and stderr both on one terminal: the CSV
 /// rows come through whole, one per line, and no bar is drawn among them.
@@ -155,6 +155,13 @@ fn the_progress_bar_is_drawn_when_only_stderr_is_a_terminal() {
         .arg(&output);
     let text = stderr_on_a_terminal(count);
     assert!(text.contains(BAR), "no bar on the terminal: {text:?}");
+    // A regular file: the bar is its bytes read against its size, with the
+    // percentage and the time left (issue 30).
+    let size = std::fs::metadata(&input).unwrap().len();
+    assert!(
+        text.contains(&format!("/{size} B")) && text.contains('%') && text.contains("eta"),
+        "no total, percentage or eta: {text:?}"
+    );
     let csv = std::fs::read_to_string(&output).unwrap();
     assert_eq!(csv.lines().count(), 1 + 8);
     assert!(!csv.contains(BAR));

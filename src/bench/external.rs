@@ -25,10 +25,10 @@
 //! 1. **Start-up**: the program is run three times on an empty input; the
 //!    fastest run is its start-up time, reported apart (`startup_ms`). A run
 //!    that fails (exit 127: the command is missing), floods its output or
-//!    does not exit within `max(--validate-time, --budget)` gives the row a
+//!    does not exit within `max(--validate-time, --time-budget)` gives the row a
 //!    failure that says why.
 //! 2. **Validation**: batches of 1, 2, 4, ... puzzles in file order, each in
-//!    a fresh process that may take `grace + k × --budget` for `k` puzzles,
+//!    a fresh process that may take `grace + k × --time-budget` for `k` puzzles,
 //!    `grace` being `2 × start-up + 50 ms` (so the budget holds on average
 //!    over a batch, and a program that buffers its output until the end is
 //!    not penalised). When a batch runs out, the process group is killed,
@@ -37,7 +37,7 @@
 //!    not waited on: those puzzles are unanswered, and validation goes on
 //!    with the next batch. Validation stops, after the first batch, once
 //!    `--validate-time` has been spent, and the whole phase ends
-//!    `max(--validate-time, grace + --budget)` after it began: a batch
+//!    `max(--validate-time, grace + --time-budget)` after it began: a batch
 //!    still running then is killed, and its puzzles without a line are left
 //!    out (not validated, not timeouts).
 //! 3. **Timing**: the puzzles answered, from the first, before any puzzle
@@ -52,7 +52,7 @@
 //!
 //! So a program holds `bench` at most `3 × max(V, B)` in start-up,
 //! `max(V, grace + B)` in validation and `W + T` plus one run in warm-up and
-//! timing (`V`, `B`, `W`, `T`: `--validate-time`, `--budget`, `--warmup`,
+//! timing (`V`, `B`, `W`, `T`: `--validate-time`, `--time-budget`, `--warmup`,
 //! `--time`), and a run at most `grace + k × B`.
 //! SIGINT or SIGTERM ([`crate::interrupt`]) kills the running program at
 //! once; [`External::bench`] then returns the row measured so far.

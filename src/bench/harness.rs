@@ -37,7 +37,7 @@ pub struct Config {
     /// Solve time after which validation stops (`--validate-time`); it also
     /// bounds the timing loop, which times each validated puzzle at least once.
     pub validate_time: Duration,
-    /// Per-puzzle time budget (`--budget`): built-in solvers get it through
+    /// Per-puzzle time budget (`--time-budget`): built-in solvers get it through
     /// [`super::Settings`]; external programs are killed past it (see
     /// [`super::external`]).
     pub budget: Duration,

@@ -20,7 +20,27 @@ pub mod report;
 pub mod solvers;
 
 use crate::grid::Grid;
+use rand::SeedableRng;
 use std::time::Duration;
+
+/// Transforms each puzzle of a dataset in place by its own uniformly random
+/// element of Sudoku's validity-preserving group ([`crate::canon::group::random`]:
+/// transposition, rows within bands, bands, columns within stacks, stacks and
+/// a relabelling of the digits), drawn in order from a ChaCha8 generator
+/// seeded with `seed` (`seed_from_u64`). The same seed gives the same puzzles
+/// on every machine, whichever dataset came before.
+///
+/// This is tdoku's benchmark protocol (`run_benchmark -r 1`, its default,
+/// permutes every puzzle before timing): a transformed puzzle has the same
+/// solutions up to the transformation and the same logical difficulty, but a
+/// backtracking solver's guess count, and so its time, depend on the cells'
+/// order and the digits' labels, which a file's author may have chosen.
+pub fn permute(puzzles: &mut [Grid], seed: u64) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    for puzzle in puzzles {
+        *puzzle = crate::canon::group::random(&mut rng).apply(puzzle);
+    }
+}
 
 /// One solver's reply for one puzzle; see the module table for what it may claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -11,7 +11,12 @@
 //! start-up, which `startup_ms` gives. The build appears once:
 //! a `# build:` line above the table, a top-level `build` object in JSON, and
 //! three trailing columns `rustc, profile, target_features` in CSV (so every
-//! CSV row stands alone and any CSV reader can parse the file).
+//! CSV row stands alone and any CSV reader can parse the file). So does the
+//! protocol: with `bench --permute` the seed that transformed every puzzle
+//! ([`super::permute`]) ends the `# build:` line (`puzzles permuted, seed N`,
+//! else `puzzles as written`), is the top-level `permute_seed` in JSON (`null`
+//! when the puzzles were timed as written) and the last CSV column,
+//! `permute_seed` (empty when not permuted).
 
 use super::harness::Row;
 use super::BuildInfo;
@@ -26,12 +31,12 @@ pub enum Format {
     Table,
     /// CSV with a header row.
     Csv,
-    /// One JSON object: `{"build": {...}, "limit": N, "results": [...]}`.
+    /// One JSON object: `{"build": {...}, "limit": N, "permute_seed": N or null, "results": [...]}`.
     Json,
 }
 
 /// The CSV header, in column order.
-pub const CSV_HEADER: [&str; 18] = [
+pub const CSV_HEADER: [&str; 19] = [
     "dataset",
     "solver",
     "puzzles",
@@ -50,13 +55,15 @@ pub const CSV_HEADER: [&str; 18] = [
     "rustc",
     "profile",
     "target_features",
+    "permute_seed",
 ];
 
 fn opt(v: Option<f64>, decimals: usize) -> String {
     v.map_or_else(String::new, |x| format!("{x:.decimals$}"))
 }
 
-/// Writes `rows` in `format`.
+/// Writes `rows` in `format`; `permute` is the seed every puzzle was
+/// transformed with ([`super::permute`]), `None` when timed as written.
 ///
 /// Errors: writing to `out` fails.
 pub fn write(
@@ -64,10 +71,11 @@ pub fn write(
     format: Format,
     build: &BuildInfo,
     limit: u64,
+    permute: Option<u64>,
     rows: &[Row],
 ) -> anyhow::Result<()> {
     match format {
-        Format::Table => write_table(out, build, limit, rows),
+        Format::Table => write_table(out, build, limit, permute, rows),
         Format::Csv => {
             let mut w = csv::Writer::from_writer(out);
             w.write_record(CSV_HEADER)?;
@@ -91,6 +99,7 @@ pub fn write(
                     build.rustc.clone(),
                     build.profile.clone(),
                     build.target_features.clone(),
+                    permute.map_or_else(String::new, |seed| seed.to_string()),
                 ])?;
             }
             w.flush()?;
@@ -100,6 +109,7 @@ pub fn write(
             let doc = serde_json::json!({
                 "build": build,
                 "limit": limit,
+                "permute_seed": permute,
                 "results": rows,
             });
             serde_json::to_writer_pretty(&mut *out, &doc)?;
@@ -113,12 +123,19 @@ fn write_table(
     out: &mut dyn Write,
     build: &BuildInfo,
     limit: u64,
+    permute: Option<u64>,
     rows: &[Row],
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "# build: {}, profile {}, target features {}; limit {limit}",
-        build.rustc, build.profile, build.target_features
+        "# build: {}, profile {}, target features {}; limit {limit}; {}",
+        build.rustc,
+        build.profile,
+        build.target_features,
+        permute.map_or_else(
+            || "puzzles as written".to_string(),
+            |seed| format!("puzzles permuted, seed {seed}")
+        )
     )?;
     let header = [
         "dataset",

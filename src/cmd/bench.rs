@@ -47,15 +47,22 @@ pub struct BenchArgs {
     /// Target measuring time per solver and dataset (2.5, 500ms, 3s, 2m):
     /// summed solve time for a built-in solver, wall time of the timed runs
     /// for an external program.
-    #[arg(short, long, default_value = "5", value_parser = crate::cli::parse_duration, value_name = "TIME")]
+    #[arg(short, long, default_value = "5s", value_parser = crate::opts::parse_duration, value_name = "TIME")]
     pub time: Duration,
 
     /// Untimed warm-up per solver and dataset (0 allowed; 2.5, 500ms, 3s, 2m).
-    #[arg(short, long, default_value = "1", value_parser = crate::cli::parse_duration, value_name = "TIME")]
+    #[arg(short, long, default_value = "1s", value_parser = crate::opts::parse_duration, value_name = "TIME")]
     pub warmup: Duration,
 
-    /// Count solutions up to N (2 tells unique from multiple, as tdoku's benchmark).
-    #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Count solutions up to N [default: 2, as tdoku's benchmark].
+    #[arg(
+        long,
+        default_value_t = 2,
+        hide_default_value = true,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..),
+        long_help = crate::opts::LIMIT_HELP
+    )]
     pub limit: u64,
 
     /// Output format.
@@ -73,10 +80,10 @@ pub struct BenchArgs {
             disagreements; puzzles without a line are unanswered (a program that exits early \
             is not waited on).\n\
             Its start-up is measured once (the fastest of three runs on an empty input, each \
-            allowed max(--validate-time, --budget)) and shown apart (startup ms); µs/puzzle \
+            allowed max(--validate-time, --time-budget)) and shown apart (startup ms); µs/puzzle \
             excludes it. Every run is contained. Time: a run on k puzzles may take \
-            2 x start-up + 50 ms + k x --budget, past which it is killed and a timeout counted; \
-            validation ends max(--validate-time, 2 x start-up + 50 ms + --budget) after it \
+            2 x start-up + 50 ms + k x --time-budget, past which it is killed and a timeout counted; \
+            validation ends max(--validate-time, 2 x start-up + 50 ms + --time-budget) after it \
             began; warm-up takes --warmup of wall time, and timing --time of wall time plus \
             at most one run. Output: at most 64 KiB a line and (k + 1) x 64 KiB in all, \
             past which the program is killed and its row fails saying so. Processes: each run \
@@ -89,16 +96,44 @@ pub struct BenchArgs {
     )]
     pub external: Vec<External>,
 
-    /// Per-puzzle time budget: a solver that runs over it answers "timed
-    /// out" (counted under `timeouts`); external programs get it per puzzle
-    /// of each batch, and are killed past it (see --external).
-    #[arg(long, default_value = "1", value_parser = crate::cli::parse_budget, value_name = "TIME")]
-    pub budget: Duration,
+    /// Per-puzzle time budget, wall time: a solver that runs over it answers
+    /// "timed out" (counted under `timeouts`); external programs get it per
+    /// puzzle of each batch, and are killed past it (see --external).
+    /// `--budget` is its old spelling.
+    #[arg(
+        long,
+        alias = "budget",
+        default_value = "1s",
+        value_parser = crate::opts::parse_budget,
+        allow_negative_numbers = true,
+        value_name = "TIME"
+    )]
+    pub time_budget: Duration,
 
     /// Validation stops, after at least one puzzle, once a solver has spent
     /// this long on a dataset; timing then cycles through the puzzles validated.
-    #[arg(long, default_value = "10", value_parser = crate::cli::parse_duration, value_name = "TIME")]
+    #[arg(long, default_value = "10s", value_parser = crate::opts::parse_duration, value_name = "TIME")]
     pub validate_time: Duration,
+
+    /// Time every puzzle under a random validity-preserving transformation
+    /// of its own (tdoku's protocol, `run_benchmark -r 1`), seeded by SEED
+    /// (random when not given); the seed is reported with the build.
+    #[arg(
+        long,
+        value_name = "SEED",
+        num_args = 0..=1,
+        require_equals = true,
+        long_help = "Time every puzzle under a random validity-preserving transformation of \
+            its own (transposition, rows within bands, bands, columns within stacks, stacks, \
+            digits relabelled), as tdoku's run_benchmark does by default (-r 1): a \
+            backtracking solver's guesses depend on the order of the cells and the labels \
+            of the digits. Every solver of the run gets the same transformed puzzles, and \
+            answers are checked on them. --permute=SEED (an integer) draws the \
+            transformations from SEED, so the same seed gives the same puzzles; --permute \
+            alone draws a seed at random. The seed ends the `# build:` line, and is \
+            `permute_seed` in JSON and CSV."
+    )]
+    pub permute: Option<Option<u64>>,
 }
 
 /// `path` itself if it exists, else the public set of that file name.
@@ -139,7 +174,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let settings = Settings {
-        time_budget: Some(args.budget),
+        time_budget: Some(args.time_budget),
     };
     // Build every solver up front so a bad name fails before any timing.
     let mut built = Vec::new();
@@ -151,7 +186,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         warmup: args.warmup,
         limit: args.limit,
         validate_time: args.validate_time,
-        budget: args.budget,
+        budget: args.time_budget,
     };
     // Containment first: its signal action must run before the
     // second-signal exit that `interrupt::install` registers.
@@ -160,6 +195,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let progress = std::io::stderr().is_terminal();
+    let permute = args
+        .permute
+        .map(|seed| seed.unwrap_or_else(rand::random::<u64>));
     let mut rows: Vec<Row> = Vec::new();
     let (mut disagreeing, mut failing) = (0usize, 0usize);
     // The row being measured when a signal came, if one did.
@@ -173,7 +211,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let puzzles = load(&path, &dataset)?;
+        let mut puzzles = load(&path, &dataset)?;
+        if let Some(seed) = permute {
+            crate::bench::permute(&mut puzzles, seed);
+        }
         if interrupt::requested().is_some() {
             break;
         }
@@ -236,6 +277,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         args.format,
         &BuildInfo::current(),
         config.limit,
+        permute,
         &rows,
     )?;
     std::io::Write::flush(&mut out)?;

@@ -12,15 +12,11 @@
 //! for first occurrences) the kept rows' indices may skip records.
 
 use crate::canon::{line_digest, Classes};
-use crate::cli;
 use crate::interrupt;
+use crate::opts;
 use crate::outfile::{KeptRows, RunOutput, RunSpec};
-use crate::pipeline::{self, PipelineOptions, Record};
+use crate::pipeline::{self, Record};
 pub use crate::rows::canon::{canon_one, CanonRow, CanonState, Form, CANON_HEADER};
-use anyhow::Context;
-use std::io::IsTerminal;
-use std::num::NonZeroUsize;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `sudoflow canon`.
@@ -59,46 +55,17 @@ Examples:
   echo '.................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...' \\
     | sudoflow canon")]
 pub struct CanonArgs {
-    /// Puzzle files read in order as one stream ('-' or none: stdin).
-    #[arg(
-        value_name = "INPUT",
-        long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin. \
-            The same records as `solve`: one puzzle per line (81 cells, '.', '0', '_', \
-            '-', '*' or 'x' blank), pasted grids (cells between spaces or '|', 9 lines of 9), '#' comments and blank lines skipped, text after a separator ignored, \
-            sudoflow's own CSV read by its puzzle column, gzip and zip read as is.\n\
-            Example: sudoflow canon a.txt b.txt.gz -"
-    )]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: opts::InputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub column: crate::cli::ColumnArg,
-
-    /// Write the CSV to FILE instead of stdout.
-    #[arg(
-        short,
-        long,
-        value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The file is \
-            created only once every input has been found.\n\
-            Example: sudoflow canon puzzles.txt -o canon.csv"
-    )]
-    pub output: Option<PathBuf>,
+    pub output: opts::OutputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub format: crate::cli::FormatArg,
-
-    /// Worker threads [default: all cores].
-    #[arg(
-        short = 'j',
-        long,
-        value_name = "N",
-        long_help = "Number of worker threads canonicalising in parallel [default: all \
-            cores]. The output is byte-identical whatever N is.\n\
-            Example: sudoflow canon -j 2 puzzles.txt"
-    )]
-    pub threads: Option<NonZeroUsize>,
+    pub work: opts::WorkArgs,
 
     /// Keep the first record of each class only (and every invalid record).
     #[arg(
@@ -106,55 +73,9 @@ pub struct CanonArgs {
         long_help = "Write only the first record of each class (class_index = index): a \
             corpus without two equivalent puzzles. Invalid records still get their row. \
             Indices stay those of the input, so gaps show what was dropped.\n\
-            Example: sudoflow canon --distinct corpus.txt -o distinct.csv"
+            Example: --distinct corpus.txt -o distinct.csv"
     )]
     pub distinct: bool,
-
-    /// Records per batch handed to a worker.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = NonZeroUsize::new(1024).expect("nonzero"),
-        long_help = "Records per batch handed to a worker; memory holds about 4 x threads \
-            batches.\n\
-            Example: sudoflow canon --batch-size 256 puzzles.txt"
-    )]
-    pub batch_size: NonZeroUsize,
-
-    /// No progress bar and no summary line on stderr.
-    #[arg(
-        short,
-        long,
-        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
-            stderr is a terminal) and no summary line at the end.\n\
-            Example: sudoflow canon -q puzzles.txt > canon.csv"
-    )]
-    pub quiet: bool,
-
-    /// Continue an interrupted run from FILE.partial (same inputs and options).
-    #[arg(
-        long,
-        requires = "output",
-        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
-            FILE.partial, the rows it kept: the inputs and --distinct must be those of that \
-            run (-j, --batch-size and -q may differ), else the resume is refused, saying what \
-            differs. The records whose rows are kept are read again and checked, not worked \
-            on again; the classes are taken back from the rows (their canonical and \
-            class_index), so the final FILE is the one an uninterrupted run writes. Without \
-            FILE.partial the run starts afresh.\n\
-            Example: sudoflow canon big.txt --distinct -o distinct.csv --resume"
-    )]
-    pub resume: bool,
-
-    /// Exit 1 if any record is invalid (after writing everything).
-    #[arg(
-        long,
-        long_help = "Exit with code 1 if any record is not a puzzle (bad length, bad \
-            character). The whole output is still written first. Clashing givens are not \
-            invalid here: their form is defined.\n\
-            Example: sudoflow canon --strict puzzles.txt -o canon.csv || echo 'bad records'"
-    )]
-    pub strict: bool,
 }
 
 /// Takes back what the rows `kept` say of the run so far: each first
@@ -201,28 +122,23 @@ fn take_back_classes(
 /// (a closed stdout is reported as a broken pipe, which the binary turns
 /// into a quiet exit 0), or `--resume` is refused.
 pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
-    let opts = PipelineOptions {
-        inputs: args.inputs,
-        column: args.column.column.clone(),
-        threads: cli::thread_count(args.threads),
-        batch_size: args.batch_size.get(),
-        progress: (!args.quiet && std::io::stderr().is_terminal()).then(cli::RecordsBar::hook),
-    };
-    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
-    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let opts = opts::start_run(&args.input, &args.output, &args.work)?;
     let spec = RunSpec {
         command: "canon",
         resumable: true,
-        inputs: crate::cmd::solve::outfile_inputs(&opts.inputs),
+        inputs: args.input.sidecar_inputs(),
         options: vec![
             ("distinct", args.distinct.to_string()),
-            ("column", format!("{:?}", args.column.column)),
+            ("blank", char::from(args.input.blank).to_string()),
+            ("column", args.input.column_text()),
         ],
         header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
-        format: args.format.resolve(args.output.as_deref()),
+        format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
-        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
+        RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
+    opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
+    let blank = args.input.blank;
 
     let mut classes = Classes::new();
     let (mut duplicates, mut invalid) = (0u64, 0u64);
@@ -256,9 +172,17 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
                     let mut index = itoa::Buffer::new();
                     let mut automorphisms = itoa::Buffer::new();
                     let mut class_index = itoa::Buffer::new();
+                    // --blank for a grid's blanks (a pencilmark line's dots
+                    // are eliminated candidates, not blanks).
+                    let puzzle = match form {
+                        Form::Puzzle(_) if blank != b'.' => {
+                            std::borrow::Cow::Owned(crate::output::with_blank(&row.puzzle, blank))
+                        }
+                        _ => std::borrow::Cow::Borrowed(row.puzzle.as_str()),
+                    };
                     sink.write_record([
                         index.format(row.index).as_bytes(),
-                        row.puzzle.as_bytes(),
+                        puzzle.as_bytes(),
                         line.as_bytes(),
                         automorphisms.format(form.automorphisms()).as_bytes(),
                         class_index.format(class).as_bytes(),
@@ -307,5 +231,5 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         return out.interrupted(sink, signal, &summary.line(&counts));
     }
     out.commit(sink)?;
-    Ok(summary.finish(&counts, args.quiet, args.strict))
+    Ok(summary.finish(&counts, args.output.quiet, args.input.strict))
 }

@@ -3,7 +3,6 @@
 
 use crate::counting::grids::{count_grids, factorial, factorize, BoxShape, GridCount};
 use std::io::Write;
-use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 /// Options of `sudoflow count-grids`.
@@ -13,7 +12,7 @@ use std::process::ExitCode;
 computed by the column-set (\"gangster\") method of Felgenhauer & Jarvis and the Enjoy Sudoku \
 forum: band counts per column-set key, classes under stack/column permutations, completions \
 per class. Prints the method's intermediate figures, then the total alone on the last line.\n\n\
-Shapes: 2x2 (288), 2x3 and 3x2 (28,200,960) in milliseconds; 3x3 (default) in about a second; \
+Shapes: 2x2 (288), 2x3 and 3x2 (28,200,960) in milliseconds; 3x3 (default) in 0.9 CPU-seconds (BENCHMARKS.md, count-grids); \
 2x4 and 4x2 (29,136,487,207,403,520) in seconds. 2x5 and larger are accepted when their keys \
 fit in 128 bits but are not expected to finish; 3x4, 4x4 and larger are refused.\n\n\
 Example: sudoflow count-grids --box 2x3 -j 2"
@@ -29,21 +28,14 @@ RxC and CxR have the same count (transposed grids). Example: --box 2x4"
     )]
     pub shape: BoxShape,
 
-    /// Worker threads (default: all cores).
-    #[arg(
-        value_parser = crate::cli::parse_threads,
-        short = 'j',
-        long = "threads",
-        value_name = "N",
-        long_help = "Worker threads for the band counts and the per-class completion sums \
-(a local rayon pool). Default: all available cores. Example: -j 2"
-    )]
-    pub threads: Option<NonZeroUsize>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: crate::opts::ThreadsArg,
 }
 
 /// Runs `sudoflow count-grids`: figures on stdout, total on the last line.
 pub fn run(args: CountGridsArgs) -> anyhow::Result<ExitCode> {
-    let pool = crate::cli::worker_pool(args.threads)?;
+    let pool = crate::opts::worker_pool(args.threads.threads)?;
     let count = pool.install(|| count_grids(args.shape))?;
     let mut out = std::io::stdout().lock();
     for line in report(&count) {

@@ -13,7 +13,6 @@ use anyhow::{bail, Context};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Output formats of `explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,13 +38,13 @@ Examples:
   sudoflow explain 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
   head -1 puzzles.txt | sudoflow explain - --format json")]
 pub struct ExplainArgs {
-    /// The puzzle: 81 cells ('.', '0' or '_' blank), or '-' for the first record on stdin.
+    /// The puzzle: 81 cells ('.', '0', '_', '-', '*', 'x' or 'X' blank), or '-' for the first record on stdin.
     #[arg(
         value_name = "PUZZLE",
-        long_help = "The puzzle: 81 cells row-major, 1-9 givens, '.', '0' or '_' blanks; text \
-            after whitespace, ',', ';' or ':' is ignored. '-' reads the first record of stdin \
-            (any format `solve` reads).\n\
-            Example: sudoflow explain '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'"
+        long_help = "The puzzle: 81 cells row-major, 1-9 givens, '.', '0', '_', '-', '*', 'x' \
+            or 'X' blanks; text after whitespace, ',', ';' or ':' is ignored. '-' reads the \
+            first record of stdin (any format `solve` reads).\n\
+            Example: '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'"
     )]
     pub puzzle: String,
 
@@ -57,20 +56,13 @@ pub struct ExplainArgs {
         long_help = "Output format: 'text', a table with one line per step, or 'json', one \
             object {puzzle, er, ep, ed, technique, steps: [{step, rating, technique, placed, \
             removed}]} with cells in r1c2 notation.\n\
-            Example: sudoflow explain PUZZLE --format json | jq '.steps[] | select(.rating >= 6)'"
+            Example: --format json | jq '.steps[] | select(.rating >= 6)'"
     )]
     pub format: Format,
 
-    /// Give up after TIME [default: 10s].
-    #[arg(
-        long,
-        value_name = "TIME",
-        value_parser = crate::cli::parse_budget,
-        long_help = "Give up after TIME (90, 90s, 500ms, 2m, 1h) of reference work, counted \
-            as `rate --time-budget` counts it: in work, not wall time [default: 10s].\n\
-            Example: sudoflow explain PUZZLE --time-budget 2m"
-    )]
-    pub time_budget: Option<Duration>,
+    /// The rating's budget [default: 10s of work].
+    #[command(flatten)]
+    pub budget: crate::opts::BudgetArgs,
 }
 
 /// The puzzle named on the command line.
@@ -99,7 +91,14 @@ fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
 /// Errors: the puzzle cannot be read, or stdout cannot be written.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let grid = read_puzzle(&args.puzzle)?;
-    let limits = RateLimits::work(args.time_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET));
+    let limits = RateLimits {
+        time: Some(
+            args.budget
+                .time_budget
+                .unwrap_or(crate::cmd::rate::DEFAULT_BUDGET),
+        ),
+        wall: args.budget.wall_limit,
+    };
     let explanation = match explain(&grid, &limits) {
         Ok(e) => e,
         Err(e @ Unexplained::Clash(_)) => bail!("{e}"),

@@ -24,6 +24,7 @@ use crate::exit;
 use crate::generator::{
     seed_stream, GenerateOptions, Generated, Generator, Reject, Symmetry, MIN_PROPER_CLUES,
 };
+use crate::opts;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::output::{CsvSink, SolveRow, SOLVE_HEADER};
 use crate::rating::se::Rating;
@@ -34,9 +35,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::num::NonZeroUsize;
 use std::ops::RangeInclusive;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -74,12 +74,12 @@ pub struct GenerateArgs {
     /// writes it as row 1. With the same --symmetry, --minimal and filters as
     /// the run that printed X, the row equals that run's row except `index`.
     /// Example: `sudoflow generate --puzzle-seed 12345678901234567890`.
-    #[arg(long, value_name = "X", conflicts_with_all = ["count", "seed", "max_tries", "time_budget"])]
+    #[arg(long, value_name = "X", conflicts_with_all = ["count", "seed", "max_tries", "max_time", "resume"])]
     pub puzzle_seed: Option<u64>,
 
-    /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N", value_parser = crate::cli::parse_threads)]
-    pub threads: Option<NonZeroUsize>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: opts::ThreadsArg,
 
     /// Symmetry of the pattern of givens (`(r, c)` below: zero-based row and column, 0..8).
     ///
@@ -139,7 +139,13 @@ pub struct GenerateArgs {
     /// Counted in work as `rate --time-budget` counts it, not in wall
     /// time, so the same seed gives the same puzzles on an idle or a
     /// loaded machine. Example: `--se 9.0.. --se-budget 1m`.
-    #[arg(long, value_name = "TIME", requires = "se", value_parser = crate::cli::parse_budget)]
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "se",
+        value_parser = opts::parse_budget,
+        allow_negative_numbers = true
+    )]
     pub se_budget: Option<Duration>,
 
     /// No two puzzles of the run equivalent (no two share a minlex form).
@@ -153,17 +159,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub distinct: bool,
 
-    /// Output CSV file (`-` for stdout), written as FILE.partial and renamed FILE once complete.
-    #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
-    pub output: PathBuf,
-
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub format: crate::cli::FormatArg,
-
-    /// No progress bar and no summary line.
-    #[arg(short, long)]
-    pub quiet: bool,
+    pub output: opts::OutputArgs,
 
     /// Give up (exit 1) when one puzzle needs more candidates than this.
     ///
@@ -173,20 +171,19 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_tries: u64,
 
-    /// Continue an interrupted run from FILE.partial (same seed and options).
+    /// Give up (exit 1) when the whole run takes longer than TIME of wall time (90, 90s, 500ms, 2m, 1h).
     ///
-    /// The rows FILE.partial kept stay; generation goes on at the next index
-    /// with the same per-index seed streams, so the final FILE is the one an
-    /// uninterrupted run writes. Without --seed the interrupted run's seed is
-    /// used (its sidecar FILE.partial.json has it). Other options must be
-    /// the same (-j and -q may differ), else the resume is refused, saying
-    /// what differs. Example: `sudoflow generate -n 1000000 --seed 7 -o big.csv --resume`.
-    #[arg(long, conflicts_with = "puzzle_seed")]
-    pub resume: bool,
-
-    /// Give up (exit 1) when the whole run takes longer (e.g. `90`, `90s`, `500ms`, `2m`, `1h`).
-    #[arg(long, value_name = "TIME", value_parser = crate::cli::parse_duration)]
-    pub time_budget: Option<Duration>,
+    /// The run's own limit, not a record's (`--time-budget` elsewhere is
+    /// per record; `--time-budget` here is this option's old spelling). The
+    /// puzzles before the one under way are written. Example: `--max-time 1h`.
+    #[arg(
+        long,
+        alias = "time-budget",
+        value_name = "TIME",
+        value_parser = opts::parse_duration,
+        allow_negative_numbers = true
+    )]
+    pub max_time: Option<Duration>,
 }
 
 const AFTER_HELP: &str = "\
@@ -196,7 +193,7 @@ seed that rebuilds that puzzle alone (--puzzle-seed). `sudoflow solve` (--se) on
 gives the same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
---max-tries, or --time-budget ran out (the puzzles before it are written, in order);
+--max-tries, or --max-time ran out (the puzzles before it are written, in order);
 2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is
 kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
@@ -234,7 +231,7 @@ impl GenerateArgs {
 enum GiveUp {
     /// `--max-tries` candidates were all rejected.
     MaxTries,
-    /// `--time-budget` ran out.
+    /// `--max-time` ran out.
     Time,
     /// A lower index already gave up, so this one would not be written.
     Skipped,
@@ -303,6 +300,16 @@ impl Tally {
             let _ = write!(s, "{sep}duplicate class {duplicates}");
         }
         s
+    }
+}
+
+/// The option whose filter rejects a candidate for `reject`.
+fn filter_option(reject: Reject) -> &'static str {
+    match reject {
+        Reject::FewerClues | Reject::MoreClues => "--clues",
+        Reject::WnfLevel => "--wnf-level",
+        Reject::Guesses => "--guesses",
+        Reject::SeRating | Reject::Stopped => "--se",
     }
 }
 
@@ -425,10 +432,12 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .chain(["seed"])
         .map(String::from)
         .collect();
+    let output = args.output.output.as_deref().unwrap_or(Path::new("-"));
     // Without --seed a resumed run goes on with the interrupted run's.
     let stored_seed = || {
-        args.resume
-            .then(|| crate::outfile::stored_option(&args.output, "seed"))
+        args.output
+            .resume
+            .then(|| crate::outfile::stored_option(output, "seed"))
             .flatten()
             .and_then(|s| s.parse().ok())
     };
@@ -445,22 +454,31 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     None => seed.to_string(),
                 },
             ),
-            ("puzzle-seed", format!("{:?}", args.puzzle_seed)),
+            ("puzzle-seed", opts::value_text(args.puzzle_seed)),
             ("count", args.count.to_string()),
-            ("symmetry", format!("{:?}", opts.symmetry)),
+            ("symmetry", format!("{:?}", opts.symmetry).to_lowercase()),
             ("minimal", opts.minimal.to_string()),
-            ("clues", format!("{:?}", opts.clues)),
-            ("wnf-level", format!("{:?}", opts.wnf_level)),
-            ("guesses", format!("{:?}", opts.guesses)),
-            ("se", format!("{:?}", opts.se)),
-            ("se-budget", format!("{:?}", args.se_budget)),
+            ("clues", opts::range_text(&opts.clues)),
+            ("wnf-level", opts::range_text(&opts.wnf_level)),
+            ("guesses", opts::range_text(&opts.guesses)),
+            (
+                "se",
+                opts.se.as_ref().map_or("none".to_string(), |r| {
+                    format!(
+                        "{:.1}..{:.1}",
+                        *r.start() as f64 / 10.0,
+                        *r.end() as f64 / 10.0
+                    )
+                }),
+            ),
+            ("se-budget", opts::duration_text(args.se_budget)),
             ("max-tries", args.max_tries.to_string()),
             ("distinct", args.distinct.to_string()),
         ],
         header,
-        format: args.format.resolve(Some(&args.output)),
+        format: args.output.resolve_format(),
     };
-    let (mut out, mut w, mut kept) = RunOutput::open(Some(&args.output), &spec, args.resume)?;
+    let (mut out, mut w, mut kept) = RunOutput::open(Some(output), &spec, args.output.resume)?;
     // --distinct: the classes written (those of the kept rows first), and
     // the generator and canonicalizer that replace a duplicate on this
     // thread (in index order).
@@ -501,11 +519,11 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         };
     }
 
-    let threads = crate::cli::thread_count(args.threads);
+    let threads = args.threads.count();
     let start = Instant::now();
-    let deadline = args.time_budget.map(|b| start + b);
+    let deadline = args.max_time.map(|b| start + b);
     let tally = Tally::new();
-    let show = !args.quiet && std::io::stderr().is_terminal();
+    let show = !args.output.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
     // Rows written by this run, for the progress bar.
     let shown = AtomicU64::new(0);
@@ -655,7 +673,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     // Complete: every puzzle, or the run's own limits stopped it (exit 1,
     // the rows before the puzzle that gave up are the output).
     out.commit(w)?;
-    if !args.quiet {
+    if !args.output.quiet {
         eprintln!("sudoflow: {line}");
     }
     match failure {
@@ -674,20 +692,52 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             } else {
                 ""
             };
+            // The filters that rejected candidates, by name, most first.
+            let mut by: Vec<(u64, &str)> = REJECTS
+                .iter()
+                .zip(&tally.rejected)
+                .map(|(r, n)| (n.load(Relaxed), filter_option(*r)))
+                .filter(|(n, _)| *n > 0)
+                .collect();
+            if tally.duplicates.load(Relaxed) > 0 {
+                by.push((tally.duplicates.load(Relaxed), "--distinct"));
+            }
+            by.sort_by_key(|b| std::cmp::Reverse(b.0));
+            let mut names: Vec<&str> = Vec::new();
+            for (_, name) in &by {
+                if !names.contains(name) {
+                    names.push(name);
+                }
+            }
+            let loosen = match names.as_slice() {
+                [] => String::new(),
+                [one] => format!("Loosen {one}, or raise --max-tries."),
+                [rest @ .., last] => {
+                    format!(
+                        "Loosen {} or {last}, or raise --max-tries.",
+                        rest.join(", ")
+                    )
+                }
+            };
             eprintln!(
                 "sudoflow: error: puzzle {i}: none of its {} candidates (--max-tries) passed \
-                 the filters; {} puzzles written. Loosen --clues, --wnf-level or \
-                 --guesses, or raise --max-tries.{hint} (The summary above counts the \
-                 candidates of every puzzle, {:.3}% of them accepted.)",
+                 the filters; {} puzzle{} written. {loosen}{hint} Over the run, {} candidates \
+                 were made and {:.3}% accepted{}.",
                 args.max_tries,
                 resumed + written,
+                if resumed + written == 1 { "" } else { "s" },
+                tally.tries.load(Relaxed),
                 tally.acceptance(),
+                match tally.rejections() {
+                    r if r.is_empty() => String::new(),
+                    r => format!("; rejected: {r}"),
+                },
             );
             Ok(ExitCode::from(exit::FAILURE))
         }
         Some((i, GiveUp::Time)) => {
             eprintln!(
-                "sudoflow: error: --time-budget ran out at puzzle {i} (acceptance {:.3}%); \
+                "sudoflow: error: --max-time ran out at puzzle {i} (acceptance {:.3}%); \
                  {} puzzles written",
                 tally.acceptance(),
                 resumed + written

@@ -4,16 +4,12 @@
 //! [`Solver`]. The row is [`SolveRow`], written with
 //! [`SolveRow::fill_record`] (no allocation per row).
 
-use crate::cli;
-use crate::interrupt;
+use crate::opts;
 use crate::outfile::{KeptRows, RunOutput, RunSpec};
 use crate::output::{CsvBuffer, CsvSink, Format, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::Rater;
 use crate::solver::{Prune, SolveOptions, Solver};
-use anyhow::Context;
-use std::num::NonZeroUsize;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Options of `sudoflow solve`.
@@ -47,114 +43,28 @@ Examples:
   sudoflow solve datasets/sample.txt -o out.csv
   cat a.txt b.txt.gz | sudoflow solve > out.csv")]
 pub struct SolveArgs {
-    /// Puzzle files read in order as one stream ('-' or none: stdin).
-    #[arg(
-        value_name = "INPUT",
-        long_help = "Puzzle files, read in order as one stream; '-' or no INPUT reads stdin.\n\
-            One puzzle per line: 81 cells row-major, 1-9 givens, '.', '0', '_', '-', '*' or \
-            'x' blanks. Blank lines and lines starting with '#' are skipped; text after the 81 \
-            cells is ignored when separated by whitespace, ',', ';' or ':'; a CSV header with a \
-            column named 'puzzle', 'quizzes' or 'quiz' is skipped and that column read \
-            (Kaggle's sets, sudoflow's own CSV; --column picks another), quoted fields too; \
-            CRLF line ends, gzip (.gz) and zip archives (.zip, members in order) are read as \
-            is; a directory or a UTF-16 file is an error naming it.\n\
-            Pasted puzzles: cells separated by spaces or '|' ('5 3 . | . 7 . | ...'), and a \
-            grid on 9 lines of 9 cells, box rules ('------+-------+------') skipped, which is \
-            one record; rows cut short are one invalid record saying so.\n\
-            A field of 729 characters is a puzzle given by its candidates (tdoku's -p \
-            pencilmarks: per cell 9 characters, the digit if still possible, '.' if \
-            eliminated), solved from them.\n\
-            Example: sudoflow solve a.txt b.txt.gz -"
-    )]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: opts::InputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub column: crate::cli::ColumnArg,
-
-    /// Write the CSV to FILE instead of stdout.
-    #[arg(
-        short,
-        long,
-        value_name = "FILE",
-        long_help = "Write the CSV to FILE instead of stdout ('-' is stdout). The rows go to \
-            FILE.partial, created once every input has been found, and renamed FILE (after \
-            an fsync) only when the run completes: FILE is never left half-written, and an \
-            older FILE stays until then.\n\
-            Example: sudoflow solve puzzles.txt -o solved.csv"
-    )]
-    pub output: Option<PathBuf>,
+    pub output: opts::OutputArgs,
 
     #[command(flatten)]
     #[allow(missing_docs)]
-    pub format: crate::cli::FormatArg,
+    pub work: opts::WorkArgs,
 
-    /// Worker threads [default: all cores].
-    #[arg(
-        value_parser = crate::cli::parse_threads,
-        short = 'j',
-        long,
-        value_name = "N",
-        long_help = "Number of worker threads solving in parallel [default: all cores]. The \
-            output is byte-identical whatever N is.\n\
-            Example: sudoflow solve -j 1 puzzles.txt"
-    )]
-    pub threads: Option<NonZeroUsize>,
-
-    /// Count solutions up to N.
+    /// Count solutions up to N [default: 2].
     #[arg(
         long,
         value_name = "N",
         default_value_t = 2,
+        hide_default_value = true,
         value_parser = clap::value_parser!(u64).range(1..),
-        long_help = "Count solutions up to N, then stop: 2 is enough to tell 'unique' from \
-            'multiple'. The 'solutions' column is exact below N; N means N or more (the \
-            search stopped at the N-th solution; `count --max N` writes its cap the same \
-            way). With --limit 1 the search stops at the first solution, so uniqueness is \
-            not checked and the status is 'solved'.\n\
-            Example: sudoflow solve --limit 1000 puzzles.txt"
+        long_help = opts::LIMIT_HELP
     )]
     pub limit: u64,
-
-    /// Records per batch handed to a worker.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = NonZeroUsize::new(1024).expect("nonzero"),
-        long_help = "Records per batch handed to a worker. Larger batches mean less channel \
-            traffic; memory holds about 4 x threads batches at once.\n\
-            Example: sudoflow solve --batch-size 4096 big.txt"
-    )]
-    pub batch_size: NonZeroUsize,
-
-    /// Write blanks in the output's puzzle column as CHAR ('.', '0' or '_').
-    #[arg(
-        long,
-        value_name = "CHAR",
-        default_value = ".",
-        value_parser = crate::cli::parse_blank,
-        long_help = crate::cli::BLANK_HELP
-    )]
-    pub blank: u8,
-
-    /// No progress bar and no summary line on stderr.
-    #[arg(
-        short,
-        long,
-        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
-            stderr is a terminal) and no summary line at the end.\n\
-            Example: sudoflow solve -q puzzles.txt > out.csv"
-    )]
-    pub quiet: bool,
-
-    /// Exit 1 if any record is invalid (after writing everything).
-    #[arg(
-        long,
-        long_help = "Exit with code 1 if any record is invalid (bad length, bad character, \
-            clashing givens). The whole output is still written first.\n\
-            Example: sudoflow solve --strict puzzles.txt -o out.csv || echo 'bad records'"
-    )]
-    pub strict: bool,
 
     /// Propagation before each guess.
     #[arg(
@@ -167,66 +77,56 @@ pub struct SolveArgs {
             edges (all-different matching) whenever basic propagation stalls; 'matching-root' \
             does that before the first guess only. 'basic' is the default because it is the \
             fastest on every public set (BENCHMARKS.md, section Solver).\n\
-            Example: sudoflow solve --prune matching hard.txt"
+            Example: --prune matching"
     )]
     pub prune: Prune,
-
-    /// Add Sudoku Explainer's rating: columns er, ep, ed (as `sudoflow rate` gives them).
-    #[arg(
-        long,
-        long_help = "Rate every puzzle with one solution on Sudoku Explainer's scale and add             the columns er, ep, ed after 'error' (one decimal, as `sudoflow rate` and SE's             serate print them; empty for other statuses). A puzzle whose rating takes longer             than --se-budget gets empty columns and an error saying so.
-            Example: sudoflow solve --se puzzles.txt -o solved-and-rated.csv"
-    )]
-    pub se: bool,
-
-    /// Budget per puzzle for --se, in reference work [default: 10s].
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "se",
-        value_parser = crate::cli::parse_budget,
-        long_help = "Budget to rate one puzzle with --se (90, 90s, 500ms, 2m, 1h) [default: \
-            10s], counted in work as `rate --time-budget` counts it, not in wall time: the \
-            rows are the same on an idle or a loaded machine.\n\
-            Example: sudoflow solve --se --se-budget 1m hardest.txt"
-    )]
-    pub se_budget: Option<std::time::Duration>,
-
-    /// Also give up rating a puzzle after TIME of wall time (rows then depend on load).
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "se",
-        value_parser = crate::cli::parse_budget,
-        long_help = "Also give up rating a puzzle with --se after TIME of wall time, as \
-            `rate --wall-limit` does: its rows may differ on a loaded or slower machine. \
-            Default: none.\n\
-            Example: sudoflow solve --se --se-wall-limit 30s hardest.txt"
-    )]
-    pub se_wall_limit: Option<std::time::Duration>,
-
-    /// Continue an interrupted run from FILE.partial (same inputs and options).
-    #[arg(
-        long,
-        requires = "output",
-        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
-            FILE.partial, the rows it kept: the inputs and the options that shape the rows \
-            must be those of that run (-j, --batch-size and -q may differ), else the resume \
-            is refused, saying what differs. The records whose rows are kept are read again \
-            and checked, not solved; the final FILE is the same, byte for byte, as an \
-            uninterrupted run's. Without FILE.partial the run starts afresh.\n\
-            Example: sudoflow solve big.txt -o big.csv --resume"
-    )]
-    pub resume: bool,
 
     /// Propagate only, never guess: unfinished puzzles get status 'stuck'.
     #[arg(
         long,
         long_help = "Propagate to a fixed point and never guess. A puzzle that propagation \
             alone does not finish gets status 'stuck' (its solution column stays empty).\n\
-            Example: sudoflow solve --no-guess --prune matching puzzles.txt"
+            Example: --no-guess --prune matching"
     )]
     pub no_guess: bool,
+
+    /// Add Sudoku Explainer's rating: columns er, ep, ed (as `sudoflow rate` gives them).
+    #[arg(
+        long,
+        long_help = "Rate every puzzle with one solution on Sudoku Explainer's scale and add \
+            the columns er, ep, ed after 'error' (one decimal, as `sudoflow rate` and SE's \
+            serate print them; empty for other statuses). A puzzle whose rating runs out of \
+            --se-budget gets empty columns and an error saying so.\n\
+            Example: --se -o solved-and-rated.csv"
+    )]
+    pub se: bool,
+
+    /// Work allowed to rate one puzzle with --se [default: 10s].
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "se",
+        value_parser = opts::parse_budget,
+        allow_negative_numbers = true,
+        long_help = "Work allowed to rate one puzzle with --se, counted in work like `rate \
+            --time-budget` (so the row is the same whatever the load) [default: 10s].\n\
+            Example: --se --se-budget 1m"
+    )]
+    pub se_budget: Option<std::time::Duration>,
+
+    /// Also stop rating a puzzle with --se after TIME of wall time (rows then depend on load).
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "se",
+        value_parser = opts::parse_budget,
+        allow_negative_numbers = true,
+        long_help = "Also stop rating a puzzle with --se after TIME of wall time. Unlike \
+            --se-budget, which is counted in work, a puzzle may then get other columns on a \
+            loaded or slower machine. Default: none.\n\
+            Example: --se --se-wall-limit 1m"
+    )]
+    pub se_wall_limit: Option<std::time::Duration>,
 }
 
 /// Per-status counts, in the order the summary line lists them.
@@ -372,15 +272,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         guess: !args.no_guess,
         budget: crate::work::Budget::NONE,
     };
-    let opts = PipelineOptions {
-        inputs: args.inputs,
-        column: args.column.column.clone(),
-        threads: cli::thread_count(args.threads),
-        batch_size: args.batch_size.get(),
-        progress: cli::progress(args.quiet, args.output.as_deref()),
-    };
-    pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
-    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let opts = opts::start_run(&args.input, &args.output, &args.work)?;
     let limits = crate::cmd::rate::RateLimits {
         time: Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET)),
         wall: args.se_wall_limit,
@@ -392,28 +284,32 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let spec = RunSpec {
         command: "solve",
         resumable: true,
-        inputs: outfile_inputs(&opts.inputs),
+        inputs: args.input.sidecar_inputs(),
         options: vec![
             ("limit", args.limit.to_string()),
-            ("prune", format!("{:?}", args.prune)),
+            (
+                "prune",
+                clap::ValueEnum::to_possible_value(&args.prune)
+                    .map_or_else(String::new, |v| v.get_name().to_string()),
+            ),
             ("no-guess", args.no_guess.to_string()),
             ("se", args.se.to_string()),
             (
                 "se-budget",
-                format!("{:?}", limits.time.filter(|_| args.se)),
+                opts::duration_text(limits.time.filter(|_| args.se)),
             ),
-            ("se-wall-limit", format!("{:?}", limits.wall)),
-            ("blank", char::from(args.blank).to_string()),
-            ("column", format!("{:?}", args.column.column)),
+            ("se-wall-limit", opts::duration_text(limits.wall)),
+            ("blank", char::from(args.input.blank).to_string()),
+            ("column", args.input.column_text()),
         ],
         header,
-        format: args.format.resolve(args.output.as_deref()),
+        format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
-        RunOutput::open(args.output.as_deref(), &spec, args.resume)?;
-    cli::note_terminal_stdin(&opts.inputs, args.quiet);
-    sink.set_blank(args.blank);
-    let blank = args.blank;
+        RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
+    opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
+    sink.set_blank(args.input.blank);
+    let blank = args.input.blank;
     // A clash row's puzzle column is the parsed puzzle: it takes --blank too.
     let solve_record = |solver: &mut Solver, record: &Record| {
         let mut row = solve_record(solver, record);
@@ -449,16 +345,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         kept.as_mut(),
         &names,
         &mut counts,
-        args.quiet,
-        args.strict,
+        args.output.quiet,
+        args.input.strict,
     )
-}
-
-/// The inputs as the run's fingerprint lists them: none means stdin, `-`.
-pub fn outfile_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
-    if inputs.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        inputs.to_vec()
-    }
 }

@@ -5,12 +5,32 @@
 use super::MIN_PROPER_CLUES;
 use std::ops::RangeInclusive;
 
+/// The hint for a range written another way than `MIN..MAX` (`1.0-1.5`,
+/// `20:23`, `20 to 23`), if `text` looks like one.
+fn range_hint(text: &str) -> Option<String> {
+    let t = text.trim();
+    let sep = [" to ", "-", ":", "\u{2013}", ","]
+        .iter()
+        .find(|sep| t.get(1..).is_some_and(|rest| rest.contains(**sep)))?;
+    let (a, b) = t.split_once(*sep)?;
+    Some(format!(
+        "{text:?}: a range is written MIN..MAX (two dots), e.g. {}..{}",
+        a.trim(),
+        b.trim()
+    ))
+}
+
 /// Parses an inclusive range `A..B` (or `A..=B`), `A..`, `..B` or `A`, with
 /// `lo`/`hi` standing in for an open end.
 fn parse_span<T>(text: &str, lo: T, hi: T) -> Result<RangeInclusive<T>, String>
 where
     T: std::str::FromStr + PartialOrd + Copy + std::fmt::Display,
 {
+    if !text.contains("..") {
+        if let Some(hint) = range_hint(text) {
+            return Err(hint);
+        }
+    }
     let num = |s: &str| {
         s.trim()
             .parse::<T>()
@@ -63,6 +83,11 @@ pub fn parse_guesses(text: &str) -> Result<RangeInclusive<u64>, String> {
 /// `--se`: an ER range in tenths, from `MIN..MAX`, `MIN..`, `..MAX` or
 /// `X` with one decimal at most (ratings run 1.0 to 20.0).
 pub fn parse_se(text: &str) -> Result<RangeInclusive<i64>, String> {
+    if !text.contains("..") {
+        if let Some(hint) = range_hint(text) {
+            return Err(hint);
+        }
+    }
     let tenths = |t: &str| -> Result<i64, String> {
         let v: f64 = t
             .trim()
@@ -103,6 +128,28 @@ pub fn parse_se(text: &str) -> Result<RangeInclusive<i64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_written_another_way_says_how_to_write_it() {
+        for (parse, text, want) in [
+            (
+                parse_se as fn(&str) -> Result<RangeInclusive<i64>, String>,
+                "1.0-1.5",
+                "1.0..1.5",
+            ),
+            (parse_se, "7 to 8", "7..8"),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert!(e.contains("MIN..MAX") && e.contains(want), "{e}");
+        }
+        let e = parse_clues("20-23").unwrap_err();
+        assert!(e.contains("20..23"), "{e}");
+        let e = parse_guesses("5:9").unwrap_err();
+        assert!(e.contains("5..9"), "{e}");
+        // Negative numbers and plain values are not ranges.
+        assert!(parse_se("-1").unwrap_err().contains("ratings run"));
+        assert_eq!(parse_se("7.5"), Ok(75..=75));
+    }
 
     #[test]
     fn spans_parse_and_explain_errors() {

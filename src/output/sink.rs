@@ -41,8 +41,8 @@ impl Format {
     }
 
     /// The format a run writes: `explicit` (`--format`) if given, else the
-    /// one `-o`'s extension names (`.parquet`/`.pq`, `.jsonl`/`.ndjson`),
-    /// else CSV.
+    /// one `-o`'s extension names (`.parquet`/`.pq`; `.jsonl`, `.ndjson`
+    /// or `.json`: rows are a stream, so JSON is JSON Lines), else CSV.
     pub fn resolve(explicit: Option<Format>, output: Option<&Path>) -> Format {
         if let Some(f) = explicit {
             return f;
@@ -53,7 +53,7 @@ impl Format {
             .map(str::to_ascii_lowercase);
         match ext.as_deref() {
             Some("parquet" | "pq") => Format::Parquet,
-            Some("jsonl" | "ndjson") => Format::Jsonl,
+            Some("jsonl" | "ndjson" | "json") => Format::Jsonl,
             _ => Format::Csv,
         }
     }
@@ -205,6 +205,7 @@ mod tests {
         let out = |p: &str| Format::resolve(None, Some(Path::new(p)));
         assert_eq!(out("a.parquet"), Format::Parquet);
         assert_eq!(out("a.JSONL"), Format::Jsonl);
+        assert_eq!(out("a.json"), Format::Jsonl);
         assert_eq!(out("a.csv"), Format::Csv);
         assert_eq!(out("a"), Format::Csv);
         assert_eq!(Format::resolve(None, None), Format::Csv);

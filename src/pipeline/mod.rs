@@ -202,8 +202,8 @@ impl Summary {
     }
 
     /// The end-of-run line for stderr, e.g. `49158 records (49158 unique) in
-    /// 1.52 s, 32340 records/s`; `counts` are the caller's per-status counts,
-    /// zero counts left out. A resumed run adds `; 20000 of them resumed
+    /// 1.52 s, 32340 records/s` (`1 record`; a rate below 10/s to a tenth);
+    /// `counts` are the caller's per-status counts, zero counts left out. A resumed run adds `; 20000 of them resumed
     /// from the interrupted run` (the time and rate are this run's).
     pub fn line(&self, counts: &[(&str, u64)]) -> String {
         let parts: Vec<String> = counts
@@ -224,12 +224,19 @@ impl Summary {
         } else {
             String::new()
         };
+        let per_sec = self.records_per_sec();
         format!(
-            "{} records{} in {:.2} s, {:.0} records/s{resumed}",
+            "{} record{}{} in {:.2} s, {} records/s{resumed}",
             self.records,
+            if self.records == 1 { "" } else { "s" },
             detail,
             self.elapsed.as_secs_f64(),
-            self.records_per_sec()
+            // A tenth below 10/s, so that a slow run does not read 0/s.
+            if per_sec > 0.0 && per_sec < 10.0 {
+                format!("{per_sec:.1}")
+            } else {
+                format!("{per_sec:.0}")
+            }
         )
     }
 

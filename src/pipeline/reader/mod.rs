@@ -106,6 +106,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Read buffer per input: large reads keep syscalls off the profile.
@@ -282,7 +283,7 @@ fn read_inputs(
                     .fill_buf()
                     .with_context(|| format!("cannot read input {name}"))?;
                 if is_zip(head) {
-                    archive = Some(input.into_inner());
+                    archive = Some(input.into_inner().0);
                     (name, Box::new(io::empty()))
                 } else {
                     (name, Box::new(input))
@@ -313,13 +314,36 @@ fn read_inputs(
     Ok(())
 }
 
+/// Bytes this process has read from regular input files so far (for a
+/// progress bar: the bytes read against the inputs' sizes). Zip archives'
+/// bytes are not counted.
+static BYTES_READ: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes read from regular input files by this process so far (monotonic;
+/// a progress bar takes the difference from its start).
+pub fn bytes_read() -> u64 {
+    BYTES_READ.load(Ordering::Relaxed)
+}
+
+/// A file whose reads are added to [`BYTES_READ`] (one relaxed add per
+/// buffer fill).
+pub(crate) struct Counted(File);
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.read(buf)?;
+        BYTES_READ.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 /// A regular file's buffered reader, its signature checked against its name
-/// ([`check_signature`]).
+/// ([`check_signature`]); what is read from it is counted ([`bytes_read`]).
 ///
 /// Errors: the file cannot be read, or its bytes are not what its name
 /// promises.
-fn buffered_file(path: &Path, file: File) -> anyhow::Result<BufReader<File>> {
-    let mut input = BufReader::with_capacity(BUFFER, file);
+fn buffered_file(path: &Path, file: File) -> anyhow::Result<BufReader<Counted>> {
+    let mut input = BufReader::with_capacity(BUFFER, Counted(file));
     let head = input
         .fill_buf()
         .with_context(|| format!("cannot read input {}", path.display()))?;

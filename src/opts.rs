@@ -1,0 +1,608 @@
+//! The command line's one vocabulary (feature `cli`): the option groups
+//! every command flattens into its arguments, their value parsers, the
+//! progress bar and the wording of values in messages.
+//!
+//! Below [`crate::cmd`] (which uses these) and above the library (which
+//! knows nothing of them); [`crate::cli`] only names the commands. An idea
+//! has one spelling, one default and one help text wherever it appears:
+//!
+//! | group | options |
+//! |---|---|
+//! | [`InputArgs`] | `INPUT...`, `--column`, `--blank`, `--strict` |
+//! | [`OutputArgs`] | `-o/--output`, `--format`, `--resume`, `-q/--quiet` |
+//! | [`WorkArgs`] | `-j/--threads`, `--batch-size` |
+//! | [`BudgetArgs`] | `--time-budget`, `--wall-limit` (per record) |
+//!
+//! and the solution cap is `--limit` everywhere (`count --max` is its old,
+//! hidden spelling). Old spellings stay as hidden aliases, so scripts keep
+//! working.
+
+use crate::pipeline::{Progress, ProgressHook};
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use crate::threads::{thread_count, worker_pool};
+
+/// The characters the reader takes for a blank cell, as every help text
+/// lists them.
+pub const BLANKS: &str = "'.', '0', '_', '-', '*', 'x' or 'X'";
+
+/// `--limit`'s long help (`solve`, `bench`; `count`'s cap has its own
+/// default: none).
+pub const LIMIT_HELP: &str = "Count solutions up to N, then stop: the default 2 is enough to \
+    tell 'unique' from 'multiple'. The 'solutions' column is exact below N; N means N or more \
+    (the search stopped at the N-th solution; `count --limit N` writes its cap the same way). \
+    With --limit 1 the search stops at the first solution, so uniqueness is not checked and \
+    the status is 'solved'.\n\
+    Example: --limit 1000";
+
+/// Parses every duration option (`--time-budget`, `--wall-limit`,
+/// `--se-budget`, `generate --max-time`, `bench`'s `--time`, `--warmup`,
+/// `--validate-time`): a plain number is seconds (fractions allowed: `2.5`),
+/// anything else is read by the humantime crate (`500ms`, `3s`, `2m`, `1h`,
+/// `1m30s`, `2min`).
+///
+/// Errors: neither form, or a negative or non-finite number; the message
+/// gives the accepted forms.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    if let Ok(secs) = t.parse::<f64>() {
+        return Duration::try_from_secs_f64(secs).map_err(|_| {
+            format!("{text:?} is not a duration: it must be 0 or more (e.g. 10s, 500ms, 2m)")
+        });
+    }
+    humantime::parse_duration(t).or_else(|e| {
+        // humantime takes whole numbers only; `1.5s` and `0.5m` read too.
+        let (num, scale) = [("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
+            .iter()
+            .find_map(|&(unit, scale)| Some((t.strip_suffix(unit)?.trim(), scale)))
+            .ok_or(e.to_string())
+            .map_err(|e| bad(text, &e))?;
+        let secs: f64 = num.parse().map_err(|_| bad(text, &e.to_string()))?;
+        Duration::try_from_secs_f64(secs * scale).map_err(|_| bad(text, "negative"))
+    })
+}
+
+fn bad(text: &str, why: &str) -> String {
+    format!(
+        "{text:?} is not a duration ({why}); write seconds (2.5) or a number with a unit: \
+         500ms, 3s, 1.5s, 2m, 1h, 1m30s"
+    )
+}
+
+/// [`parse_duration`] for budgets and limits, which must be above zero.
+///
+/// Errors: as [`parse_duration`], or a zero duration.
+pub fn parse_budget(text: &str) -> Result<Duration, String> {
+    match parse_duration(text)? {
+        d if d.is_zero() => Err(format!(
+            "{text:?}: a time budget must be above zero (e.g. 10s, 500ms, 2m)"
+        )),
+        d => Ok(d),
+    }
+}
+
+/// A duration as messages and the resume sidecar write it: `10s`,
+/// `1m 30s`, `500ms` (humantime's format), `none` for no value.
+pub fn duration_text(d: Option<Duration>) -> String {
+    d.map_or_else(
+        || "none".to_string(),
+        |d| humantime::format_duration(d).to_string(),
+    )
+}
+
+/// An optional value as messages and the resume sidecar write it: the
+/// value, or `none`.
+pub fn value_text<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "none".to_string(), |v| v.to_string())
+}
+
+/// An inclusive range as messages and the resume sidecar write it:
+/// `MIN..MAX`, the way the options take it.
+pub fn range_text<T: std::fmt::Display>(r: &std::ops::RangeInclusive<T>) -> String {
+    format!("{}..{}", r.start(), r.end())
+}
+
+/// Parses `-j/--threads`: a whole number, at least 1 and at most
+/// [`crate::threads::max_threads`].
+///
+/// Errors: not a whole number, 0 (the message says at least 1 thread), or
+/// far more threads than cores (the message gives the limit).
+pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    let max = crate::threads::max_threads();
+    if n > max {
+        return Err(format!(
+            "{n} threads is far more than this machine's {} cores: at most {max} (4 per core, \
+             at least 16); more only add start-up time and switching",
+            crate::threads::cores()
+        ));
+    }
+    NonZeroUsize::new(n).ok_or_else(|| "at least 1 thread is needed".to_string())
+}
+
+/// Parses `--blank`: the character the output's `puzzle` column writes for
+/// a blank cell, one of the blanks every command reads ([`BLANKS`]).
+///
+/// Errors: anything else.
+pub fn parse_blank(text: &str) -> Result<u8, String> {
+    match text {
+        "." | "0" | "_" | "-" | "*" | "x" | "X" => Ok(text.as_bytes()[0]),
+        _ => Err(format!(
+            "{text:?}: the blank must be one of {BLANKS} (what the reader takes for a blank)"
+        )),
+    }
+}
+
+/// Parses `--column`: digits are a 1-based column number, anything else a
+/// column name.
+///
+/// Errors: an empty text, or column number 0.
+pub fn parse_column(text: &str) -> Result<crate::pipeline::reader::Column, String> {
+    text.parse()
+}
+
+/// What a command reads: its inputs and how records are taken from them.
+/// Flattened into `solve`, `rate`, `count` and `canon`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct InputArgs {
+    /// Puzzle files read in order as one stream ('-' or none: stdin).
+    #[arg(value_name = "INPUT", long_help = INPUT_HELP)]
+    pub inputs: Vec<PathBuf>,
+
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(
+        long,
+        value_name = "NAME|N",
+        value_parser = parse_column,
+        long_help = COLUMN_HELP
+    )]
+    pub column: Option<crate::pipeline::reader::Column>,
+
+    /// Write blanks in the output's puzzle column as CHAR [default: .].
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        hide_default_value = true,
+        value_parser = parse_blank,
+        long_help = BLANK_HELP
+    )]
+    pub blank: u8,
+
+    /// Exit 1 if any record is invalid (after writing everything).
+    #[arg(
+        long,
+        long_help = "Exit with code 1 if any record is invalid (bad length, bad character, \
+            clashing givens). The whole output is still written first.\n\
+            Example: --strict -o out.csv || echo 'bad records'"
+    )]
+    pub strict: bool,
+}
+
+/// `INPUT`'s long help.
+const INPUT_HELP: &str = "Puzzle files, read in order as one stream; '-' or no INPUT reads \
+    stdin, so puzzles can be piped in. One puzzle per line: 81 cells row-major, \
+    digits 1-9 given, '.', '0', '_', '-', '*', 'x' or 'X' blank. Blank lines and lines \
+    starting with '#' are skipped; text after the 81 cells is ignored when a space, ',', ';' \
+    or ':' separates it ('puzzle ED=7.1/1.2/1.2', tdoku's 'puzzle:count:solution'). A CSV \
+    whose header names a column puzzle, quizzes or quiz (Kaggle's sets, sudoflow's own \
+    output) is read by RFC 4180 from that column (see --column). gzip and zip inputs are \
+    recognised by their bytes; a directory, a UTF-16 file or a damaged archive is an error \
+    naming it.\n\
+    Pasted puzzles: cells separated by spaces or '|' ('5 3 . | . 7 . | ...'), and a grid on 9 \
+    lines of 9 cells, box rules ('------+-------+------') skipped, which is one record; rows \
+    cut short are one invalid record saying so.\n\
+    A field of 729 characters is a puzzle given by its candidates (tdoku's -p pencilmarks: \
+    per cell 9 characters, the digit if still possible, '.' if eliminated).\n\
+    Every record gets exactly one row; one that is not a puzzle is 'invalid' and its error \
+    names source:line and the problem.\n\
+    Example: a.txt b.txt.gz -";
+
+/// `--column`'s long help.
+const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
+    so named in each input's first line (a header; any case), or N, the N-th column (1-based; \
+    a first line whose N-th field is a name, such as 'sudoku', is taken for a header and \
+    skipped). Records are read by RFC 4180: quoted fields may hold commas, \"\" and line ends. \
+    Without --column the puzzle is the first field, or the column a header names 'puzzle', \
+    'quizzes' or 'quiz' wherever it is (Kaggle's sets, sudoflow's own CSV).\n\
+    Example: --column sudoku data.csv; --column 3 data.csv";
+
+/// `--blank`'s long help.
+const BLANK_HELP: &str = "The character the output's puzzle column writes for a blank cell: \
+    '.' (the default), '0', '_', '-', '*', 'x' or 'X', the blanks the reader takes. With the \
+    input's own blank (Kaggle's sets use '0') the column equals the input's puzzle field, so \
+    the output joins back on it (pandas: df.merge(out, left_on='quizzes', \
+    right_on='puzzle')). Invalid records' text is written as read whatever the option.\n\
+    Example: --blank 0 sudoku.csv -o out.csv";
+
+/// Where and how a command writes its rows. Flattened into every command
+/// that writes rows (`solve`, `rate`, `count`, `canon`, `generate`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct OutputArgs {
+    /// Write the rows to FILE instead of stdout, atomically (FILE.partial until complete).
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        long_help = "Write the rows to FILE instead of stdout ('-' is stdout). They go to \
+            FILE.partial, created once every input has been found, and renamed FILE (after \
+            an fsync) only when the run completes: FILE is never left half-written, and an \
+            older FILE stays until then. At least once a second the rows are pushed to \
+            FILE.partial with a checkpoint (its sidecar FILE.partial.json), so a run stopped \
+            in any way can be continued with --resume. FILE must not be an input (nor the \
+            file stdin reads).\n\
+            Example: -o out.csv"
+    )]
+    pub output: Option<PathBuf>,
+
+    /// Output format: csv, jsonl or parquet [default: -o's extension, else csv].
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        value_parser = crate::output::Format::parse,
+        long_help = "The rows' format: csv (the default), jsonl (JSON Lines: one JSON object \
+            per row, numbers as numbers, empty fields null) or parquet (typed columns, zstd, \
+            a row group per 65,536 rows; pandas, polars, pyarrow and Spark read it). Without \
+            --format, -o's extension decides: .parquet or .pq, .jsonl, .ndjson or .json (JSON \
+            Lines), else csv. The columns are the CSV's in every format. CSV and JSON Lines \
+            runs can be --resume'd, Parquet runs cannot.\n\
+            Example: -o out.parquet"
+    )]
+    pub format: Option<crate::output::Format>,
+
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(
+        long,
+        requires = "output",
+        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
+            FILE.partial: the inputs and the options that shape the rows must be those of \
+            that run (-j, --batch-size and -q may differ), else the resume is refused, saying \
+            what differs. The partial file is verified against its checkpoints: the rows that \
+            verify are kept (and checked against the records read again), anything after them \
+            or damaged is redone, so the final FILE is the one an uninterrupted run writes. \
+            Without FILE.partial the run starts afresh.\n\
+            Example: -o big.csv --resume"
+    )]
+    pub resume: bool,
+
+    /// No progress bar and no summary line on stderr.
+    #[arg(
+        short,
+        long,
+        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
+            stderr is a terminal) and no summary line at the end.\n\
+            Example: -q > out.csv"
+    )]
+    pub quiet: bool,
+}
+
+impl OutputArgs {
+    /// The format the run writes: `--format`, else `-o`'s extension,
+    /// else CSV ([`crate::output::Format::resolve`]).
+    pub fn resolve_format(&self) -> crate::output::Format {
+        crate::output::Format::resolve(self.format, self.output.as_deref())
+    }
+}
+
+/// How a command spreads its work. Flattened into `solve`, `rate`,
+/// `count` and `canon` (`generate` and `count-grids` take `-j` alone).
+#[derive(Debug, Clone, clap::Args)]
+pub struct WorkArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: ThreadsArg,
+
+    /// Most records per batch handed to a worker [default: 1024].
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = NonZeroUsize::new(1024).expect("nonzero"),
+        hide_default_value = true,
+        long_help = "Most records per batch handed to a worker [default: 1024]. Batches are \
+            sized by the work they hold (about 20 ms of one thread's work, from one record \
+            while a record's cost is unknown), up to N records; memory holds about 4 x \
+            threads batches at once.\n\
+            Example: --batch-size 4096"
+    )]
+    pub batch_size: NonZeroUsize,
+}
+
+/// `-j/--threads`, alone (`generate`, `count-grids`) or in [`WorkArgs`].
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct ThreadsArg {
+    /// Worker threads [default: all cores].
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        value_parser = parse_threads,
+        long_help = "Threads that work in parallel [default: all cores; at most 4 per core, \
+            and at least 16 are allowed]. The output is byte-identical whatever N is.\n\
+            Example: -j 1"
+    )]
+    pub threads: Option<NonZeroUsize>,
+}
+
+impl ThreadsArg {
+    /// The number of threads: `-j`, else every core.
+    pub fn count(&self) -> usize {
+        thread_count(self.threads)
+    }
+}
+
+/// A per-record budget: how much work one record may take before it gets
+/// status `timeout`. Flattened into `rate`, `count` and `explain`, each of
+/// which names its default in the short help ([`budget_help`]).
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct BudgetArgs {
+    /// Give up on a record after TIME of work (status 'timeout').
+    #[arg(
+        long,
+        value_name = "TIME",
+        value_parser = parse_budget,
+        allow_negative_numbers = true,
+        long_help = "Give up on a record after TIME of work: it gets status 'timeout' and the \
+            run goes on. TIME is seconds or a number with a unit: 90, 90s, 500ms, 2m, 1h. The \
+            budget is counted in work, not wall time (10 million units of the command's \
+            search a second: nodes of the solver's search, the rater's chaining steps; about \
+            a second of this project's reference host), so a record runs out at the same \
+            point, with the same row, whatever the machine's load, its speed and -j. The \
+            default is the command's (rate and explain: 10s; count: none).\n\
+            Example: --time-budget 1m"
+    )]
+    pub time_budget: Option<Duration>,
+
+    /// Also give up on a record after TIME of wall time (rows then depend on load).
+    #[arg(
+        long,
+        value_name = "TIME",
+        value_parser = parse_budget,
+        allow_negative_numbers = true,
+        long_help = "Also give up on a record after TIME of wall time (status 'timeout'). \
+            Unlike --time-budget, which is counted in work, a record may then get another row \
+            on a loaded or slower machine, or on a resume. Default: none.\n\
+            Example: --wall-limit 1m"
+    )]
+    pub wall_limit: Option<Duration>,
+}
+
+impl InputArgs {
+    /// The inputs as the resume sidecar lists them: none means stdin, `-`.
+    pub fn sidecar_inputs(&self) -> Vec<PathBuf> {
+        if self.inputs.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            self.inputs.clone()
+        }
+    }
+
+    /// `--column` as the sidecar and messages write it (`none` without it).
+    pub fn column_text(&self) -> String {
+        value_text(self.column.as_ref())
+    }
+}
+
+/// What every command that reads records does before its rows: the
+/// pipeline's options from the groups (the progress bar where
+/// [`show_progress`] says so), the inputs checked before any output
+/// exists ([`crate::pipeline::check_inputs`]), and the SIGINT/SIGTERM
+/// handlers installed.
+///
+/// Errors: an input that cannot be read (the message names it), or the
+/// handlers cannot be installed.
+pub fn start_run(
+    input: &InputArgs,
+    output: &OutputArgs,
+    work: &WorkArgs,
+) -> anyhow::Result<crate::pipeline::PipelineOptions> {
+    use anyhow::Context;
+    let opts = crate::pipeline::PipelineOptions {
+        inputs: input.inputs.clone(),
+        column: input.column.clone(),
+        threads: work.threads.count(),
+        batch_size: work.batch_size.get(),
+        progress: progress(output.quiet, output.output.as_deref(), &input.inputs),
+    };
+    crate::pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
+    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    Ok(opts)
+}
+
+/// `--time-budget`'s short help with a command's `default`, for
+/// `#[command(mut_arg("time_budget", ...))]`.
+pub fn budget_help(arg: clap::Arg, default: &'static str) -> clap::Arg {
+    let help =
+        format!("Give up on a record after TIME of work (status 'timeout') [default: {default}]");
+    arg.help(help)
+}
+
+/// Whether the progress bar is drawn: not with `--quiet`, only on a
+/// terminal stderr, and not when the rows go to a terminal stdout too (the
+/// bar would be drawn between the rows).
+pub fn show_progress(quiet: bool, output: Option<&std::path::Path>) -> bool {
+    use std::io::IsTerminal;
+    let to_stdout = match output {
+        None => true,
+        Some(p) => p.as_os_str() == "-",
+    };
+    let csv_on_terminal = to_stdout && std::io::stdout().is_terminal();
+    !quiet && std::io::stderr().is_terminal() && !csv_on_terminal
+}
+
+/// [`show_progress`] as the pipeline's
+/// [`PipelineOptions::progress`](crate::pipeline::PipelineOptions::progress):
+/// a [`RecordsBar`] over `inputs` when it says so, else none.
+pub fn progress(
+    quiet: bool,
+    output: Option<&std::path::Path>,
+    inputs: &[PathBuf],
+) -> Option<ProgressHook> {
+    show_progress(quiet, output).then(|| RecordsBar::hook(inputs))
+}
+
+/// The progress bar of the commands that read records, on stderr. Where
+/// every input is a regular file, the bar is the bytes read against their
+/// total size, with the percentage and the time left; otherwise a spinner.
+/// Beside it: the records emitted and records/s (to a tenth below 10/s).
+/// Drawn from the pipeline's [`Progress::start`] on, cleared at
+/// [`Progress::finish`].
+pub struct RecordsBar {
+    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+    /// The inputs' total size in bytes, when every one is a regular file.
+    total: Option<u64>,
+    /// When the run started, and [`crate::pipeline::reader::bytes_read`] then.
+    started: std::sync::OnceLock<(std::time::Instant, u64)>,
+}
+
+impl RecordsBar {
+    /// A new bar over `inputs`, as the pipeline's progress reporter.
+    pub fn hook(inputs: &[PathBuf]) -> ProgressHook {
+        let sizes: Option<Vec<u64>> = if inputs.is_empty() {
+            None
+        } else {
+            inputs
+                .iter()
+                .map(|p| {
+                    (p.as_os_str() != "-")
+                        .then(|| std::fs::metadata(p).ok().filter(|m| m.is_file()))
+                        .flatten()
+                        .map(|m| m.len())
+                })
+                .collect()
+        };
+        ProgressHook(Arc::new(RecordsBar {
+            bar: std::sync::OnceLock::new(),
+            total: sizes.map(|s| s.iter().sum()),
+            started: std::sync::OnceLock::new(),
+        }))
+    }
+}
+
+/// Records per second as the bar and the summary write it: whole numbers
+/// from 10/s up, a tenth below.
+pub fn rate_text(per_sec: f64) -> String {
+    if per_sec >= 10.0 || per_sec == 0.0 {
+        format!("{per_sec:.0}")
+    } else {
+        format!("{per_sec:.1}")
+    }
+}
+
+impl Progress for RecordsBar {
+    fn start(&self) {
+        self.started.get_or_init(|| {
+            (
+                std::time::Instant::now(),
+                crate::pipeline::reader::bytes_read(),
+            )
+        });
+        self.bar.get_or_init(|| {
+            use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+            let bar = match self.total {
+                Some(total) => {
+                    let bar =
+                        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+                    bar.set_style(
+                        ProgressStyle::with_template(
+                            "{elapsed_precise} {wide_bar} {bytes}/{total_bytes} {percent}% \
+                             (eta {eta}) {msg}",
+                        )
+                        .expect("valid template"),
+                    );
+                    bar
+                }
+                None => {
+                    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                    bar.set_style(
+                        ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                            .expect("valid template"),
+                    );
+                    bar
+                }
+            };
+            bar.set_message("0 records, 0 records/s");
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+    }
+
+    fn update(&self, records: u64) {
+        if let (Some(bar), Some(&(started, base))) = (self.bar.get(), self.started.get()) {
+            if self.total.is_some() {
+                bar.set_position(crate::pipeline::reader::bytes_read() - base);
+            }
+            let secs = started.elapsed().as_secs_f64();
+            let per_sec = if secs > 0.0 {
+                records as f64 / secs
+            } else {
+                0.0
+            };
+            bar.set_message(format!(
+                "{records} {}, {} records/s",
+                if records == 1 { "record" } else { "records" },
+                rate_text(per_sec)
+            ));
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Says on stderr that the puzzles are read from stdin when stdin is a
+/// terminal and no input file was given (otherwise the tool seems to hang).
+pub fn note_terminal_stdin(inputs: &[PathBuf], quiet: bool) {
+    use std::io::IsTerminal;
+    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
+    if reads_stdin && !quiet && std::io::stdin().is_terminal() {
+        eprintln!(
+            "sudoflow: reading puzzles from stdin (one per line; Ctrl-D ends, Ctrl-C stops); \
+             give a file to read it instead"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_are_plain_seconds_or_numbers_with_a_unit() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("0.5m"), Ok(Duration::from_secs(30)));
+        assert!(parse_duration("soon").unwrap_err().contains("500ms"));
+        assert!(parse_duration("-1").unwrap_err().contains("0 or more"));
+        assert!(parse_duration("inf").is_err());
+        assert!(parse_budget("0").unwrap_err().contains("above zero"));
+        assert_eq!(parse_budget("0.5"), Ok(Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn values_in_messages_are_written_as_a_person_would() {
+        assert_eq!(duration_text(Some(Duration::from_secs(10))), "10s");
+        assert_eq!(duration_text(Some(Duration::from_secs(90))), "1m 30s");
+        assert_eq!(duration_text(Some(Duration::from_millis(500))), "500ms");
+        assert_eq!(duration_text(None), "none");
+        assert_eq!(value_text(Some(3)), "3");
+        assert_eq!(value_text::<u64>(None), "none");
+        assert_eq!(rate_text(0.4), "0.4");
+        assert_eq!(rate_text(12436.2), "12436");
+    }
+}
