@@ -85,10 +85,10 @@ pub fn prune(name: &str) -> PyResult<Prune> {
 /// `solve --blank`).
 pub fn blank(text: &str) -> PyResult<u8> {
     match text {
-        "." | "0" | "_" | "-" | "*" | "x" => Ok(text.as_bytes()[0]),
+        "." | "0" | "_" | "-" | "*" | "x" | "X" => Ok(text.as_bytes()[0]),
         _ => Err(PyValueError::new_err(format!(
-            "blank {text:?}: expected '.', '0', '_', '-', '*' or 'x' (what the reader takes for \
-             a blank)"
+            "blank {text:?}: expected '.', '0', '_', '-', '*', 'x' or 'X' (what the reader \
+             takes for a blank)"
         ))),
     }
 }

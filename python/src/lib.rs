@@ -265,15 +265,28 @@ fn solve(
     )
 }
 
-/// `count`'s options, as `sudoflow count` takes them: the budget in
+/// `count`'s options, as `sudoflow count` takes them: the cap
+/// (`--limit`, or `max`, the old spelling as `--max` is), the budget in
 /// search nodes (`--time-budget`), and a wall-clock limit (`--wall-limit`).
 pub(crate) fn count_options(
+    limit: Option<Int>,
     max: Option<Int>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
 ) -> PyResult<CountOptions> {
+    let cap = match (limit, max) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "limit and max are one option (max is its old spelling, as count --max): \
+                 pass limit only",
+            ))
+        }
+        (Some(n), None) => Some(args::natural("limit", n, 1)?),
+        (None, Some(n)) => Some(args::natural("max", n, 1)?),
+        (None, None) => None,
+    };
     Ok(CountOptions {
-        max: max.map(|m| args::natural("max", m, 1)).transpose()?,
+        max: cap,
         budget: sudoflow::work::Budget {
             work: args::seconds(time_budget, "time_budget")?.map(sudoflow::work::solver_nodes),
             wall: args::seconds(wall_limit, "wall_limit")?,
@@ -301,9 +314,10 @@ pub(crate) fn rate_limits(
 ///     As for :func:`solve`: each item read as the CLI reads a line (81
 ///     cells, text after a separator ignored, pasted cells, 729-character
 ///     pencilmarks).
-/// max : int, optional
-///     Stop a puzzle at its max-th solution (``--max``): status ``capped``,
-///     ``solutions`` = max meaning that many or more.
+/// limit : int, optional
+///     Stop a puzzle at its limit-th solution (``--limit``): status
+///     ``capped``, ``solutions`` = limit meaning that many or more. ``max``
+///     is its old spelling (as ``--max``).
 /// time_budget : float, optional
 ///     The budget per puzzle in seconds of reference work, counted in
 ///     search nodes (10 million a second): past it, status ``timeout`` with
@@ -311,6 +325,9 @@ pub(crate) fn rate_limits(
 /// wall_limit : float, optional
 ///     Also give up on a puzzle after this many seconds of wall time
 ///     (``--wall-limit``; the rows then depend on the machine's load).
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -329,20 +346,23 @@ pub(crate) fn rate_limits(
 /// TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, max = None, time_budget = None, wall_limit = None,
-    threads = None, progress = None))]
+#[pyo3(signature = (puzzles, *, limit = None, time_budget = None, wall_limit = None,
+    blank = ".", threads = None, progress = None, max = None))]
 #[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    max: Option<Int>,
+    limit: Option<Int>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
+    blank: &str,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
+    max: Option<Int>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = count_options(max, time_budget, wall_limit)?;
+    let opts = count_options(limit, max, time_budget, wall_limit)?;
     let solve_opts = opts.solve_options();
+    let blank = args::blank(blank)?;
     let threads = args::threads(threads)?;
     batch_table(
         py,
@@ -351,8 +371,52 @@ fn count(
         progress,
         &COUNT_HEADER,
         || Solver::new(solve_opts),
-        |s, r| count_one(s, &opts, r),
+        |s, r| count_row(s, &opts, r, blank),
     )
+}
+
+/// `count`'s row for `record`, its `puzzle` column written with `blank`
+/// as `count --blank` writes it.
+pub(crate) fn count_row(
+    solver: &mut Solver,
+    opts: &CountOptions,
+    record: &Record,
+    blank: u8,
+) -> sudoflow::rows::count::CountRow {
+    let mut row = count_one(solver, opts, record);
+    if record.grid.is_ok() {
+        row.puzzle = with_blank(&row.puzzle, blank);
+    }
+    row
+}
+
+/// `rate`'s row for `record`, its `puzzle` column written with `blank`
+/// as `rate --blank` writes it.
+pub(crate) fn rate_row(
+    state: &mut RateState,
+    record: &Record,
+    blank: u8,
+) -> sudoflow::rows::rate::RateRow {
+    let mut row = rate_record(state, record);
+    if record.grid.is_ok() {
+        row.puzzle = with_blank(&row.puzzle, blank);
+    }
+    row
+}
+
+/// `canon`'s row for `record`, a grid's `puzzle` column written with
+/// `blank` as `canon --blank` writes it (a pencilmark line's dots are
+/// eliminated candidates, not blanks).
+pub(crate) fn canon_row(
+    state: &mut CanonState,
+    record: &Record,
+    blank: u8,
+) -> sudoflow::rows::canon::CanonRow {
+    let mut row = canon_one(state, record);
+    if blank != b'.' && matches!(row.result, Ok(sudoflow::rows::canon::Form::Puzzle(_))) {
+        row.puzzle = with_blank(&row.puzzle, blank);
+    }
+    row
 }
 
 /// Rates every puzzle on Sudoku Explainer's scale: the rows of ``sudoflow rate``, one per item.
@@ -373,6 +437,9 @@ fn count(
 /// wall_limit : float, optional
 ///     Also give up after this many seconds of wall time (``--wall-limit``;
 ///     the rows then depend on the machine's load).
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -392,17 +459,20 @@ fn count(
 /// TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, time_budget = None, wall_limit = None, threads = None,
-    progress = None))]
+#[pyo3(signature = (puzzles, *, time_budget = None, wall_limit = None, blank = ".",
+    threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
 fn rate(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
+    blank: &str,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
+    let blank = args::blank(blank)?;
     let threads = args::threads(threads)?;
     batch_table(
         py,
@@ -411,7 +481,7 @@ fn rate(
         progress,
         &RATE_HEADER,
         || RateState::new(limits),
-        rate_record,
+        |s, r| rate_row(s, r, blank),
     )
 }
 
@@ -462,6 +532,9 @@ impl ClassBook {
 /// distinct : bool, default False
 ///     Keep only the first item of each class (and every invalid item), as
 ///     ``--distinct``: ``index`` keeps the item's position.
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``; a pencilmark line is written as read).
 /// threads : int, optional
 ///     Worker threads (default: every core); the table is the same for any.
 /// progress : bool or callable, optional
@@ -481,14 +554,17 @@ impl ClassBook {
 /// TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, distinct = false, threads = None, progress = None))]
+#[pyo3(signature = (puzzles, *, distinct = false, blank = ".", threads = None,
+    progress = None))]
 fn canon(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     distinct: bool,
+    blank: &str,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
+    let blank = args::blank(blank)?;
     let threads = args::threads(threads)?;
     let records = Records::extract(puzzles)?;
     let mut progress = Progress::new(py, progress, Some(records.len() as u64), "puzzles")?;
@@ -501,7 +577,7 @@ fn canon(
             threads,
             watch,
             CanonState::default,
-            canon_one,
+            |s, r| canon_row(s, r, blank),
             |rows| {
                 for row in rows {
                     if let Some(out) = book.out(row) {
@@ -527,7 +603,9 @@ fn canon(
 ///     separator ignored, pasted cells).
 /// time_budget : float, optional
 ///     The budget in seconds of reference work (default 10), counted as
-///     :func:`rate` counts it.
+///     :func:`rate` counts it (``--time-budget``).
+/// wall_limit : float, optional
+///     Also give up after this many seconds of wall time (``--wall-limit``).
 ///
 /// Returns
 /// -------
@@ -548,13 +626,18 @@ fn canon(
 ///     The text is not a puzzle (the message says why), its givens clash, or
 ///     it has no solution or more than one (SE rates proper puzzles only).
 /// TimeoutError
-///     The rating ran past ``time_budget``.
+///     The rating ran past ``time_budget`` or ``wall_limit``.
 /// KeyboardInterrupt
 ///     Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, time_budget = None))]
-fn explain(py: Python<'_>, puzzle: &str, time_budget: Option<f64>) -> PyResult<Py<PyAny>> {
-    let limits = rate_limits(time_budget, None)?;
+#[pyo3(signature = (puzzle, *, time_budget = None, wall_limit = None))]
+fn explain(
+    py: Python<'_>,
+    puzzle: &str,
+    time_budget: Option<f64>,
+    wall_limit: Option<f64>,
+) -> PyResult<Py<PyAny>> {
+    let limits = rate_limits(time_budget, wall_limit)?;
     let grid = one_grid(puzzle)?;
     let explained = watched(py, &mut Progress::new(py, None, None, "")?, |_| {
         Ok(sudoflow::rows::explain::explain(&grid, &limits))

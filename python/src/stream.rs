@@ -13,7 +13,7 @@
 use crate::args::{self, Int};
 use crate::run::{self, Progress, Watch, POLL};
 use crate::table::{self, Builder, Row};
-use crate::{count_options, rate_limits, ClassBook, SolveSpec};
+use crate::{canon_row, count_options, count_row, rate_limits, rate_row, ClassBook, SolveSpec};
 use arrow_array::RecordBatch;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendTimeoutError};
 use pyo3::exceptions::{PyIOError, PyRuntimeError, PyValueError};
@@ -22,9 +22,9 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
-use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
-use sudoflow::rows::count::{count_one, COUNT_HEADER};
-use sudoflow::rows::rate::{rate_record, RateState, RATE_HEADER};
+use sudoflow::rows::canon::{CanonState, CANON_HEADER};
+use sudoflow::rows::count::COUNT_HEADER;
+use sudoflow::rows::rate::{RateState, RATE_HEADER};
 use sudoflow::solver::Solver;
 
 /// How the pipeline thread's run ended, set before it drops its sender.
@@ -382,12 +382,15 @@ pub fn solve_file(
 ///     Files read in order as one stream, as :func:`solve_file` reads them.
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
-/// max : int, optional
-///     Stop a puzzle at its max-th solution (status ``capped``), as :func:`count`.
+/// limit : int, optional
+///     Stop a puzzle at its limit-th solution (status ``capped``), as
+///     :func:`count` (``max``: the old spelling).
 /// time_budget : float, optional
 ///     The budget per puzzle, seconds of reference work, as :func:`count`.
 /// wall_limit : float, optional
 ///     Also give up after this many seconds of wall time, as :func:`count`.
+/// blank : str, default "."
+///     How the ``puzzle`` column writes blanks, as :func:`solve`.
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -405,21 +408,25 @@ pub fn solve_file(
 /// OSError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, max = None, time_budget = None, wall_limit = None,
-    threads = None, batch_rows = 65536, progress = None))]
+#[pyo3(signature = (paths, *, column = None, limit = None, time_budget = None,
+    wall_limit = None, blank = ".", threads = None, batch_rows = 65536, progress = None,
+    max = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn count_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
-    max: Option<Int>,
+    limit: Option<Int>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
+    blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
+    max: Option<Int>,
 ) -> PyResult<Py<PyAny>> {
-    let opts = count_options(max, time_budget, wall_limit)?;
+    let opts = count_options(limit, max, time_budget, wall_limit)?;
+    let blank = args::blank(blank)?;
     let solve_opts = opts.solve_options();
     let files = Files::new(paths, column, threads, batch_rows)?;
     start(
@@ -428,7 +435,7 @@ pub fn count_file(
         COUNT_HEADER.to_vec(),
         progress,
         move || Solver::new(solve_opts),
-        move |s, r| count_one(s, &opts, r),
+        move |s, r| count_row(s, &opts, r, blank),
         Some,
     )
 }
@@ -445,6 +452,8 @@ pub fn count_file(
 ///     The budget per puzzle, seconds of reference work (default 10), as :func:`rate`.
 /// wall_limit : float, optional
 ///     Also give up after this many seconds of wall time, as :func:`rate`.
+/// blank : str, default "."
+///     How the ``puzzle`` column writes blanks, as :func:`solve`.
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -463,7 +472,7 @@ pub fn count_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, time_budget = None, wall_limit = None,
-    threads = None, batch_rows = 65536, progress = None))]
+    blank = ".", threads = None, batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
     py: Python<'_>,
@@ -471,11 +480,13 @@ pub fn rate_file(
     column: Option<&Bound<'_, PyAny>>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
+    blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
+    let blank = args::blank(blank)?;
     let files = Files::new(paths, column, threads, batch_rows)?;
     start(
         py,
@@ -483,7 +494,7 @@ pub fn rate_file(
         RATE_HEADER.to_vec(),
         progress,
         move || RateState::new(limits),
-        rate_record,
+        move |s, r| rate_row(s, r, blank),
         Some,
     )
 }
@@ -501,6 +512,8 @@ pub fn rate_file(
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
 /// distinct : bool, default False
 ///     Keep only the first record of each class (and every invalid record).
+/// blank : str, default "."
+///     How the ``puzzle`` column writes blanks, as :func:`canon`.
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -518,17 +531,20 @@ pub fn rate_file(
 /// OSError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, distinct = false, threads = None,
+#[pyo3(signature = (paths, *, column = None, distinct = false, blank = ".", threads = None,
     batch_rows = 65536, progress = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn canon_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
     distinct: bool,
+    blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
+    let blank = args::blank(blank)?;
     let files = Files::new(paths, column, threads, batch_rows)?;
     let mut book = ClassBook::new(distinct);
     start(
@@ -537,7 +553,7 @@ pub fn canon_file(
         CANON_HEADER.to_vec(),
         progress,
         CanonState::default,
-        canon_one,
+        move |s, r| canon_row(s, r, blank),
         move |row| book.out(row),
     )
 }

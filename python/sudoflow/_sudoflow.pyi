@@ -37,17 +37,20 @@ def solve(
 def count(
     puzzles: Puzzles,
     *,
-    max: Optional[int] = None,
+    limit: Optional[int] = None,
     time_budget: Optional[float] = None,
     wall_limit: Optional[float] = None,
+    blank: str = ".",
     threads: Optional[int] = None,
     progress: Progress = None,
+    max: Optional[int] = None,
 ) -> pyarrow.Table: ...
 def rate(
     puzzles: Puzzles,
     *,
     time_budget: Optional[float] = None,
     wall_limit: Optional[float] = None,
+    blank: str = ".",
     threads: Optional[int] = None,
     progress: Progress = None,
 ) -> pyarrow.Table: ...
@@ -55,10 +58,16 @@ def canon(
     puzzles: Puzzles,
     *,
     distinct: bool = False,
+    blank: str = ".",
     threads: Optional[int] = None,
     progress: Progress = None,
 ) -> pyarrow.Table: ...
-def explain(puzzle: str, *, time_budget: Optional[float] = None) -> dict[str, Any]: ...
+def explain(
+    puzzle: str,
+    *,
+    time_budget: Optional[float] = None,
+    wall_limit: Optional[float] = None,
+) -> dict[str, Any]: ...
 def generate(
     n: int = 1,
     *,
@@ -95,12 +104,14 @@ def count_file(
     paths: Paths,
     *,
     column: Optional[Union[str, int]] = None,
-    max: Optional[int] = None,
+    limit: Optional[int] = None,
     time_budget: Optional[float] = None,
     wall_limit: Optional[float] = None,
+    blank: str = ".",
     threads: Optional[int] = None,
     batch_rows: int = 65536,
     progress: Progress = None,
+    max: Optional[int] = None,
 ) -> pyarrow.RecordBatchReader: ...
 def rate_file(
     paths: Paths,
@@ -108,6 +119,7 @@ def rate_file(
     column: Optional[Union[str, int]] = None,
     time_budget: Optional[float] = None,
     wall_limit: Optional[float] = None,
+    blank: str = ".",
     threads: Optional[int] = None,
     batch_rows: int = 65536,
     progress: Progress = None,
@@ -117,6 +129,7 @@ def canon_file(
     *,
     column: Optional[Union[str, int]] = None,
     distinct: bool = False,
+    blank: str = ".",
     threads: Optional[int] = None,
     batch_rows: int = 65536,
     progress: Progress = None,

@@ -136,12 +136,13 @@ def rate(ddf: Any, column: str = "puzzle", *, time_budget: Optional[float] = Non
     return _run("rate", ddf, column, prefix, path_column, threads, {"time_budget": time_budget})
 
 
-def count(ddf: Any, column: str = "puzzle", *, max: Optional[int] = None,
+def count(ddf: Any, column: str = "puzzle", *, limit: Optional[int] = None,
           time_budget: Optional[float] = None, threads: Optional[int] = 1, prefix: str = "",
-          path_column: Optional[str] = "path") -> Any:
+          path_column: Optional[str] = "path", max: Optional[int] = None) -> Any:
     """:func:`sudoflow.count` on ``ddf[column]``; see the module doc for the columns.
+    ``max`` is ``limit``'s old spelling.
 
     Raises as :func:`solve`.
     """
     return _run("count", ddf, column, prefix, path_column, threads,
-                {"max": max, "time_budget": time_budget})
+                {"limit": limit, "max": max, "time_budget": time_budget})

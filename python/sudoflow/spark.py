@@ -124,11 +124,13 @@ def rate(df: Any, column: str = "puzzle", *, time_budget: Optional[float] = None
     return _run("rate", df, column, prefix, threads, {"time_budget": time_budget})
 
 
-def count(df: Any, column: str = "puzzle", *, max: Optional[int] = None,
+def count(df: Any, column: str = "puzzle", *, limit: Optional[int] = None,
           time_budget: Optional[float] = None, threads: Optional[int] = 1,
-          prefix: str = "") -> Any:
+          prefix: str = "", max: Optional[int] = None) -> Any:
     """:func:`sudoflow.count` on ``df[column]``; see the module doc for the columns.
+    ``max`` is ``limit``'s old spelling.
 
     Raises as :func:`solve`.
     """
-    return _run("count", df, column, prefix, threads, {"max": max, "time_budget": time_budget})
+    return _run("count", df, column, prefix, threads,
+                {"limit": limit, "max": max, "time_budget": time_budget})

@@ -162,6 +162,9 @@ def test_one_bytes_puzzle_is_a_type_error_as_one_str_is(lone):
     (lambda: sudoflow.solve([EASY], threads=10**6), "threads"),
     (lambda: sudoflow.count([EASY], max=-5), "max"),
     (lambda: sudoflow.count([EASY], max=0), "max"),
+    (lambda: sudoflow.count([EASY], limit=0), "limit"),
+    (lambda: sudoflow.count([EASY], limit=-1), "limit"),
+    (lambda: sudoflow.count([EASY], limit=5, max=5), "old spelling"),
     (lambda: sudoflow.generate(2, seed=-1), "seed"),
     (lambda: sudoflow.generate(2, seed=2**64), "seed"),
     (lambda: sudoflow.generate(-2, seed=1), "n"),
@@ -230,7 +233,9 @@ def test_count_rows_equal_the_cli(cli, tmp_path):
     lines.append(EASY[:-10] + "." * 10)
     f = tmp_path / "in.txt"
     f.write_text("\n".join(lines) + "\n")
-    assert_same_as_cli(sudoflow.count(lines, max=1000), cli("count", "-q", "--max", "1000", f))
+    want = cli("count", "-q", "--limit", "1000", f)
+    assert_same_as_cli(sudoflow.count(lines, limit=1000), want)
+    assert_same_as_cli(sudoflow.count(lines, max=1000), want)  # the old spelling
     assert_same_as_cli(sudoflow.count(lines, threads=2), cli("count", "-q", f))
 
 

@@ -61,6 +61,29 @@ def test_explain_is_the_cli_json(cli):
     assert steps.column_names == ["step", "rating", "technique", "placed", "removed"]
 
 
+@pytest.mark.parametrize("fn,command,options,flags", [
+    (sudoflow.count, "count", {"blank": "0", "limit": 10}, ["--blank", "0", "--limit", "10"]),
+    (sudoflow.rate, "rate", {"blank": "*"}, ["--blank", "*"]),
+    (sudoflow.canon, "canon", {"blank": "-", "distinct": True}, ["--blank", "-", "--distinct"]),
+])
+def test_blank_is_the_clis(cli, tmp_path, fn, command, options, flags):
+    # --blank of count, rate and canon (the shared options, main's 1d43c99):
+    # a grid's blanks in the puzzle column; an invalid line and a pencilmark
+    # line stay as read.
+    lines = mixed(12)
+    want = cli(command, "-q", *flags, write(tmp_path, lines))
+    got = fn(lines, threads=2, **options)
+    assert_same_as_cli(got, want)
+    assert options["blank"] * 10 in "".join(got["puzzle"].to_pylist())
+
+
+def test_explain_takes_a_wall_limit_as_the_cli(cli):
+    want = json.loads(cli("explain", P17, "--format", "json", "--wall-limit", "1h"))
+    assert sudoflow.explain(P17, wall_limit=3600.0) == want
+    with pytest.raises(ValueError, match="wall_limit"):
+        sudoflow.explain(P17, wall_limit=-1.0)
+
+
 def test_explain_raises_for_what_has_no_path():
     with pytest.raises(ValueError, match="duplicate 1 in row 1"):
         sudoflow.explain(CLASH)
@@ -77,7 +100,10 @@ def test_explain_raises_for_what_has_no_path():
 
 
 @pytest.mark.parametrize("fn,command,options,flags", [
-    (sudoflow.count_file, "count", {"max": 100}, ["--max", "100"]),
+    (sudoflow.count_file, "count", {"limit": 100}, ["--limit", "100"]),
+    (sudoflow.count_file, "count", {"max": 100, "blank": "0"}, ["--max", "100", "--blank", "0"]),
+    (sudoflow.rate_file, "rate", {"blank": "X"}, ["--blank", "X"]),
+    (sudoflow.canon_file, "canon", {"blank": "_"}, ["--blank", "_"]),
     (sudoflow.count_file, "count", {"time_budget": 0.0001}, ["--time-budget", "100us"]),
     (sudoflow.count_file, "count", {"wall_limit": 3600.0}, ["--wall-limit", "1h"]),
     (sudoflow.rate_file, "rate", {"time_budget": 60.0}, ["--time-budget", "60"]),

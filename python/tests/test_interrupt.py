@@ -105,7 +105,7 @@ except KeyboardInterrupt:
     print("interrupted", flush=True)
 t.join()
 print(sorted(got), got.get("error", ""), flush=True)
-print(sudoflow.count(["1" + "." * 80], max=5)["status"].to_pylist(), flush=True)
+print(sudoflow.count(["1" + "." * 80], limit=5)["status"].to_pylist(), flush=True)
 """
 
 
@@ -139,7 +139,7 @@ try:
     CALL
 except RuntimeError as e:
     print("raised", e, flush=True)
-print(sudoflow.count(["1" + "." * 80], max=5)["status"].to_pylist(), flush=True)
+print(sudoflow.count(["1" + "." * 80], limit=5)["status"].to_pylist(), flush=True)
 """
 
 
