@@ -162,6 +162,26 @@ def test_the_install_commands_are_the_ones_make_test_python_fresh_runs():
     assert "pip install -v ./python" in script
 
 
+def test_the_readme_wheel_is_abi3_with_a_manylinux_tag_maturin_checked(tmp_path):
+    """The README's `pip wheel` makes one wheel for CPython 3.9 and later
+    (cp39-abi3) tagged with the lowest manylinux tag its glibc symbols allow
+    (maturin audits them; without `--compatibility pypi` pip's build tags it
+    plain `linux_x86_64`). Built with make test's profile, whose build it
+    reuses."""
+    wheel = [c for c in sh_commands() if c.startswith("pip wheel")]
+    assert len(wheel) == 1 and "--compatibility pypi" in wheel[0]
+    args = shlex.split(wheel[0].replace("./python", str(ROOT / "python")))
+    args = [a + " --profile ci" if a.startswith("maturin.build-args=") else a for a in args]
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+           "CARGO_TARGET_DIR": os.environ.get("CARGO_TARGET_DIR", str(ROOT / "target"))}
+    r = subprocess.run([sys.executable, "-m", *args, "--no-build-isolation"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=1800)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    names = [w.name for w in (tmp_path / "dist").glob("*.whl")]
+    assert len(names) == 1 and re.fullmatch(
+        r"sudoflow-[0-9.]+-cp39-abi3-manylinux_2_[0-9]+_x86_64\.whl", names[0]), names
+
+
 @pytest.mark.packaging
 def test_packed_venv_runs_on_spark(tmp_path):
     """The packaging commands, as the README gives them: a wheel, a venv
@@ -192,7 +212,7 @@ def test_packed_venv_runs_on_spark(tmp_path):
         r = subprocess.run(step, shell=True, cwd=tmp_path, env=env, capture_output=True,
                            text=True, timeout=1800)
         assert r.returncode == 0, f"{step}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    assert list((tmp_path / "dist").glob("sudoflow-*-cp39-abi3-*.whl"))
+    assert list((tmp_path / "dist").glob("sudoflow-*-cp39-abi3-manylinux_*.whl"))
     assert (tmp_path / "env.tar.gz").stat().st_size > 0
     assert "sudoflow ran on the packed venv: 300 unique" in r.stdout, r.stdout + r.stderr
 
