@@ -4,6 +4,11 @@ CARGO ?= cargo
 SETS := puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark
 SUDOFLOW := target/release/sudoflow
 
+# The tests build the library with `fuzzing` (sudoflow::checks, which
+# tests/fuzz_corpus.rs replays the fuzz corpora through), every cargo test
+# below with the same features so that it is built once.
+TEST_FEATURES := --features fuzzing
+
 # The Python package's venv (cached in target/) and the interpreter that makes it.
 PY_VENV := target/py-venv
 PYTHON ?= python3
@@ -48,8 +53,8 @@ test: datasets
 	@mkdir -p target && rm -f target/py-venv.rc
 	@( $(MAKE) --no-print-directory python-venv > target/py-venv.log 2>&1; echo $$? > target/py-venv.rc ) &
 	$(CARGO) check --lib --no-default-features
-	$(CARGO) test --profile ci
-	SUDOFLOW_SIMD=sse2 $(CARGO) test --profile ci --test solver_sets --test solver_props --test matching_props
+	$(CARGO) test --profile ci $(TEST_FEATURES)
+	SUDOFLOW_SIMD=sse2 $(CARGO) test --profile ci $(TEST_FEATURES) --test solver_sets --test solver_props --test matching_props
 	@$(MAKE) --no-print-directory test-release-cli
 	@while [ ! -f target/py-venv.rc ]; do sleep 1; done; \
 		if [ "$$(cat target/py-venv.rc)" != 0 ]; then cat target/py-venv.log; echo "python venv failed"; exit 1; fi
@@ -95,7 +100,7 @@ test-python-fresh: build datasets
 # stalled so once, before an external run stopped trusting stdout's end alone,
 # 0f3aebc; 15 parallel runs of them since took 4-8 s each).
 test-release-cli: build
-	@tests=$$($(CARGO) test --profile ci --no-run --message-format=json --test 'cli_*' 2>/dev/null \
+	@tests=$$($(CARGO) test --profile ci $(TEST_FEATURES) --no-run --message-format=json --test 'cli_*' 2>/dev/null \
 			| python3 -c 'import json, sys; [print(a["executable"]) for a in map(json.loads, sys.stdin) if a.get("profile", {}).get("test") and a.get("executable")]'); \
 		n=$$(echo "$$tests" | grep -c .); \
 		want=$$(ls tests/cli_*.rs | wc -l); \
@@ -114,7 +119,7 @@ bench: datasets
 
 lint:
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --all-targets $(TEST_FEATURES) -- -D warnings
 	$(CARGO) clippy --lib --no-default-features -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 

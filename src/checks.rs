@@ -451,6 +451,9 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
     // The puzzle's 0-based CSV column and its name, from a header naming it.
     let mut column = 0;
     let mut column_name = String::new();
+    // The columns `source` and `line`, when the header names both: a CSV
+    // record with both fields valid is named by them.
+    let mut origin: Option<(usize, usize)> = None;
     // Lines are CSV records once a header named a column; pasted puzzles
     // are read only before.
     let mut csv = false;
@@ -481,6 +484,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                 rows.1
             )),
             pencilmarks: None,
+            kept: Vec::new(),
         });
         rows.0.clear();
     };
@@ -506,6 +510,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             raw,
             grid,
             pencilmarks: None,
+            kept: Vec::new(),
         };
         if content.len() > cap {
             let head = &content[..cap];
@@ -583,7 +588,9 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                 let mut raw = &text[..];
                 raw = raw.strip_suffix(b"\n").unwrap_or(raw);
                 raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-                records.push(record(clip(&String::from_utf8_lossy(raw)), Err(message)));
+                let mut r = record(clip(&String::from_utf8_lossy(raw)), Err(message));
+                name_by_origin(&mut r, &fields, origin);
+                records.push(r);
                 continue;
             };
             // The puzzle: blanks and line ends before it dropped; a quote after them
@@ -604,6 +611,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             if let (Some(over), Err(error)) = (over, &mut r.grid) {
                 error.push_str(&format!(" (the record runs over {over})"));
             }
+            name_by_origin(&mut r, &fields, origin);
             records.push(r);
             continue;
         }
@@ -646,6 +654,8 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                 column = k;
                 column_name = String::from_utf8_lossy(&names[k]).into_owned();
                 csv = true;
+                let at = |w: &[u8]| names.iter().position(|n| n.eq_ignore_ascii_case(w));
+                origin = at(b"source").zip(at(b"line"));
                 continue;
             }
         }
@@ -704,6 +714,36 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
     }
     cut_short(&mut records, &mut rows);
     records
+}
+
+/// Names `r`, a CSV record of `fields`, by its `source` and `line` fields
+/// (`origin`: their columns) when the source is not blank and the line a
+/// number from 1: its source, line and its error's `source:line`.
+fn name_by_origin(r: &mut Record, fields: &[Vec<u8>], origin: Option<(usize, usize)>) {
+    let Some((s, l)) = origin else {
+        return;
+    };
+    let text = |k: usize| {
+        fields
+            .get(k)
+            .map_or_else(String::new, |f| String::from_utf8_lossy(f).into_owned())
+    };
+    let (source, line) = (text(s), text(l));
+    let (source, line) = (source.trim(), line.trim());
+    let Some(line) = line.parse::<u64>().ok().filter(|&n| n > 0) else {
+        return;
+    };
+    if source.is_empty() {
+        return;
+    }
+    if let Err(message) = &mut r.grid {
+        let here = format!("{}:{}: ", r.source, r.line);
+        if let Some(why) = message.strip_prefix(&here) {
+            *message = format!("{source}:{line}: {why}");
+        }
+    }
+    r.source = std::sync::Arc::from(source);
+    r.line = line;
 }
 
 /// The record of a puzzle field on line `line_no`, made by `record` (which

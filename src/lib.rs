@@ -28,6 +28,7 @@
 
 pub mod bench;
 pub mod canon;
+#[cfg(feature = "fuzzing")]
 pub mod checks;
 #[cfg(feature = "cli")]
 pub mod cli;

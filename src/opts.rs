@@ -12,7 +12,9 @@
 //! | [`OutputArgs`] | `-o/--output`, `--format`, `--resume`, `-q/--quiet` |
 //! | [`WorkArgs`] | `-j/--threads`, `--batch-size` |
 //! | [`BudgetArgs`] | `--time-budget`, `--wall-limit` (per record) |
+//! | [`MapArgs`] | `--keep`, `--source`, `--distinct` |
 //!
+//! with `-p/--puzzle` in [`InputArgs`] (one puzzle instead of the inputs),
 //! and the solution cap is `--limit` everywhere (`count --max` is its old,
 //! hidden spelling). Old spellings stay as hidden aliases, so scripts keep
 //! working.
@@ -155,6 +157,17 @@ pub struct InputArgs {
     #[arg(value_name = "INPUT", long_help = INPUT_HELP)]
     pub inputs: Vec<PathBuf>,
 
+    /// One puzzle from the command line instead of input files (as `explain` takes it).
+    #[arg(
+        short = 'p',
+        long = "puzzle",
+        value_name = "PUZZLE",
+        conflicts_with = "inputs",
+        value_parser = parse_puzzle,
+        long_help = PUZZLE_HELP
+    )]
+    pub puzzle: Option<String>,
+
     /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
     #[arg(
         long,
@@ -203,6 +216,35 @@ const INPUT_HELP: &str = "Puzzle files, read in order as one stream; '-' or no I
     Every record gets exactly one row; one that is not a puzzle is 'invalid' and its error \
     names source:line and the problem.\n\
     Example: a.txt b.txt.gz -";
+
+/// `-p/--puzzle`'s long help.
+const PUZZLE_HELP: &str = "One puzzle from the command line instead of input files, as \
+    `explain` takes it: 81 cells row-major, 1-9 givens, '.', '0', '_', '-', '*', 'x' or 'X' \
+    blanks, text after a space, ',', ';' or ':' ignored; a 729-character pencilmark line or a \
+    pasted grid ('5 3 . | . 7 . | ...', on one line or nine) reads too. Its row is written as \
+    any other (--source names it <puzzle>, line 1). An unsolvable puzzle's error names the \
+    cell or unit where propagation finds the contradiction ('no solution: r4c5 has no \
+    candidate left after propagation', '7 has no place in row 3'), or says that every guess \
+    fails; clashing givens are named as in a file.\n\
+    Example: -p '8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..'";
+
+/// Parses `-p/--puzzle`: any text that is not blank (the reader makes a
+/// record of it, or an invalid record saying why it is none).
+///
+/// Errors: an empty or blank text, or a `#` comment (the reader skips
+/// those, which would leave no record at all).
+pub fn parse_puzzle(text: &str) -> Result<String, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("the puzzle is empty: give its 81 cells, e.g. -p '8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..'".into());
+    }
+    if t.starts_with('#') {
+        return Err(format!(
+            "{text:?} is a comment, not a puzzle: give its 81 cells ({BLANKS} for blanks)"
+        ));
+    }
+    Ok(text.to_string())
+}
 
 /// `--column`'s long help.
 const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
@@ -290,6 +332,87 @@ impl OutputArgs {
     }
 }
 
+/// What each row carries back to its input, and which records get one.
+/// Flattened into the commands that write a row per input record
+/// (`solve`, `rate`, `count`, `canon`): see [`crate::rows::Carry`].
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct MapArgs {
+    /// Copy these input CSV columns into every row, before the result columns.
+    #[arg(
+        long,
+        value_name = "COL,...",
+        value_delimiter = ',',
+        long_help = KEEP_HELP
+    )]
+    pub keep: Vec<String>,
+
+    /// Add the columns source and line: the input and line each record was read from.
+    #[arg(long, long_help = SOURCE_HELP)]
+    pub source: bool,
+
+    /// Only the first record of each class of equivalent puzzles gets worked on and a row.
+    #[arg(long, long_help = DISTINCT_HELP)]
+    pub distinct: bool,
+}
+
+impl MapArgs {
+    /// What the rows carry ([`crate::rows::Carry`]).
+    pub fn carry(&self) -> crate::rows::Carry {
+        crate::rows::Carry {
+            keep: self.keep.clone(),
+            source: self.source,
+        }
+    }
+
+    /// The options as the resume sidecar records them (`--keep`'s columns
+    /// must be those of the interrupted run, as `--column` must).
+    pub fn sidecar_options(&self) -> [(&'static str, String); 3] {
+        let keep = if self.keep.is_empty() {
+            "none".to_string()
+        } else {
+            self.keep.join(",")
+        };
+        [
+            ("keep", keep),
+            ("source", self.source.to_string()),
+            ("distinct", self.distinct.to_string()),
+        ]
+    }
+}
+
+/// `--keep`'s long help.
+const KEEP_HELP: &str = "Copy these input CSV columns (by header name, any case; \
+    comma-separated, or --keep given again) into every row, as text, before the result \
+    columns: a contributor's id, a book's page. Each input read as CSV (a header naming the \
+    puzzle column, or --column) must have a header naming each column, else the run stops \
+    before writing anything, naming the file and the column; records of inputs that are not \
+    CSV (one puzzle a line, pasted grids, -p) get empty fields. A kept column may not share a \
+    name with the command's own columns (a header names each column once). --resume checks \
+    that the columns are those of the interrupted run.\n\
+    Example: --keep id,author kaggle.csv -o out.csv";
+
+/// `--source`'s long help.
+const SOURCE_HELP: &str = "Add two columns after the result columns: source, the input the \
+    record was read from (its path as given, <stdin>, ARCHIVE.zip/MEMBER, <puzzle> for -p), \
+    and line, the record's first line in it (1-based); source is the name the Python \
+    package's Spark and Dask adapters give the input file. A CSV input with columns source \
+    and line (this option's output) names its records by them instead of by its own lines: their \
+    errors and their source and line columns name the original input, so a pipe such as \
+    canon --distinct --source big.csv | rate - --source maps back to big.csv (a row whose \
+    source is empty or whose line is no number keeps the CSV's own).\n\
+    Example: --source a.txt b.txt.gz -o out.csv";
+
+/// `--distinct`'s long help.
+const DISTINCT_HELP: &str = "Work on and write only the first record of each class of \
+    equivalent puzzles: same minlex form, as `sudoflow canon` gives it (relabelled digits, \
+    transposed, rows, columns, bands or stacks permuted; a pencilmark line's class is among \
+    pencilmark lines). Later records of a class get no row, and solve, rate and count do no \
+    work on them (equivalent puzzles have the same solution count and rating; canon writes \
+    class_index = index on each row). Invalid records still get their row. The index \
+    column keeps the input's numbering, so gaps show what was dropped; the summary counts \
+    the repeats. Memory: about 60 bytes per class (`canon --help`). Resumable.\n\
+    Example: --distinct corpus.txt -o distinct.csv";
+
 /// How a command spreads its work. Flattened into `solve`, `rate`,
 /// `count` and `canon` (`generate` and `count-grids` take `-j` alone).
 #[derive(Debug, Clone, clap::Args)]
@@ -373,9 +496,13 @@ pub struct BudgetArgs {
 }
 
 impl InputArgs {
-    /// The inputs as the resume sidecar lists them: none means stdin, `-`.
+    /// The inputs as the resume sidecar lists them: none means stdin, `-`;
+    /// none at all for `-p` (the puzzle is an option the sidecar records:
+    /// [`InputArgs::puzzle_text`]).
     pub fn sidecar_inputs(&self) -> Vec<PathBuf> {
-        if self.inputs.is_empty() {
+        if self.puzzle.is_some() {
+            Vec::new()
+        } else if self.inputs.is_empty() {
             vec![PathBuf::from("-")]
         } else {
             self.inputs.clone()
@@ -386,30 +513,44 @@ impl InputArgs {
     pub fn column_text(&self) -> String {
         value_text(self.column.as_ref())
     }
+
+    /// `-p` as the sidecar and messages write it (`none` without it).
+    pub fn puzzle_text(&self) -> String {
+        value_text(self.puzzle.as_ref())
+    }
 }
 
 /// What every command that reads records does before its rows: the
-/// pipeline's options from the groups (the progress bar where
-/// [`show_progress`] says so), the inputs checked before any output
-/// exists ([`crate::pipeline::check_inputs`]), and the SIGINT/SIGTERM
-/// handlers installed.
+/// pipeline's options from the groups (`-p`'s puzzle instead of the
+/// inputs, `--keep`'s columns, the progress bar where [`show_progress`]
+/// says so), the inputs checked before any output exists
+/// ([`crate::pipeline::check_inputs_keeping`]: with `--keep`, each CSV
+/// file's header must name the columns), and the SIGINT/SIGTERM handlers
+/// installed. `own` is the command's own header: `--keep` may not name one
+/// of its columns ([`crate::rows::Carry::check`]).
 ///
-/// Errors: an input that cannot be read (the message names it), or the
-/// handlers cannot be installed.
+/// Errors: a kept column named twice or as one of the row's own, an input
+/// that cannot be read or lacks a kept column (the message names it), or
+/// the handlers cannot be installed.
 pub fn start_run(
     input: &InputArgs,
+    map: &MapArgs,
+    own: &[String],
     output: &OutputArgs,
     work: &WorkArgs,
 ) -> anyhow::Result<crate::pipeline::PipelineOptions> {
     use anyhow::Context;
+    map.carry().check(own).map_err(anyhow::Error::msg)?;
     let opts = crate::pipeline::PipelineOptions {
         inputs: input.inputs.clone(),
         column: input.column.clone(),
+        keep: map.keep.clone(),
+        puzzle: input.puzzle.clone(),
         threads: work.threads.count(),
         batch_size: work.batch_size.get(),
         progress: progress(output.quiet, output.output.as_deref(), &input.inputs),
     };
-    crate::pipeline::check_inputs(&opts.inputs, opts.column.as_ref())?;
+    crate::pipeline::check_inputs_keeping(&opts.inputs, opts.column.as_ref(), &opts.keep)?;
     crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     Ok(opts)
 }
@@ -559,10 +700,13 @@ impl Progress for RecordsBar {
 }
 
 /// Says on stderr that the puzzles are read from stdin when stdin is a
-/// terminal and no input file was given (otherwise the tool seems to hang).
-pub fn note_terminal_stdin(inputs: &[PathBuf], quiet: bool) {
+/// terminal and neither an input file nor `-p` was given (otherwise the
+/// tool seems to hang).
+pub fn note_terminal_stdin(opts: &crate::pipeline::PipelineOptions, quiet: bool) {
     use std::io::IsTerminal;
-    let reads_stdin = inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-");
+    let inputs = &opts.inputs;
+    let reads_stdin =
+        opts.puzzle.is_none() && (inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-"));
     if reads_stdin && !quiet && std::io::stdin().is_terminal() {
         eprintln!(
             "sudoflow: reading puzzles from stdin (one per line; Ctrl-D ends, Ctrl-C stops); \

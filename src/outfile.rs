@@ -78,6 +78,10 @@ pub struct RunSpec {
     pub options: Vec<(&'static str, String)>,
     /// The CSV header, in column order.
     pub header: Vec<String>,
+    /// Columns of `header` that the typed formats write as text whatever
+    /// their names (`--keep`'s input columns, see
+    /// [`crate::output::sink::column_kind_in`]); empty for most runs.
+    pub text_columns: Vec<String>,
     /// The rows' format (`--format`, or `-o`'s extension); CSV and JSON
     /// Lines can be resumed, Parquet cannot.
     pub format: Format,
@@ -916,7 +920,12 @@ impl RunOutput {
                     }
                 );
             }
-            let mut sink = CsvSink::create_as(Some(direct), &spec.inputs, spec.format)?;
+            let mut sink = CsvSink::create_with_text(
+                Some(direct),
+                &spec.inputs,
+                spec.format,
+                &spec.text_columns,
+            )?;
             sink.write_record(&spec.header)?;
             let out = RunOutput {
                 file: None,
@@ -1066,7 +1075,8 @@ impl RunOutput {
             file,
             written: Arc::clone(&written),
         };
-        let mut sink = CsvSink::to_writer_as(Box::new(tracked), name, spec.format)?;
+        let mut sink =
+            CsvSink::to_writer_with_text(Box::new(tracked), name, spec.format, &spec.text_columns)?;
         let mut out_file = OutFile {
             path: path.to_path_buf(),
             partial,

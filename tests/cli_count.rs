@@ -146,7 +146,7 @@ fn counts_agree_with_brute_force() {
     assert!(expected[5] >= 1_000, "{expected:?}");
     assert_eq!(expected[6], 0);
 
-    let (code, stdout, _file) = run_count(&puzzles, &["-j", "2"]);
+    let (code, stdout, file) = run_count(&puzzles, &["-j", "2"]);
     assert_eq!(code, 0);
     let rows = rows(&stdout);
     assert_eq!(rows.len(), puzzles.len());
@@ -155,7 +155,16 @@ fn counts_agree_with_brute_force() {
         assert_eq!(&row[1], puzzle);
         assert_eq!(row[2], expected_status(*n), "{puzzle}");
         assert_eq!(row[3], n.to_string(), "{puzzle}");
-        assert_eq!(row[4], "");
+        // An unsolvable row says where the contradiction lies (issue 30).
+        let error = match n {
+            0 => format!(
+                "{}:{}: no solution: r1c9 has no candidate left after propagation",
+                file.path().display(),
+                i + 1
+            ),
+            _ => String::new(),
+        };
+        assert_eq!(row[4], error, "{puzzle}");
     }
 }
 

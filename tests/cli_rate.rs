@@ -112,8 +112,14 @@ fn every_record_gets_one_row_and_bad_ones_say_why() {
         easy_rating
     );
     for r in &rows[1..3] {
-        assert!(r[3..9].iter().all(String::is_empty), "{r:?}");
+        assert!(r[3..8].iter().all(String::is_empty), "{r:?}");
     }
+    assert_eq!(rows[1][8], "");
+    // An unsolvable row says where the contradiction lies (issue 30).
+    assert_eq!(
+        rows[2][8],
+        format!("{path}:4: no solution: r1c1 has no candidate left after propagation")
+    );
     assert_eq!(
         rows[3][8],
         format!("{path}:5: wrong length: expected 81 cells, found 5")

@@ -316,5 +316,6 @@ fn invalid(index: u64, source: &Arc<str>, problem: String) -> Record {
         raw: String::new(),
         grid: Err(format!("{source}:{index}: {problem}")),
         pencilmarks: None,
+        kept: Vec::new(),
     }
 }

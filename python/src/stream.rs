@@ -175,6 +175,8 @@ impl Files {
             opts: PipelineOptions {
                 inputs: paths,
                 column,
+                keep: Vec::new(),
+                puzzle: None,
                 threads: args::threads(threads)?,
                 batch_size: 1024,
                 progress: None,

@@ -134,6 +134,23 @@ impl Classes {
         *self.first.entry(key).or_insert(index)
     }
 
+    /// Records `index` under this digest if no lower index is recorded
+    /// there (records met out of order, [`SharedClasses`]); returns the
+    /// lowest index recorded now.
+    pub fn claim(&mut self, digest: u128, index: u64) -> u64 {
+        let key = [digest as u64, (digest >> 64) as u64];
+        let first = self.first.entry(key).or_insert(index);
+        *first = (*first).min(index);
+        *first
+    }
+
+    /// The index recorded under this digest, if any.
+    pub fn get(&self, digest: u128) -> Option<u64> {
+        self.first
+            .get(&[digest as u64, (digest >> 64) as u64])
+            .copied()
+    }
+
     /// True when a form with this digest was recorded.
     pub fn contains(&self, digest: u128) -> bool {
         self.first
@@ -151,10 +168,89 @@ impl Classes {
     }
 }
 
+/// [`Classes`] that the workers of a run share: each class under the
+/// lowest record index that claimed it so far ([`SharedClasses::claim`]),
+/// for `solve`, `rate` and `count --distinct`, whose workers meet records
+/// out of order. Once every record below `i` has claimed its class (the
+/// pipeline emits record `i` only then), whether `i` is its class's first
+/// record is settled: [`SharedClasses::first`] tells.
+///
+/// Sharded by the digest's low bits, each shard under its own lock, so
+/// that workers seldom wait on one another; memory as [`Classes`].
+#[derive(Debug)]
+pub struct SharedClasses {
+    shards: Vec<std::sync::Mutex<Classes>>,
+}
+
+/// Shards of a [`SharedClasses`] (a power of two).
+const SHARDS: usize = 64;
+
+impl Default for SharedClasses {
+    fn default() -> Self {
+        SharedClasses {
+            shards: (0..SHARDS).map(|_| Default::default()).collect(),
+        }
+    }
+}
+
+impl SharedClasses {
+    /// An empty set.
+    pub fn new() -> SharedClasses {
+        SharedClasses::default()
+    }
+
+    fn shard(&self, digest: u128) -> std::sync::MutexGuard<'_, Classes> {
+        self.shards[digest as usize & (SHARDS - 1)]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Record `index` claims the class with this digest: true when no
+    /// lower index has claimed it (so far), false when one has (the record
+    /// is a repeat, whatever comes later).
+    pub fn claim(&self, digest: u128, index: u64) -> bool {
+        self.shard(digest).claim(digest, index) == index
+    }
+
+    /// The lowest index that claimed this class, if any.
+    pub fn first(&self, digest: u128) -> Option<u64> {
+        self.shard(digest).get(digest)
+    }
+
+    /// Number of classes claimed.
+    pub fn len(&self) -> usize {
+        self.shards
+            .iter()
+            .map(|s| {
+                s.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .len()
+            })
+            .sum()
+    }
+
+    /// True when nothing was claimed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_lowest_claim_wins_whatever_the_order() {
+        let classes = SharedClasses::new();
+        assert!(classes.claim(7, 5));
+        assert!(!classes.claim(7, 9), "a later record is a repeat");
+        assert!(classes.claim(7, 3), "an earlier record met late wins");
+        assert!(!classes.claim(7, 5), "and the one before is a repeat now");
+        assert_eq!(classes.first(7), Some(3));
+        assert!(classes.claim(1 << 64 | 7, 4), "another class");
+        assert_eq!((classes.first(8), classes.len()), (None, 2));
+    }
     use proptest::strategy::ValueTree;
     use rand::SeedableRng;
 

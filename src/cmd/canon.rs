@@ -17,6 +17,7 @@ use crate::opts;
 use crate::outfile::{KeptRows, RunOutput, RunSpec};
 use crate::pipeline::{self, Record};
 pub use crate::rows::canon::{canon_one, CanonRow, CanonState, Form, CANON_HEADER};
+use crate::rows::{Carried, Carry};
 use std::process::ExitCode;
 
 /// Options of `sudoflow canon`.
@@ -39,6 +40,8 @@ candidates: its form is the smallest such 729-character line ('.' before digits)
 transforms, and its classes are among pencilmark lines (a puzzle's 81-character line and the \
 pencilmarks of its givens are not one class, but two puzzles are equivalent exactly when \
 their givens' pencilmarks are).
+
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 Memory: the classes seen are kept as 128-bit digests with their first index: 29 to 57 bytes \
 per distinct class (up to 86 while the table doubles), about 90 MB for a million distinct \
@@ -67,15 +70,10 @@ pub struct CanonArgs {
     #[allow(missing_docs)]
     pub work: opts::WorkArgs,
 
-    /// Keep the first record of each class only (and every invalid record).
-    #[arg(
-        long,
-        long_help = "Write only the first record of each class (class_index = index): a \
-            corpus without two equivalent puzzles. Invalid records still get their row. \
-            Indices stay those of the input, so gaps show what was dropped.\n\
-            Example: --distinct corpus.txt -o distinct.csv"
-    )]
-    pub distinct: bool,
+    /// `--keep`, `--source` and `--distinct` (only the first record of each
+    /// class gets a row: class_index = index).
+    #[command(flatten)]
+    pub map: opts::MapArgs,
 }
 
 /// Takes back what the rows `kept` say of the run so far: each first
@@ -86,6 +84,7 @@ pub struct CanonArgs {
 /// damaged file).
 fn take_back_classes(
     kept: &KeptRows,
+    carry: &Carry,
     classes: &mut Classes,
     duplicates: &mut u64,
     invalid: &mut u64,
@@ -93,22 +92,25 @@ fn take_back_classes(
     let mut rows = kept.read_back()?;
     let mut row = csv::ByteRecord::new();
     let number = |field: &[u8]| std::str::from_utf8(field).ok()?.parse::<u64>().ok();
+    // The row's own columns come after the kept ones.
+    let at = carry.keep.len();
+    let columns = carry.header(&[]).len() + CANON_HEADER.len();
     let mut n = 0;
     while rows.read(&mut row, n + 1)? {
         n += 1;
-        if row.len() != CANON_HEADER.len() {
+        if row.len() != columns {
             // KeptRows reports the damage, naming the row.
             continue;
         }
-        if row[2].is_empty() {
+        if row[at + 2].is_empty() {
             *invalid += 1;
             continue;
         }
-        let (Some(index), Some(class)) = (number(&row[0]), number(&row[4])) else {
+        let (Some(index), Some(class)) = (number(&row[at]), number(&row[at + 4])) else {
             anyhow::bail!("cannot resume: row {n} of the kept rows is damaged");
         };
         if index == class {
-            classes.first_of(line_digest(&row[2]), index);
+            classes.first_of(line_digest(&row[at + 2]), index);
         } else {
             *duplicates += 1;
         }
@@ -122,50 +124,61 @@ fn take_back_classes(
 /// (a closed stdout is reported as a broken pipe, which the binary turns
 /// into a quiet exit 0), or `--resume` is refused.
 pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
-    let opts = opts::start_run(&args.input, &args.output, &args.work)?;
+    let own: Vec<String> = CANON_HEADER.iter().map(|h| h.to_string()).collect();
+    let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
+    let carry = args.map.carry();
+    let distinct = args.map.distinct;
     let spec = RunSpec {
         command: "canon",
         resumable: true,
         inputs: args.input.sidecar_inputs(),
-        options: vec![
-            ("distinct", args.distinct.to_string()),
+        options: [
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
-        ],
-        header: CANON_HEADER.iter().map(|h| h.to_string()).collect(),
+            ("puzzle", args.input.puzzle_text()),
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
+        header: carry.header(&own),
+        text_columns: carry.keep.clone(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
-    opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
+    opts::note_terminal_stdin(&opts, args.output.quiet);
     let blank = args.input.blank;
 
     let mut classes = Classes::new();
     let (mut duplicates, mut invalid) = (0u64, 0u64);
     if let Some(k) = kept.as_mut() {
-        if args.distinct {
+        if distinct {
             k.set_sparse();
         }
-        take_back_classes(k, &mut classes, &mut duplicates, &mut invalid)?;
+        take_back_classes(k, &carry, &mut classes, &mut duplicates, &mut invalid)?;
     }
     let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
     let result = pipeline::run_resumed(
         &opts,
         Some(&mut check),
         CanonState::default,
-        canon_one,
-        |e: pipeline::Emit<CanonRow>| {
-            let row = match e {
-                pipeline::Emit::Row(row) => row,
+        |state: &mut CanonState, record: &Record| {
+            Carried::of(record, None, Some(canon_one(state, record)))
+        },
+        |e: pipeline::Emit<Carried<CanonRow>>| {
+            let carried = match e {
+                pipeline::Emit::Row(carried) => carried,
                 pipeline::Emit::Flush => return out.flush(&mut sink),
             };
+            let row = carried.row.as_ref().expect("canon works on every record");
+            let mut line_no = itoa::Buffer::new();
             match &row.result {
                 Ok(form) => {
                     let line = form.to_line();
                     let class = classes.first_of(line_digest(line.as_bytes()), row.index);
                     if class != row.index {
                         duplicates += 1;
-                        if args.distinct {
+                        if distinct {
                             return out.record_without_row(&mut sink);
                         }
                     }
@@ -180,27 +193,29 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
                         }
                         _ => std::borrow::Cow::Borrowed(row.puzzle.as_str()),
                     };
-                    sink.write_record([
+                    let own: [&[u8]; 6] = [
                         index.format(row.index).as_bytes(),
                         puzzle.as_bytes(),
                         line.as_bytes(),
                         automorphisms.format(form.automorphisms()).as_bytes(),
                         class_index.format(class).as_bytes(),
                         b"",
-                    ])?;
+                    ];
+                    sink.write_record(carried.fields(&carry, own, &mut line_no))?;
                     out.row_written(&mut sink)
                 }
                 Err(error) => {
                     invalid += 1;
                     let mut index = itoa::Buffer::new();
-                    sink.write_record([
+                    let own: [&[u8]; 6] = [
                         index.format(row.index).as_bytes(),
                         row.puzzle.as_bytes(),
                         b"",
                         b"",
                         b"",
                         error.as_bytes(),
-                    ])?;
+                    ];
+                    sink.write_record(carried.fields(&carry, own, &mut line_no))?;
                     out.row_written(&mut sink)
                 }
             }

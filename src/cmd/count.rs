@@ -9,10 +9,12 @@
 //! `index,puzzle,status,solutions,error`; statuses and the meaning of
 //! `solutions` are tabled in [`crate::counting::solutions`].
 
+use crate::canon::SharedClasses;
 use crate::counting::solutions::CountOptions;
 use crate::opts;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, Record};
+use crate::rows::{classify, resume_check, write_carried, Carried, RecordClasses};
 use crate::solver::Solver;
 use crate::work::{self, Budget};
 use std::process::ExitCode;
@@ -32,11 +34,12 @@ const STATUSES: [&str; 7] = [
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\
 Columns: index,puzzle,status,solutions,error. Statuses: unique (1 solution), multiple (2 or \
-more, exact), unsolvable (0), capped (--limit N reached: the search stopped at the N-th \
+more, exact), unsolvable (0; error says where the contradiction lies), capped (--limit N reached: the search stopped at the N-th \
 solution, solutions = N means N or more, as `solve --limit N` writes it), \
 timeout (--time-budget or --wall-limit ran out; solutions = those found so far, a lower \
 bound), invalid (bad length or character, or clashing givens; solutions empty, error names \
 source:line).
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 --time-budget is counted in work (search nodes, 10 million per second of budget: about a \
 second of this project's reference host), not in wall time, so the rows are the same on an \
@@ -65,6 +68,10 @@ pub struct CountArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub work: opts::WorkArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub map: opts::MapArgs,
 
     /// Stop counting a record at its N-th solution (status 'capped': N or more) [default: no cap].
     #[arg(
@@ -101,54 +108,86 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let solve_opts = count_opts.solve_options();
-    let opts = opts::start_run(&args.input, &args.output, &args.work)?;
+    let own: Vec<String> = COUNT_HEADER.iter().map(|h| h.to_string()).collect();
+    let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
+    let carry = args.map.carry();
     let spec = RunSpec {
         command: "count",
         resumable: true,
         inputs: args.input.sidecar_inputs(),
-        options: vec![
+        options: [
             ("limit", opts::value_text(args.limit)),
             ("time-budget", opts::duration_text(args.budget.time_budget)),
             ("wall-limit", opts::duration_text(args.budget.wall_limit)),
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
-        ],
-        header: COUNT_HEADER.iter().map(|h| h.to_string()).collect(),
+            ("puzzle", args.input.puzzle_text()),
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
+        header: carry.header(&own),
+        text_columns: carry.keep.clone(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
-    opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
+    opts::note_terminal_stdin(&opts, args.output.quiet);
     let blank = args.input.blank;
 
-    let mut counts = [0u64; STATUSES.len()];
-    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let work = |solver: &mut Solver, record: &Record| {
+        let mut row = count_one(solver, &count_opts, record);
+        if record.grid.is_ok() {
+            row.puzzle = crate::output::with_blank(&row.puzzle, blank);
+        }
+        row
+    };
+    let classes = args.map.distinct.then(SharedClasses::new);
+    if let (Some(k), true) = (kept.as_mut(), args.map.distinct) {
+        k.set_sparse();
+    }
+    // Slots: STATUSES, then the repeats --distinct gave no row.
+    let mut counts = [0u64; STATUSES.len() + 1];
+    let mut check = resume_check(kept.as_mut(), classes.as_ref());
     let result = pipeline::run_resumed(
         &opts,
         Some(&mut check),
-        || Solver::new(solve_opts),
-        |solver: &mut Solver, record: &Record| {
-            let mut row = count_one(solver, &count_opts, record);
-            if record.grid.is_ok() {
-                row.puzzle = crate::output::with_blank(&row.puzzle, blank);
-            }
-            row
+        || (Solver::new(solve_opts), RecordClasses::default()),
+        |(state, canon): &mut (Solver, RecordClasses), record: &Record| {
+            classify(classes.as_ref(), canon, state, record, work)
         },
-        |e: Emit<CountRow>| match e {
-            Emit::Row(row) => {
-                let slot = STATUSES.iter().position(|&s| s == row.status());
-                counts[slot.expect("every status is listed")] += 1;
-                sink.write_record(row.fields())?;
-                out.row_written(&mut sink)
+        |e: Emit<Carried<CountRow>>| match e {
+            Emit::Row(carried) => {
+                let fields = |row: &CountRow| Vec::from(row.fields());
+                match write_carried(&mut sink, &carry, classes.as_ref(), &carried, fields)? {
+                    Some(row) => {
+                        let slot = STATUSES.iter().position(|&s| s == row.status());
+                        counts[slot.expect("every status is listed")] += 1;
+                        out.row_written(&mut sink)
+                    }
+                    None => {
+                        counts[STATUSES.len()] += 1;
+                        out.record_without_row(&mut sink)
+                    }
+                }
             }
             Emit::Flush => out.flush(&mut sink),
         },
     );
+    drop(check);
+    let result = result.inspect(|summary| {
+        // Records a resume skipped without a row of their own: repeats.
+        if let Some(k) = kept.as_ref() {
+            counts[STATUSES.len()] += summary.resumed - k.kept().min(summary.resumed);
+        }
+    });
+    let mut names = STATUSES.to_vec();
+    names.push("repeats");
     out.finish(
         sink,
         result,
         kept.as_mut(),
-        &STATUSES,
+        &names,
         &mut counts,
         args.output.quiet,
         args.input.strict,

@@ -17,6 +17,12 @@
 //! next candidate of the same index's seed stream that passes the filters
 //! and is new. The classes written are kept as 128-bit digests.
 //!
+//! `--exclude FILE...`: the classes of the files' puzzles are read before
+//! the run (`excluded_classes`); workers then canonicalize each candidate
+//! and pass over one of an excluded class as the filters pass over a
+//! rejected one (the next candidate of the index's stream), so the output
+//! is still a function of the seed, the options and the files.
+//!
 //! [`sudoflow::generator`]: crate::generator
 
 use crate::canon::{Canonicalizer, Classes};
@@ -74,7 +80,7 @@ pub struct GenerateArgs {
     /// writes it as row 1. With the same --symmetry, --minimal and filters as
     /// the run that printed X, the row equals that run's row except `index`.
     /// Example: `sudoflow generate --puzzle-seed 12345678901234567890`.
-    #[arg(long, value_name = "X", conflicts_with_all = ["count", "seed", "max_tries", "max_time", "resume"])]
+    #[arg(long, value_name = "X", conflicts_with_all = ["count", "seed", "max_tries", "max_time", "resume", "exclude"])]
     pub puzzle_seed: Option<u64>,
 
     #[command(flatten)]
@@ -158,6 +164,21 @@ pub struct GenerateArgs {
     /// --distinct`.
     #[arg(long)]
     pub distinct: bool,
+
+    /// Never emit a puzzle equivalent to one in these files (a book's earlier volumes).
+    ///
+    /// Each FILE is read as every command reads its inputs (one puzzle a
+    /// line, CSV with a puzzle column such as sudoflow's own output, gzip,
+    /// zip); a candidate whose minlex form (`sudoflow canon`) is that of
+    /// one of their puzzles is passed over like one the filters reject, so
+    /// the same seed, options and files give the same output whatever -j
+    /// is. With --distinct no two rows are equivalent either. Records that
+    /// are not 81-cell puzzles are skipped (the summary counts them). The
+    /// files are read before the run; --resume checks they did not change.
+    /// Memory: as --distinct, per class excluded. Example: `sudoflow
+    /// generate -n 1000 --seed 2 --exclude vol1.csv vol2.csv -o vol3.csv`.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub exclude: Vec<std::path::PathBuf>,
 
     #[command(flatten)]
     #[allow(missing_docs)]
@@ -251,6 +272,8 @@ struct Tally {
     rejected: [AtomicU64; 5],
     /// `--distinct`: candidates dropped for a class already written.
     duplicates: AtomicU64,
+    /// `--exclude`: candidates dropped for an excluded class.
+    excluded: AtomicU64,
 }
 
 const REJECTS: [Reject; 5] = [
@@ -269,6 +292,7 @@ impl Tally {
             first_failure: AtomicU64::new(u64::MAX),
             rejected: Default::default(),
             duplicates: AtomicU64::new(0),
+            excluded: AtomicU64::new(0),
         }
     }
 
@@ -294,10 +318,15 @@ impl Tally {
                 );
             }
         }
-        let duplicates = self.duplicates.load(Relaxed);
-        if duplicates > 0 {
-            let sep = if s.is_empty() { "" } else { ", " };
-            let _ = write!(s, "{sep}duplicate class {duplicates}");
+        for (n, what) in [
+            (&self.duplicates, "duplicate class"),
+            (&self.excluded, "excluded class"),
+        ] {
+            let n = n.load(Relaxed);
+            if n > 0 {
+                let sep = if s.is_empty() { "" } else { ", " };
+                let _ = write!(s, "{sep}{what} {n}");
+            }
         }
         s
     }
@@ -313,22 +342,53 @@ fn filter_option(reject: Reject) -> &'static str {
     }
 }
 
+/// What a worker needs to tell a candidate's class: its canonicalizer,
+/// whether the class is wanted (`--distinct` or `--exclude`), and the
+/// excluded classes.
+struct ClassCheck<'a> {
+    canon: Canonicalizer,
+    wanted: bool,
+    excluded: Option<&'a Classes>,
+}
+
+impl ClassCheck<'_> {
+    /// The digest of `p`'s class (0 when no class is wanted), or `None`
+    /// when it is excluded (counted in `tally`).
+    fn digest(&mut self, p: &Generated, tally: &Tally) -> Option<u128> {
+        if !self.wanted {
+            return Some(0);
+        }
+        let digest = self.canon.canonicalize(&p.puzzle).digest();
+        if self.excluded.is_some_and(|e| e.contains(digest)) {
+            tally.excluded.fetch_add(1, Relaxed);
+            return None;
+        }
+        Some(digest)
+    }
+}
+
 /// Makes puzzle `index` of the run: the first candidate of its seed stream
-/// that passes the filters.
+/// that passes the filters and whose class is not excluded; with the
+/// digest of its class (0 when `check` wants none).
 fn make(
     gen: &mut Generator,
+    check: &mut ClassCheck<'_>,
     run_seed: u64,
     index: u64,
-    max_tries: u64,
-    deadline: Option<Instant>,
+    (max_tries, deadline): (u64, Option<Instant>),
     tally: &Tally,
-) -> Result<Generated, GiveUp> {
+) -> Made {
     let mut seeds = seed_stream(run_seed, index);
-    make_from(gen, &mut seeds, index, max_tries, deadline, tally, |_| true)
+    let mut digest = 0;
+    let p = make_from(gen, &mut seeds, index, max_tries, deadline, tally, |p| {
+        check.digest(p, tally).map(|d| digest = d).is_some()
+    })?;
+    Ok((p, digest))
 }
 
 /// [`make`] from where `seeds` stands, keeping only candidates `accept`
-/// takes too (`--distinct`: a class not written yet).
+/// takes too (a class not excluded, `--distinct`: not written yet;
+/// `accept` counts what it refuses).
 fn make_from(
     gen: &mut Generator,
     seeds: &mut impl RngCore,
@@ -354,9 +414,7 @@ fn make_from(
                 tally.made.fetch_add(1, Relaxed);
                 return Ok(p);
             }
-            Ok(_) => {
-                tally.duplicates.fetch_add(1, Relaxed);
-            }
+            Ok(_) => {}
             Err(Reject::Stopped) => return Err(GiveUp::Interrupted),
             Err(r) => {
                 let k = REJECTS.iter().position(|&x| x == r).unwrap_or(0);
@@ -371,14 +429,16 @@ fn make_from(
 /// `--distinct`: puzzle `index` of the run seeded `run_seed` (`at`), `p`,
 /// whose form has `digest`, if no earlier row has its class; else the next
 /// candidate of index's own seed stream after `p` that passes the filters
-/// and whose class is new (within `limits`: max tries, deadline). The class
-/// written is recorded in `classes`. Called in index order on one thread,
-/// so the result depends on the seed and options only.
+/// and whose class is new and not `excluded` (within `limits`: max tries,
+/// deadline). The class written is recorded in `classes`. Called in index
+/// order on one thread, so the result depends on the seed and options only.
+#[allow(clippy::too_many_arguments)]
 fn distinct(
     p: Generated,
     digest: u128,
     (run_seed, index): (u64, u64),
     classes: &mut Classes,
+    excluded: Option<&Classes>,
     (gen, canon): &mut (Generator, Canonicalizer),
     (max_tries, deadline): (u64, Option<Instant>),
     tally: &Tally,
@@ -397,10 +457,72 @@ fn distinct(
     let mut fresh = 0;
     let q = make_from(gen, &mut seeds, index, max_tries, deadline, tally, |q| {
         fresh = canon.canonicalize(&q.puzzle).digest();
-        !classes.contains(fresh)
+        let (repeat, out) = (
+            classes.contains(fresh),
+            excluded.is_some_and(|e| e.contains(fresh)),
+        );
+        if repeat {
+            tally.duplicates.fetch_add(1, Relaxed);
+        } else if out {
+            tally.excluded.fetch_add(1, Relaxed);
+        }
+        !repeat && !out
     })?;
     classes.first_of(fresh, index);
     Ok(q)
+}
+
+/// A record of an `--exclude` file: its class's digest, `None` for one
+/// that is no 81-cell puzzle, or the panic that canonicalizing it met.
+struct ExcludedRecord(Result<Option<u128>, String>);
+
+impl crate::pipeline::FromPanic for ExcludedRecord {
+    fn from_panic(record: &crate::pipeline::Record, message: &str) -> ExcludedRecord {
+        ExcludedRecord(Err(crate::pipeline::panic_message(record, message)))
+    }
+}
+
+/// `--exclude`: the classes of the puzzles in `files` (read as every
+/// command reads its inputs, on `threads` threads) and the records that
+/// are no 81-cell puzzle (skipped); `None` without files.
+///
+/// Errors: a file cannot be read (the reader's message names it).
+fn excluded_classes(
+    files: &[std::path::PathBuf],
+    threads: usize,
+) -> anyhow::Result<Option<(Classes, u64)>> {
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let opts = crate::pipeline::PipelineOptions {
+        inputs: files.to_vec(),
+        threads,
+        ..Default::default()
+    };
+    let (mut classes, mut skipped) = (Classes::new(), 0);
+    crate::pipeline::run(
+        &opts,
+        Canonicalizer::new,
+        |canon: &mut Canonicalizer, record: &crate::pipeline::Record| {
+            let grid = record
+                .grid
+                .as_ref()
+                .ok()
+                .filter(|_| record.pencilmarks.is_none());
+            ExcludedRecord(Ok(grid.map(|g| canon.canonicalize(g).digest())))
+        },
+        |ExcludedRecord(digest)| {
+            match digest.map_err(anyhow::Error::msg)? {
+                Some(digest) => {
+                    classes.first_of(digest, 0);
+                }
+                None => skipped += 1,
+            }
+            Ok(())
+        },
+    )
+    .context("--exclude")?;
+    Ok(Some((classes, skipped)))
 }
 
 fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
@@ -442,10 +564,12 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             .and_then(|s| s.parse().ok())
     };
     let seed = args.seed.or_else(stored_seed).unwrap_or_else(rand::random);
+    crate::pipeline::check_inputs(&args.exclude, None).context("--exclude")?;
     let spec = RunSpec {
         command: "generate",
         resumable: true,
-        inputs: Vec::new(),
+        // The files --exclude reads: a resume checks they are unchanged.
+        inputs: args.exclude.clone(),
         options: vec![
             (
                 "seed",
@@ -474,11 +598,17 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("se-budget", opts::duration_text(args.se_budget)),
             ("max-tries", args.max_tries.to_string()),
             ("distinct", args.distinct.to_string()),
+            ("exclude", args.exclude.len().to_string()),
         ],
         header,
+        text_columns: Vec::new(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut w, mut kept) = RunOutput::open(Some(output), &spec, args.output.resume)?;
+    let excluded = match excluded_classes(&args.exclude, args.threads.count()) {
+        Ok(e) => e,
+        Err(e) => return Err(out.fail(w, e)),
+    };
     // --distinct: the classes written (those of the kept rows first), and
     // the generator and canonicalizer that replace a duplicate on this
     // thread (in index order).
@@ -545,10 +675,16 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             scope.spawn(|| progress(args.count, resumed, &shown, &tally, &done));
         }
         let (tally, opts, next) = (&tally, &opts, &next);
+        let excluded = excluded.as_ref().map(|(classes, _)| classes);
         for _ in 0..threads {
             let (made_tx, token_rx) = (made_tx.clone(), token_rx.clone());
             scope.spawn(move || {
-                let (mut gen, mut canon) = (Generator::new(opts.clone()), Canonicalizer::new());
+                let mut gen = Generator::new(opts.clone());
+                let mut check = ClassCheck {
+                    canon: Canonicalizer::new(),
+                    wanted: args.distinct || excluded.is_some(),
+                    excluded,
+                };
                 while token_rx.recv().is_ok() {
                     let i = next.fetch_add(1, Relaxed);
                     // Past the last index, or past one that gave up (or
@@ -556,14 +692,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     if i > args.count || tally.first_failure.load(Relaxed) < i {
                         break;
                     }
-                    let made = make(&mut gen, seed, i, args.max_tries, deadline, tally).map(|p| {
-                        let digest = if args.distinct {
-                            canon.canonicalize(&p.puzzle).digest()
-                        } else {
-                            0
-                        };
-                        (p, digest)
-                    });
+                    let limits = (args.max_tries, deadline);
+                    let made = make(&mut gen, &mut check, seed, i, limits, tally);
                     if made_tx.send((i, made)).is_err() {
                         break;
                     }
@@ -588,7 +718,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                                 (Generator::new(opts.clone()), Canonicalizer::new())
                             });
                             let limits = (args.max_tries, deadline);
-                            distinct(p, digest, (seed, want), classes, local, limits, tally)
+                            let at = (seed, want);
+                            distinct(p, digest, at, classes, excluded, local, limits, tally)
                         }
                         (made, _) => made.map(|(p, _)| p),
                     };
@@ -644,7 +775,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         let rejected = tally.rejections();
         format!(
             "generated {written} puzzles{} in {secs:.2} s ({:.0} puzzles/s, {} threads), {} \
-             candidates ({:.1}% accepted{}{}), seed {seed}",
+             candidates ({:.1}% accepted{}{}), seed {seed}{}",
             if resumed > 0 {
                 format!(
                     " (rows {}..{}; rows 1..{resumed} resumed from the interrupted run)",
@@ -664,6 +795,16 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 "; rejected: "
             },
             rejected,
+            excluded
+                .as_ref()
+                .map_or_else(String::new, |(classes, skipped)| {
+                    let skipped = match skipped {
+                        0 => String::new(),
+                        1 => ", 1 record not a puzzle skipped".to_string(),
+                        n => format!(", {n} records not puzzles skipped"),
+                    };
+                    format!("; {} classes excluded (--exclude{skipped})", classes.len())
+                }),
         )
     };
     if let Some((_, GiveUp::Interrupted)) = failure {
@@ -701,6 +842,9 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 .collect();
             if tally.duplicates.load(Relaxed) > 0 {
                 by.push((tally.duplicates.load(Relaxed), "--distinct"));
+            }
+            if tally.excluded.load(Relaxed) > 0 {
+                by.push((tally.excluded.load(Relaxed), "--exclude"));
             }
             by.sort_by_key(|b| std::cmp::Reverse(b.0));
             let mut names: Vec<&str> = Vec::new();
@@ -785,19 +929,43 @@ mod tests {
         let tally = Tally::new();
         let mut local = (Generator::new(opts.clone()), Canonicalizer::new());
         let limits = (1000, None);
-        let p = make(&mut local.0, 9, 3, 1000, None, &tally).unwrap();
-        let digest = local.1.canonicalize(&p.puzzle).digest();
+        let mut check = ClassCheck {
+            canon: Canonicalizer::new(),
+            wanted: true,
+            excluded: None,
+        };
+        let (p, digest) = make(&mut local.0, &mut check, 9, 3, limits, &tally).unwrap();
+        assert_eq!(digest, local.1.canonicalize(&p.puzzle).digest());
 
         // New: kept as it is, and recorded under index 3.
         let mut classes = Classes::new();
-        let kept = distinct(p, digest, (9, 3), &mut classes, &mut local, limits, &tally);
+        let kept = distinct(
+            p,
+            digest,
+            (9, 3),
+            &mut classes,
+            None,
+            &mut local,
+            limits,
+            &tally,
+        );
         assert_eq!(kept.unwrap().seed, p.seed);
         assert_eq!(classes.first_of(digest, 99), 3);
 
         // Seen before (as index 1): the stream's next candidate instead.
         let mut classes = Classes::new();
         classes.first_of(digest, 1);
-        let q = distinct(p, digest, (9, 3), &mut classes, &mut local, limits, &tally).unwrap();
+        let q = distinct(
+            p,
+            digest,
+            (9, 3),
+            &mut classes,
+            None,
+            &mut local,
+            limits,
+            &tally,
+        );
+        let q = q.unwrap();
         let mut seeds = seed_stream(9, 3);
         while seeds.next_u64() != p.seed {}
         let next = make_from(&mut local.0, &mut seeds, 3, 1000, None, &tally, |_| true).unwrap();
@@ -808,5 +976,46 @@ mod tests {
         assert_eq!(classes.len(), 2);
         assert_eq!(classes.first_of(fresh, 99), 3);
         assert_eq!(tally.duplicates.load(Relaxed), 1);
+
+        // Excluded too: the candidate after that one.
+        let mut excluded = Classes::new();
+        excluded.first_of(fresh, 0);
+        let mut classes = Classes::new();
+        classes.first_of(digest, 1);
+        let r = distinct(
+            p,
+            digest,
+            (9, 3),
+            &mut classes,
+            Some(&excluded),
+            &mut local,
+            limits,
+            &tally,
+        );
+        let after = make_from(&mut local.0, &mut seeds, 3, 1000, None, &tally, |_| true).unwrap();
+        assert_eq!(r.unwrap().seed, after.seed);
+        assert_eq!(tally.excluded.load(Relaxed), 1);
+    }
+
+    #[test]
+    fn a_worker_passes_over_an_excluded_class() {
+        let tally = Tally::new();
+        let mut gen = Generator::new(GenerateOptions::default());
+        let mut check = ClassCheck {
+            canon: Canonicalizer::new(),
+            wanted: true,
+            excluded: None,
+        };
+        let (p, digest) = make(&mut gen, &mut check, 4, 1, (1000, None), &tally).unwrap();
+        let mut excluded = Classes::new();
+        excluded.first_of(digest, 0);
+        check.excluded = Some(&excluded);
+        let (q, other) = make(&mut gen, &mut check, 4, 1, (1000, None), &tally).unwrap();
+        assert_ne!((q.seed, other), (p.seed, digest));
+        let mut seeds = seed_stream(4, 1);
+        while seeds.next_u64() != p.seed {}
+        let next = make_from(&mut gen, &mut seeds, 1, 1000, None, &tally, |_| true).unwrap();
+        assert_eq!(q.seed, next.seed, "the stream's next candidate that passes");
+        assert_eq!(tally.excluded.load(Relaxed), 1);
     }
 }

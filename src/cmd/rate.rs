@@ -8,9 +8,11 @@
 //! [`crate::rows::rate`]. Columns:
 //! `index,puzzle,status,er,ep,ed,technique,steps,error`.
 
+use crate::canon::SharedClasses;
 use crate::opts;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::pipeline::{self, Emit, Record};
+use crate::rows::{classify, resume_check, write_carried, Carried, RecordClasses};
 use std::process::ExitCode;
 
 /// Statuses in the order the summary line lists them.
@@ -33,9 +35,10 @@ Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
   all three with one decimal as serate prints them; technique is SE's name of the step that
   set er, steps the number of steps of the path.
 Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
-unsolvable (no solution); timeout (--time-budget or --wall-limit ran out; error says after \
-how many steps);
+unsolvable (no solution; error says where the contradiction lies); timeout (--time-budget \
+or --wall-limit ran out; error says after how many steps);
 invalid (bad length or character, or clashing givens; error names source:line).
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
@@ -62,6 +65,10 @@ pub struct RateArgs {
 
     #[command(flatten)]
     #[allow(missing_docs)]
+    pub map: opts::MapArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
     pub budget: opts::BudgetArgs,
 }
 
@@ -79,53 +86,85 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         time: Some(args.budget.time_budget.unwrap_or(DEFAULT_BUDGET)),
         wall: args.budget.wall_limit,
     };
-    let opts = opts::start_run(&args.input, &args.output, &args.work)?;
+    let own: Vec<String> = RATE_HEADER.iter().map(|h| h.to_string()).collect();
+    let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
+    let carry = args.map.carry();
     let spec = RunSpec {
         command: "rate",
         resumable: true,
         inputs: args.input.sidecar_inputs(),
-        options: vec![
+        options: [
             ("time-budget", opts::duration_text(limits.time)),
             ("wall-limit", opts::duration_text(limits.wall)),
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
-        ],
-        header: RATE_HEADER.iter().map(|h| h.to_string()).collect(),
+            ("puzzle", args.input.puzzle_text()),
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
+        header: carry.header(&own),
+        text_columns: carry.keep.clone(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
-    opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
+    opts::note_terminal_stdin(&opts, args.output.quiet);
     let blank = args.input.blank;
 
-    let mut counts = [0u64; STATUSES.len()];
-    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let work = |state: &mut RateState, record: &Record| {
+        let mut row = rate_record(state, record);
+        if record.grid.is_ok() {
+            row.puzzle = crate::output::with_blank(&row.puzzle, blank);
+        }
+        row
+    };
+    let classes = args.map.distinct.then(SharedClasses::new);
+    if let (Some(k), true) = (kept.as_mut(), args.map.distinct) {
+        k.set_sparse();
+    }
+    // Slots: STATUSES, then the repeats --distinct gave no row.
+    let mut counts = [0u64; STATUSES.len() + 1];
+    let mut check = resume_check(kept.as_mut(), classes.as_ref());
     let result = pipeline::run_resumed(
         &opts,
         Some(&mut check),
-        || RateState::new(limits),
-        |state: &mut RateState, record: &Record| {
-            let mut row = rate_record(state, record);
-            if record.grid.is_ok() {
-                row.puzzle = crate::output::with_blank(&row.puzzle, blank);
-            }
-            row
+        || (RateState::new(limits), RecordClasses::default()),
+        |(state, canon): &mut (RateState, RecordClasses), record: &Record| {
+            classify(classes.as_ref(), canon, state, record, work)
         },
-        |e: Emit<RateRow>| match e {
-            Emit::Row(row) => {
-                let slot = STATUSES.iter().position(|&s| s == row.status());
-                counts[slot.expect("every status is listed")] += 1;
-                sink.write_record(row.fields())?;
-                out.row_written(&mut sink)
+        |e: Emit<Carried<RateRow>>| match e {
+            Emit::Row(carried) => {
+                let fields = |row: &RateRow| Vec::from(row.fields());
+                match write_carried(&mut sink, &carry, classes.as_ref(), &carried, fields)? {
+                    Some(row) => {
+                        let slot = STATUSES.iter().position(|&s| s == row.status());
+                        counts[slot.expect("every status is listed")] += 1;
+                        out.row_written(&mut sink)
+                    }
+                    None => {
+                        counts[STATUSES.len()] += 1;
+                        out.record_without_row(&mut sink)
+                    }
+                }
             }
             Emit::Flush => out.flush(&mut sink),
         },
     );
+    drop(check);
+    let result = result.inspect(|summary| {
+        // Records a resume skipped without a row of their own: repeats.
+        if let Some(k) = kept.as_ref() {
+            counts[STATUSES.len()] += summary.resumed - k.kept().min(summary.resumed);
+        }
+    });
+    let mut names = STATUSES.to_vec();
+    names.push("repeats");
     out.finish(
         sink,
         result,
         kept.as_mut(),
-        &STATUSES,
+        &names,
         &mut counts,
         args.output.quiet,
         args.input.strict,

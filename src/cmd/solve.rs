@@ -4,11 +4,13 @@
 //! [`Solver`]. The row is [`SolveRow`], written with
 //! [`SolveRow::fill_record`] (no allocation per row).
 
+use crate::canon::SharedClasses;
 use crate::opts;
 use crate::outfile::{KeptRows, RunOutput, RunSpec};
 use crate::output::{CsvBuffer, CsvSink, Format, SolveRow, Status, SOLVE_HEADER};
 use crate::pipeline::{self, Emit, PipelineOptions, Record};
 use crate::rating::se::Rater;
+use crate::rows::{classify, resume_check, Carried, Carry, RecordClasses};
 use crate::solver::{Prune, SolveOptions, Solver};
 use std::process::ExitCode;
 
@@ -29,8 +31,9 @@ Columns: index,puzzle,status,solutions,solution,clues,wnf,wnf_level,guesses,back
   wnf_level   WNF's band 1-4 in the paper;
   guesses     branch points the solver took (it tracks difficulty far better than wnf);
   backtracks  dead ends it met;
-  error       why a record is invalid (source:line and the problem).
+  error       why a record is invalid, or where an unsolvable one's contradiction lies (source:line and the problem: 'no solution: r4c5 has no candidate left after propagation').
 Fields that do not apply are empty: an invalid row has only index, puzzle, status, error.
+With --keep COL,... the input's columns COL,... come first; with --source, source,line last.
 
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
@@ -54,6 +57,10 @@ pub struct SolveArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub work: opts::WorkArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub map: opts::MapArgs,
 
     /// Count solutions up to N [default: 2].
     #[arg(
@@ -155,38 +162,111 @@ fn count(counts: &mut Counts, status: Status) {
     counts[slot.expect("every status is listed")] += 1;
 }
 
-/// A row `solve` writes: a [`SolveRow`], or one with its `--se` columns.
+/// What frames a run's rows: the columns they carry (`--keep`,
+/// `--source`) and, with `--distinct`, the classes claimed.
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    carry: &'a Carry,
+    classes: Option<&'a SharedClasses>,
+}
+
+/// A row `solve` writes: a [`SolveRow`], or one with its `--se` columns,
+/// either carried ([`Carried`]) or not.
 trait Row: Send + pipeline::FromPanic {
-    /// Writes the row to `sink`; returns its status.
+    /// Writes the row to `sink` between `before` and `after` fields (the
+    /// carried columns); returns its status.
     ///
     /// Errors: the sink's.
-    fn write(&self, sink: &mut CsvSink) -> anyhow::Result<Status>;
+    fn write_between(
+        &self,
+        sink: &mut CsvSink,
+        before: &[&[u8]],
+        after: &[&[u8]],
+    ) -> anyhow::Result<Status>;
+
+    /// Writes the row as `frame` frames it; returns its status, or `None`
+    /// when the record gets no row (a repeat of a class, `--distinct`).
+    ///
+    /// Errors: the sink's.
+    fn write(&self, sink: &mut CsvSink, frame: Frame<'_>) -> anyhow::Result<Option<Status>> {
+        let _ = frame;
+        self.write_between(sink, &[], &[]).map(Some)
+    }
 }
 
 impl Row for SolveRow {
-    fn write(&self, sink: &mut CsvSink) -> anyhow::Result<Status> {
-        sink.write_solve_row(self)?;
+    fn write_between(
+        &self,
+        sink: &mut CsvSink,
+        before: &[&[u8]],
+        after: &[&[u8]],
+    ) -> anyhow::Result<Status> {
+        if before.is_empty() && after.is_empty() {
+            sink.write_solve_row(self)?;
+        } else {
+            sink.write_solve_row_between(before.iter().copied(), self, after.iter().copied())?;
+        }
         Ok(self.status)
     }
 }
 
 impl Row for WithSe {
-    fn write(&self, sink: &mut CsvSink) -> anyhow::Result<Status> {
+    fn write_between(
+        &self,
+        sink: &mut CsvSink,
+        before: &[&[u8]],
+        after: &[&[u8]],
+    ) -> anyhow::Result<Status> {
         let WithSe(row, se) = self;
-        sink.write_solve_row_with(row, &[&se[0], &se[1], &se[2]])?;
+        let se = se.iter().map(|f| f.as_bytes());
+        sink.write_solve_row_between(before.iter().copied(), row, se.chain(after.iter().copied()))?;
         Ok(row.status)
     }
 }
 
+impl<R: Row> Row for Carried<R> {
+    fn write_between(
+        &self,
+        sink: &mut CsvSink,
+        before: &[&[u8]],
+        after: &[&[u8]],
+    ) -> anyhow::Result<Status> {
+        let row = self
+            .row
+            .as_ref()
+            .expect("a carried row is written through write");
+        row.write_between(sink, before, after)
+    }
+
+    fn write(&self, sink: &mut CsvSink, frame: Frame<'_>) -> anyhow::Result<Option<Status>> {
+        let Some(row) = self.written(frame.classes) else {
+            return Ok(None);
+        };
+        let mut line = itoa::Buffer::new();
+        let fields: Vec<&[u8]> = self.fields(frame.carry, [], &mut line).collect();
+        let (before, after) = fields.split_at(frame.carry.keep.len());
+        row.write_between(sink, before, after).map(Some)
+    }
+}
+
 /// `solve`'s CSV rows, formatted by the thread that made them
-/// ([`pipeline::run_formatted`]), counted by status.
-struct SolveCsv(CsvBuffer);
+/// ([`pipeline::run_formatted`]), counted by status; with the columns the
+/// rows carry (never `--distinct`, which the calling thread decides).
+struct SolveCsv(CsvBuffer, Carry);
 
 impl<T: Row> pipeline::Formatter<T> for SolveCsv {
     type Tally = Counts;
 
     fn row(&mut self, row: T, counts: &mut Counts) -> anyhow::Result<()> {
-        count(counts, row.write(self.0.sink())?);
+        let frame = Frame {
+            carry: &self.1,
+            classes: None,
+        };
+        let status = row.write(self.0.sink(), frame)?;
+        count(
+            counts,
+            status.expect("rows without classes are all written"),
+        );
         Ok(())
     }
 
@@ -201,13 +281,18 @@ struct Writing<'a> {
     out: &'a mut RunOutput,
     kept: Option<&'a mut KeptRows>,
     counts: &'a mut Counts,
+    /// Records that got no row: repeats of a class (`--distinct`).
+    repeats: &'a mut u64,
     blank: u8,
+    frame: Frame<'a>,
 }
 
 /// Runs the pipeline with `work` making each record's row: formatted on the
 /// workers ([`pipeline::run_formatted`]) where the inputs, the format and a
-/// fresh run allow it, else written in order on this thread
-/// ([`pipeline::run_resumed`], which also resumes).
+/// fresh run allow it (and not `--distinct`, whose classes are settled in
+/// input order), else written in order on this thread
+/// ([`pipeline::run_resumed`], which also resumes; with `--distinct` the
+/// records skipped claim their classes again).
 fn run_rows<S, T: Row>(
     opts: &PipelineOptions,
     format: Format,
@@ -218,17 +303,23 @@ fn run_rows<S, T: Row>(
     let Writing {
         sink,
         out,
-        mut kept,
+        kept,
         counts,
+        repeats,
         blank,
+        frame,
     } = w;
     // A resumed run checks its kept rows record by record: the other path.
-    if kept.is_none() && format == Format::Csv && pipeline::formats_on_workers(opts) {
+    if kept.is_none()
+        && frame.classes.is_none()
+        && format == Format::Csv
+        && pipeline::formats_on_workers(opts)
+    {
         return pipeline::run_formatted(
             opts,
             make_state,
             work,
-            || SolveCsv(CsvBuffer::new(blank)),
+            || SolveCsv(CsvBuffer::new(blank), frame.carry.clone()),
             |bytes: &[u8], tally: Counts| {
                 for (total, n) in counts.iter_mut().zip(tally) {
                     *total += n;
@@ -238,17 +329,23 @@ fn run_rows<S, T: Row>(
             },
         );
     }
-    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let mut check = resume_check(kept, frame.classes);
     pipeline::run_resumed(
         opts,
         Some(&mut check),
         make_state,
         work,
         |e: Emit<T>| match e {
-            Emit::Row(row) => {
-                count(counts, row.write(sink)?);
-                out.row_written(sink)
-            }
+            Emit::Row(row) => match row.write(sink, frame)? {
+                Some(status) => {
+                    count(counts, status);
+                    out.row_written(sink)
+                }
+                None => {
+                    *repeats += 1;
+                    out.record_without_row(sink)
+                }
+            },
             Emit::Flush => out.flush(sink),
         },
     )
@@ -272,20 +369,21 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         guess: !args.no_guess,
         budget: crate::work::Budget::NONE,
     };
-    let opts = opts::start_run(&args.input, &args.output, &args.work)?;
+    let mut own: Vec<String> = SOLVE_HEADER.iter().map(|h| h.to_string()).collect();
+    if args.se {
+        own.extend(["er", "ep", "ed"].map(String::from));
+    }
+    let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
     let limits = crate::cmd::rate::RateLimits {
         time: Some(args.se_budget.unwrap_or(crate::cmd::rate::DEFAULT_BUDGET)),
         wall: args.se_wall_limit,
     };
-    let mut header: Vec<String> = SOLVE_HEADER.iter().map(|h| h.to_string()).collect();
-    if args.se {
-        header.extend(["er", "ep", "ed"].map(String::from));
-    }
+    let carry = args.map.carry();
     let spec = RunSpec {
         command: "solve",
         resumable: true,
         inputs: args.input.sidecar_inputs(),
-        options: vec![
+        options: [
             ("limit", args.limit.to_string()),
             (
                 "prune",
@@ -301,13 +399,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ("se-wall-limit", opts::duration_text(limits.wall)),
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
-        ],
-        header,
+            ("puzzle", args.input.puzzle_text()),
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
+        header: carry.header(&own),
+        text_columns: carry.keep.clone(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
-    opts::note_terminal_stdin(&opts.inputs, args.output.quiet);
+    opts::note_terminal_stdin(&opts, args.output.quiet);
     sink.set_blank(args.input.blank);
     let blank = args.input.blank;
     // A clash row's puzzle column is the parsed puzzle: it takes --blank too.
@@ -318,33 +421,82 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         }
         row
     };
+    let classes = args.map.distinct.then(SharedClasses::new);
+    if let (Some(k), true) = (kept.as_mut(), args.map.distinct) {
+        k.set_sparse();
+    }
     let mut counts: Counts = [0; STATUSES.len()];
+    let mut repeats = 0u64;
+    let frame = Frame {
+        carry: &carry,
+        classes: classes.as_ref(),
+    };
     let writing = Writing {
         sink: &mut sink,
         out: &mut out,
         kept: kept.as_mut(),
         counts: &mut counts,
+        repeats: &mut repeats,
         blank,
+        frame,
     };
-    let result = if args.se {
-        let solve_and_rate = |(solver, rater): &mut (Solver, Rater), record: &Record| {
-            let mut row = solve_record(solver, record);
-            let se = se_columns(rater, &mut row, &limits);
-            WithSe(row, se)
-        };
-        let make_state = || (Solver::new(solve_opts), Rater::new());
-        run_rows(&opts, spec.format, make_state, solve_and_rate, writing)
-    } else {
-        let make_state = || Solver::new(solve_opts);
-        run_rows(&opts, spec.format, make_state, solve_record, writing)
+    let framed = !carry.is_empty() || args.map.distinct;
+    let result = match (args.se, framed) {
+        (true, false) => {
+            let make_state = || (Solver::new(solve_opts), Rater::new());
+            let work = |(solver, rater): &mut (Solver, Rater), record: &Record| {
+                let mut row = solve_record(solver, record);
+                let se = se_columns(rater, &mut row, &limits);
+                WithSe(row, se)
+            };
+            run_rows(&opts, spec.format, make_state, work, writing)
+        }
+        (true, true) => {
+            let make_state = || {
+                (
+                    Solver::new(solve_opts),
+                    Rater::new(),
+                    RecordClasses::default(),
+                )
+            };
+            let work = |(solver, rater, canon): &mut (Solver, Rater, RecordClasses),
+                        record: &Record| {
+                classify(classes.as_ref(), canon, solver, record, |solver, record| {
+                    let mut row = solve_record(solver, record);
+                    let se = se_columns(rater, &mut row, &limits);
+                    WithSe(row, se)
+                })
+            };
+            run_rows(&opts, spec.format, make_state, work, writing)
+        }
+        (false, false) => {
+            let make_state = || Solver::new(solve_opts);
+            run_rows(&opts, spec.format, make_state, solve_record, writing)
+        }
+        (false, true) => {
+            let make_state = || (Solver::new(solve_opts), RecordClasses::default());
+            let work = |(solver, canon): &mut (Solver, RecordClasses), record: &Record| {
+                classify(classes.as_ref(), canon, solver, record, solve_record)
+            };
+            run_rows(&opts, spec.format, make_state, work, writing)
+        }
     };
-    let names = STATUSES.map(Status::as_str);
+    let result = result.inspect(|summary| {
+        // Records a resume skipped without a row of their own: repeats.
+        if let Some(k) = kept.as_ref() {
+            repeats += summary.resumed - k.kept().min(summary.resumed);
+        }
+    });
+    let mut names: Vec<&str> = STATUSES.map(Status::as_str).to_vec();
+    names.push("repeats");
+    let mut all: Vec<u64> = counts.to_vec();
+    all.push(repeats);
     out.finish(
         sink,
         result,
         kept.as_mut(),
         &names,
-        &mut counts,
+        &mut all,
         args.output.quiet,
         args.input.strict,
     )

@@ -95,8 +95,21 @@ pub fn count_record(
     opts: &CountOptions,
     puzzle: &Grid,
 ) -> Result<CountResult, String> {
+    count_outcome(solver, opts, puzzle).map(|(count, _)| count)
+}
+
+/// [`count_record`], with the search's [`Outcome`] (its guesses, for the
+/// diagnosis of an unsolvable puzzle: [`crate::solver::why_unsolvable`]).
+///
+/// Errors: as [`count_record`].
+pub fn count_outcome(
+    solver: &mut Solver,
+    opts: &CountOptions,
+    puzzle: &Grid,
+) -> Result<(CountResult, Outcome), String> {
     puzzle.check_givens().map_err(|e| e.to_string())?;
-    Ok(classify(opts, &solver.solve(puzzle)))
+    let outcome = solver.solve(puzzle);
+    Ok((classify(opts, &outcome), outcome))
 }
 
 /// Counts the solutions of a puzzle given by its candidates
@@ -107,7 +120,17 @@ pub fn count_pencilmarks(
     opts: &CountOptions,
     pencilmarks: &Pencilmarks,
 ) -> CountResult {
-    classify(opts, &solver.solve_pencilmarks(pencilmarks).0)
+    count_pencilmarks_outcome(solver, opts, pencilmarks).0
+}
+
+/// [`count_pencilmarks`], with the search's [`Outcome`].
+pub fn count_pencilmarks_outcome(
+    solver: &mut Solver,
+    opts: &CountOptions,
+    pencilmarks: &Pencilmarks,
+) -> (CountResult, Outcome) {
+    let outcome = solver.solve_pencilmarks(pencilmarks).0;
+    (classify(opts, &outcome), outcome)
 }
 
 /// The result a finished search stands for.

@@ -123,7 +123,10 @@ pub struct SolveRow {
     pub guesses: u64,
     /// Backtracks the solver met.
     pub backtracks: u64,
-    /// Empty unless invalid: names the record's source line and the problem.
+    /// Empty unless invalid or unsolvable: names the record's source line
+    /// and the problem (an unsolvable puzzle's: where propagation finds the
+    /// contradiction, [`crate::solver::why_unsolvable`]); or, with `--se`,
+    /// why the rating was cut short.
     pub error: String,
 }
 
@@ -229,6 +232,12 @@ impl SolveRow {
     /// kept as read).
     pub fn fill_record_with_blank(&self, record: &mut csv::ByteRecord, blank: u8) {
         record.clear();
+        self.push_fields(record, blank);
+    }
+
+    /// [`SolveRow::fill_record_with_blank`] without clearing `record`
+    /// first: the row's fields go after those it holds (`--keep`'s).
+    pub fn push_fields(&self, record: &mut csv::ByteRecord, blank: u8) {
         let mut num = itoa::Buffer::new();
         let mut line = [0u8; 81];
         record.push_field(num.format(self.index).as_bytes());
@@ -350,11 +359,34 @@ pub fn open_sink(
     out: Box<dyn std::io::Write + Send>,
     name: String,
 ) -> anyhow::Result<Box<dyn Sink>> {
+    open_sink_with_text(format, out, name, &[])
+}
+
+/// [`open_sink`], the columns `text` typed as text whatever their names
+/// (`--keep`'s input columns: [`sink::column_kind_in`]).
+///
+/// Errors: as [`open_sink`].
+pub fn open_sink_with_text(
+    format: Format,
+    out: Box<dyn std::io::Write + Send>,
+    name: String,
+    text: &[String],
+) -> anyhow::Result<Box<dyn Sink>> {
+    #[cfg(not(feature = "parquet"))]
+    let _ = text;
     match format {
         Format::Csv => unreachable!("CSV is CsvSink's own"),
-        Format::Jsonl => Ok(Box::new(sink::JsonlSink::new(out, name))),
+        Format::Jsonl => Ok(Box::new(sink::JsonlSink::with_text(
+            out,
+            name,
+            text.to_vec(),
+        ))),
         #[cfg(feature = "parquet")]
-        Format::Parquet => Ok(Box::new(parquet::ParquetSink::new(out, name))),
+        Format::Parquet => Ok(Box::new(parquet::ParquetSink::with_text(
+            out,
+            name,
+            text.to_vec(),
+        ))),
         #[cfg(not(feature = "parquet"))]
         Format::Parquet => {
             anyhow::bail!("--format parquet: this sudoflow was built without the `parquet` feature")
@@ -491,6 +523,19 @@ impl CsvSink {
         inputs: &[std::path::PathBuf],
         format: Format,
     ) -> anyhow::Result<CsvSink> {
+        CsvSink::create_with_text(path, inputs, format, &[])
+    }
+
+    /// [`CsvSink::create_as`], the columns `text` typed as text in the
+    /// typed formats whatever their names ([`open_sink_with_text`]).
+    ///
+    /// Errors: as [`CsvSink::create_as`].
+    pub fn create_with_text(
+        path: Option<&std::path::Path>,
+        inputs: &[std::path::PathBuf],
+        format: Format,
+        text: &[String],
+    ) -> anyhow::Result<CsvSink> {
         use anyhow::Context;
         let (file, name) = match path {
             Some(path) if path.as_os_str() != "-" => (
@@ -508,7 +553,7 @@ impl CsvSink {
                 Some(f) => Box::new(f),
                 None => Box::new(std::io::stdout()),
             };
-            return CsvSink::to_writer_as(out, name, format);
+            return CsvSink::to_writer_with_text(out, name, format, text);
         }
         let out: Box<dyn std::io::Write> = match file {
             Some(f) => Box::new(f),
@@ -525,10 +570,23 @@ impl CsvSink {
         name: String,
         format: Format,
     ) -> anyhow::Result<CsvSink> {
+        CsvSink::to_writer_with_text(out, name, format, &[])
+    }
+
+    /// [`CsvSink::to_writer_as`], the columns `text` typed as text in the
+    /// typed formats whatever their names ([`open_sink_with_text`]).
+    ///
+    /// Errors: as [`CsvSink::to_writer_as`].
+    pub fn to_writer_with_text(
+        out: Box<dyn std::io::Write + Send>,
+        name: String,
+        format: Format,
+        text: &[String],
+    ) -> anyhow::Result<CsvSink> {
         if format == Format::Csv {
             return Ok(CsvSink::to_writer(out, name));
         }
-        let other = open_sink(format, out, name.clone())?;
+        let other = open_sink_with_text(format, out, name.clone(), text)?;
         let mut sink = CsvSink::to_writer(Box::new(std::io::sink()), name);
         sink.other = Some(other);
         Ok(sink)
@@ -606,6 +664,30 @@ impl CsvSink {
         row.fill_record_with_blank(&mut self.record, self.blank);
         for field in extra {
             self.record.push_field(field.as_bytes());
+        }
+        if let Some(other) = &mut self.other {
+            return other.write(&self.record);
+        }
+        self.write_quoted()
+    }
+
+    /// Writes a `solve` row between `before` fields (`--keep`'s columns)
+    /// and `after` fields (`--se`'s, `generate`'s seed, `--source`'s).
+    ///
+    /// Errors: the destination's, see [`CsvSink`].
+    pub fn write_solve_row_between<'a>(
+        &mut self,
+        before: impl IntoIterator<Item = &'a [u8]>,
+        row: &SolveRow,
+        after: impl IntoIterator<Item = &'a [u8]>,
+    ) -> anyhow::Result<()> {
+        self.record.clear();
+        for field in before {
+            self.record.push_field(field);
+        }
+        row.push_fields(&mut self.record, self.blank);
+        for field in after {
+            self.record.push_field(field);
         }
         if let Some(other) = &mut self.other {
             return other.write(&self.record);

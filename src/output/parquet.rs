@@ -23,6 +23,8 @@ pub const ROW_GROUP: usize = 65_536;
 pub struct ParquetSink {
     out: Option<Box<dyn Write + Send>>,
     name: String,
+    /// Columns typed as strings whatever their names (`--keep`'s).
+    text: Vec<String>,
     columns: Option<Columns>,
     writer: Option<ArrowWriter<Box<dyn Write + Send>>>,
     finished: bool,
@@ -31,9 +33,16 @@ pub struct ParquetSink {
 impl ParquetSink {
     /// A sink writing to `out`, which errors call `name`.
     pub fn new(out: Box<dyn Write + Send>, name: String) -> ParquetSink {
+        ParquetSink::with_text(out, name, Vec::new())
+    }
+
+    /// [`ParquetSink::new`], the columns `text` strings whatever their
+    /// names (`--keep`'s input columns).
+    pub fn with_text(out: Box<dyn Write + Send>, name: String, text: Vec<String>) -> ParquetSink {
         ParquetSink {
             out: Some(out),
             name,
+            text,
             columns: None,
             writer: None,
             finished: false,
@@ -63,7 +72,7 @@ impl Sink for ParquetSink {
                 .map(|f| String::from_utf8_lossy(f).into_owned())
                 .collect();
             let names: Vec<&str> = header.iter().map(String::as_str).collect();
-            let columns = Columns::with_capacity(&names, 1024);
+            let columns = Columns::with_text(&names, &self.text, 1024);
             let props = WriterProperties::builder()
                 .set_compression(Compression::ZSTD(ZstdLevel::default()))
                 .set_max_row_group_row_count(Some(ROW_GROUP))

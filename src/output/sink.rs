@@ -110,10 +110,22 @@ pub enum ColumnKind {
 pub fn column_kind(name: &str) -> ColumnKind {
     match name {
         "index" | "solutions" | "clues" | "wnf_level" | "guesses" | "backtracks" | "steps"
-        | "row" | "automorphisms" | "class_index" => ColumnKind::Int,
+        | "row" | "automorphisms" | "class_index" | "line" => ColumnKind::Int,
         "seed" => ColumnKind::UInt,
         "wnf" | "er" | "ep" | "ed" => ColumnKind::Float,
         _ => ColumnKind::Text,
+    }
+}
+
+/// The kind of column `name` in a header whose columns `text` are text
+/// whatever their names (`--keep`'s input columns, carried as read: a kept
+/// `line` or `solutions` column is the input's text, not sudoflow's
+/// number), else [`column_kind`].
+pub fn column_kind_in(name: &str, text: &[String]) -> ColumnKind {
+    if text.iter().any(|t| t == name) {
+        ColumnKind::Text
+    } else {
+        column_kind(name)
     }
 }
 
@@ -121,6 +133,8 @@ pub fn column_kind(name: &str) -> ColumnKind {
 pub struct JsonlSink {
     out: std::io::BufWriter<Box<dyn Write + Send>>,
     name: String,
+    /// Columns written as strings whatever their names ([`column_kind_in`]).
+    text: Vec<String>,
     /// Each column's `"name":` (JSON-escaped), and whether it is numeric.
     keys: Vec<(Vec<u8>, bool)>,
     line: Vec<u8>,
@@ -129,9 +143,16 @@ pub struct JsonlSink {
 impl JsonlSink {
     /// A sink writing to `out` (buffered, 64 KiB).
     pub fn new(out: Box<dyn Write + Send>, name: String) -> JsonlSink {
+        JsonlSink::with_text(out, name, Vec::new())
+    }
+
+    /// [`JsonlSink::new`], the columns `text` written as strings whatever
+    /// their names ([`column_kind_in`]).
+    pub fn with_text(out: Box<dyn Write + Send>, name: String, text: Vec<String>) -> JsonlSink {
         JsonlSink {
             out: std::io::BufWriter::with_capacity(64 * 1024, out),
             name,
+            text,
             keys: Vec::new(),
             line: Vec::new(),
         }
@@ -150,7 +171,7 @@ impl Sink for JsonlSink {
                 let mut key = serde_json::to_vec(&name)?;
                 key.push(b':');
                 self.keys
-                    .push((key, column_kind(&name) != ColumnKind::Text));
+                    .push((key, column_kind_in(&name, &self.text) != ColumnKind::Text));
             }
             return Ok(());
         }

@@ -8,7 +8,7 @@
 //! full 64-bit seed), everything else `string`. An empty field, which the
 //! CSV writes for "no value" (no solution, no rating, no error), is a null.
 
-use super::sink::{column_kind, ColumnKind};
+use super::sink::{column_kind, column_kind_in, ColumnKind};
 use arrow_array::builder::{Float64Builder, Int64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
@@ -16,7 +16,12 @@ use std::sync::Arc;
 
 /// The Arrow type of the CLI's column `name` ([`column_kind`]).
 pub fn column_type(name: &str) -> DataType {
-    match column_kind(name) {
+    kind_type(column_kind(name))
+}
+
+/// The Arrow type of a column of kind `kind`.
+fn kind_type(kind: ColumnKind) -> DataType {
+    match kind {
         ColumnKind::Int => DataType::Int64,
         ColumnKind::UInt => DataType::UInt64,
         ColumnKind::Float => DataType::Float64,
@@ -64,9 +69,15 @@ impl Columns {
     /// Empty columns under `header` with room for `rows` rows (growing the
     /// buffers as they fill costs copies and fresh pages).
     pub fn with_capacity(header: &[&str], rows: usize) -> Columns {
+        Columns::with_text(header, &[], rows)
+    }
+
+    /// [`Columns::with_capacity`], the columns `text` strings whatever
+    /// their names (`--keep`'s input columns: [`column_kind_in`]).
+    pub fn with_text(header: &[&str], text: &[String], rows: usize) -> Columns {
         let fields: Vec<Field> = header
             .iter()
-            .map(|name| Field::new(*name, column_type(name), true))
+            .map(|name| Field::new(*name, kind_type(column_kind_in(name, text)), true))
             .collect();
         let builders = fields
             .iter()

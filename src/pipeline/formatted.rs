@@ -244,7 +244,7 @@ where
     let cost = AtomicU64::new(0);
     let shared = Shared {
         reader: Mutex::new(Reader {
-            records: FileRecords::new(&opts.inputs, opts.column.as_ref()),
+            records: FileRecords::new(&opts.inputs, opts.column.as_ref(), &opts.keep),
             seq: 0,
             ended: false,
             error: None,

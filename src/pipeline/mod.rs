@@ -108,6 +108,13 @@ pub struct Record {
     /// [`Pencilmarks`]); [`Record::raw`] then holds the whole line. `None`
     /// for every other record.
     pub pencilmarks: Option<Box<Pencilmarks>>,
+    /// The input columns [`PipelineOptions::keep`] names (`--keep`), in
+    /// that order, as the record's CSV fields hold them (quotes taken off;
+    /// a field past the record's last one is empty). A record that is not
+    /// a CSV record (a line of an input without a CSV header, a pasted
+    /// grid, a line cut by a stray quote) has every kept column empty.
+    /// Empty (no allocation) without `--keep`.
+    pub kept: Vec<String>,
 }
 
 /// How to run the pipeline.
@@ -119,6 +126,15 @@ pub struct PipelineOptions {
     /// The CSV column that holds the puzzle (`--column`); `None`: the first
     /// field, or the column a header names (see [`reader`]).
     pub column: Option<reader::Column>,
+    /// CSV columns to carry into each [`Record::kept`] (`--keep`), by
+    /// header name (any case); empty: none. An input read as CSV records
+    /// must have a header naming each (an error otherwise, see
+    /// [`reader::for_each_item`]); other inputs' records get empty fields.
+    pub keep: Vec<String>,
+    /// A puzzle given as text (`-p PUZZLE`), read instead of `inputs` as
+    /// the lines of one input named [`reader::TEXT_NAME`]
+    /// ([`reader::for_each_text_item`]); `None`: read `inputs`.
+    pub puzzle: Option<String>,
     /// Threads that work on records, the calling thread among them
     /// (values below 1 are treated as 1); with 2 or more, a reader thread
     /// runs beside them.
@@ -170,6 +186,8 @@ impl Default for PipelineOptions {
         PipelineOptions {
             inputs: Vec::new(),
             column: None,
+            keep: Vec::new(),
+            puzzle: None,
             threads: crate::threads::thread_count(None),
             batch_size: 1024,
             progress: None,
@@ -286,14 +304,27 @@ impl Summary {
 /// UTF-16 text, is a damaged zip archive or lacks the named column, with
 /// its path.
 pub fn check_inputs(inputs: &[PathBuf], column: Option<&reader::Column>) -> anyhow::Result<()> {
+    check_inputs_keeping(inputs, column, &[])
+}
+
+/// [`check_inputs`], and with `keep` (`--keep`) also that each regular
+/// file read as CSV has a header naming each kept column.
+///
+/// Errors: those of [`check_inputs`]; a kept column missing from a CSV
+/// input's header, with its path and the header's names.
+pub fn check_inputs_keeping(
+    inputs: &[PathBuf],
+    column: Option<&reader::Column>,
+    keep: &[String],
+) -> anyhow::Result<()> {
     for path in inputs {
         if path.as_os_str() != "-" {
             reader::check_file(path)?;
             let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            if regular && matches!(column, Some(reader::Column::Name(_))) {
+            if regular && (matches!(column, Some(reader::Column::Name(_))) || !keep.is_empty()) {
                 // Read up to the first record: the header check is the
                 // reader's own, through gzip and zip alike.
-                reader::check_header(path, column)?;
+                reader::check_header(path, column, keep)?;
             }
         }
     }
@@ -389,9 +420,21 @@ where
 
 /// Whether [`run_formatted`] can run `opts`: two or more threads, and
 /// inputs that are all regular files, none a zip archive
-/// ([`reader::pullable`]).
+/// ([`reader::pullable`]); not a puzzle given as text.
 pub fn formats_on_workers(opts: &PipelineOptions) -> bool {
-    opts.threads >= 2 && reader::pullable(&opts.inputs)
+    opts.threads >= 2 && opts.puzzle.is_none() && reader::pullable(&opts.inputs)
+}
+
+/// The items of the run's input: [`PipelineOptions::puzzle`]'s text if
+/// given, else [`reader::for_each_item`] over the inputs.
+fn read_items(
+    opts: &PipelineOptions,
+    f: impl FnMut(reader::Item) -> std::ops::ControlFlow<()>,
+) -> anyhow::Result<()> {
+    match &opts.puzzle {
+        Some(text) => reader::for_each_text_item(text, &opts.keep, f),
+        None => reader::for_each_item(&opts.inputs, opts.column.as_ref(), &opts.keep, f),
+    }
 }
 
 /// A result the pipeline can make for a record whose `work` panicked.

@@ -3,8 +3,8 @@
 
 use super::reader::Item;
 use super::{
-    reader, test_panic_at, work_records, workers, Batch, Done, Emit, FromPanic, PipelineOptions,
-    Progress, Record, Skip, Summary,
+    test_panic_at, work_records, workers, Batch, Done, Emit, FromPanic, PipelineOptions, Progress,
+    Record, Skip, Summary,
 };
 use crate::interrupt;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TryRecvError};
@@ -181,7 +181,7 @@ where
         Ok(())
     };
     let mut skipper = Skipper::new(skip);
-    let read = reader::for_each_item(&opts.inputs, opts.column.as_ref(), |item| {
+    let read = super::read_items(opts, |item| {
         if interrupt::requested().is_some() {
             // Stop reading; the records already read get their rows below.
             return ControlFlow::Break(());
@@ -388,7 +388,7 @@ fn read_batches(
     let mut sent_since_wait = false;
     let mut skipper = Skipper::new(skip);
     let mut skip_error = None;
-    let read = reader::for_each_item(&opts.inputs, opts.column.as_ref(), |item| {
+    let read = super::read_items(opts, |item| {
         if interrupt::requested().is_some() {
             // Stop reading, and make the workers drop the batches they have
             // not started: the rows emitted stay a prefix of the input.

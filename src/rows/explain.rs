@@ -55,9 +55,10 @@ pub enum Unexplained {
     /// It has more than one solution.
     #[error("the puzzle has more than one solution: Sudoku Explainer rates only proper puzzles")]
     Multiple,
-    /// It has no solution.
-    #[error("the puzzle has no solution")]
-    Unsolvable,
+    /// It has no solution: the message says where propagation finds the
+    /// contradiction ("no solution: ..." as `rate`'s error column).
+    #[error("the puzzle has {0}")]
+    Unsolvable(String),
     /// The rating ran out of its budget, or a stop was requested: the
     /// message says which ([`RateLimits::timeout_message`]).
     #[error("{message}")]
@@ -79,7 +80,7 @@ pub fn explain(grid: &Grid, limits: &RateLimits) -> Result<Explanation, Unexplai
     match RateState::new(*limits).rate_grid(grid) {
         Err(clash) => return Err(Unexplained::Clash(clash)),
         Ok(RateOutcome::Multiple) => return Err(Unexplained::Multiple),
-        Ok(RateOutcome::Unsolvable) => return Err(Unexplained::Unsolvable),
+        Ok(RateOutcome::Unsolvable(why)) => return Err(Unexplained::Unsolvable(why)),
         // The second rating would run out alike (the budget is work).
         Ok(RateOutcome::Timeout { cut, message, .. }) => {
             return Err(Unexplained::Timeout { cut, message })

@@ -86,8 +86,9 @@ pub enum RateOutcome {
     Rated(Rating),
     /// Two or more solutions.
     Multiple,
-    /// No solution.
-    Unsolvable,
+    /// No solution: the error column, naming the record and where
+    /// propagation finds the contradiction ([`crate::solver::why_unsolvable`]).
+    Unsolvable(String),
     /// The budget ran out, or a stop was requested (`Cut::Stop`: such a
     /// row is not written), after `steps` steps.
     Timeout {
@@ -122,7 +123,7 @@ impl RateRow {
         match self.outcome {
             RateOutcome::Rated(_) => "rated",
             RateOutcome::Multiple => "multiple",
-            RateOutcome::Unsolvable => "unsolvable",
+            RateOutcome::Unsolvable(_) => "unsolvable",
             RateOutcome::Timeout { .. } => "timeout",
             RateOutcome::Invalid(_) => "invalid",
             RateOutcome::Error(_) => "error",
@@ -145,9 +146,10 @@ impl RateRow {
                 f[7] = r.step_count.to_string();
             }
             RateOutcome::Timeout { message: e, .. }
+            | RateOutcome::Unsolvable(e)
             | RateOutcome::Invalid(e)
             | RateOutcome::Error(e) => f[8].clone_from(e),
-            RateOutcome::Multiple | RateOutcome::Unsolvable => {}
+            RateOutcome::Multiple => {}
         }
         f
     }
@@ -196,9 +198,11 @@ impl RateState {
 
     /// Rates a parsed puzzle: counts its solutions (up to 2) first, then
     /// rates it if it has exactly one. `Err` carries a clash message.
+    /// An unsolvable puzzle's outcome holds where the contradiction lies
+    /// (`no solution: ...`, [`crate::solver::why_unsolvable`]).
     pub fn rate_grid(&mut self, grid: &crate::grid::Grid) -> Result<RateOutcome, String> {
         let outcome = self.solver.solve(grid);
-        self.rate_board(outcome.solutions, grid, || se::Board::new(grid))
+        self.rate_board(&outcome, grid, None, || se::Board::new(grid))
     }
 
     /// Rates a puzzle given by its candidates ([`se::Board::from_pencilmarks`]:
@@ -207,23 +211,27 @@ impl RateState {
     /// `Err` carries a clash message (two single candidates clashing).
     pub fn rate_pencilmarks(&mut self, pm: &Pencilmarks) -> Result<RateOutcome, String> {
         let (outcome, _) = self.solver.solve_pencilmarks(pm);
-        self.rate_board(outcome.solutions, &pm.singles(), || {
+        self.rate_board(&outcome, &pm.singles(), Some(pm), || {
             se::Board::from_pencilmarks(pm)
         })
     }
 
-    /// The outcome for a puzzle with `solutions` (up to 2) whose givens are
-    /// `givens` and whose board `board` makes.
+    /// The outcome for a puzzle whose search gave `outcome` (solutions up
+    /// to 2), whose givens are `givens` (within `pencilmarks`, for a puzzle
+    /// given by its candidates) and whose board `board` makes.
     fn rate_board(
         &mut self,
-        solutions: u64,
+        outcome: &crate::solver::Outcome,
         givens: &crate::grid::Grid,
+        pencilmarks: Option<&Pencilmarks>,
         board: impl FnOnce() -> se::Board,
     ) -> Result<RateOutcome, String> {
-        match solutions {
+        match outcome.solutions {
             0 => match givens.check_givens() {
                 Err(clash) => Err(clash.to_string()),
-                Ok(()) => Ok(RateOutcome::Unsolvable),
+                Ok(()) => Ok(RateOutcome::Unsolvable(
+                    crate::solver::why_unsolvable(givens, pencilmarks, outcome).to_string(),
+                )),
             },
             1 => {
                 let opts = se::Options {
@@ -248,10 +256,16 @@ impl RateState {
 
 /// The row for one record: rated if it parsed and has one solution.
 pub fn rate_record(state: &mut RateState, record: &Record) -> RateRow {
+    let named = |outcome: Result<RateOutcome, String>| {
+        let at = |e: String| format!("{}:{}: {e}", record.source, record.line);
+        match outcome {
+            Ok(RateOutcome::Unsolvable(why)) => RateOutcome::Unsolvable(at(why)),
+            Ok(outcome) => outcome,
+            Err(clash) => RateOutcome::Invalid(at(clash)),
+        }
+    };
     if let Some(pm) = &record.pencilmarks {
-        let outcome = state.rate_pencilmarks(pm).unwrap_or_else(|clash| {
-            RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line))
-        });
+        let outcome = named(state.rate_pencilmarks(pm));
         return RateRow {
             index: record.index,
             puzzle: record.raw.clone(),
@@ -260,9 +274,7 @@ pub fn rate_record(state: &mut RateState, record: &Record) -> RateRow {
     }
     match &record.grid {
         Ok(grid) => {
-            let outcome = state.rate_grid(grid).unwrap_or_else(|clash| {
-                RateOutcome::Invalid(format!("{}:{}: {clash}", record.source, record.line))
-            });
+            let outcome = named(state.rate_grid(grid));
             RateRow {
                 index: record.index,
                 puzzle: grid.to_line(),

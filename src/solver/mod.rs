@@ -19,11 +19,14 @@
 
 mod branch;
 mod core;
+pub mod diagnose;
 mod masks;
 pub mod matching;
 mod prune;
 pub mod simd;
 mod state;
+
+pub use diagnose::{why_unsolvable, Contradiction};
 
 use crate::grid::{Grid, Pencilmarks};
 use crate::rating::Wnf;

@@ -49,6 +49,16 @@
 //! quote? ...`) and the lines read after it are read again, each as one
 //! record, so that memory stays bounded and one stray quote costs one row.
 //!
+//! Kept columns (`--keep NAME,...`, [`Record::kept`]): a CSV record's
+//! fields under those header names (any case), quotes taken off, a field
+//! past the record's last one empty. Each input read as CSV records must
+//! have a header naming every kept column, else reading it is an error
+//! naming the input and its header's names (checked before any output for
+//! regular files, [`check_header`]); an input that is not read as CSV
+//! records (puzzles one a line, pasted grids: no header naming a puzzle
+//! column) gives every record empty kept columns, as does a line a stray
+//! quote cut (its fields are not known).
+//!
 //! Puzzles pasted from web pages and books: where no CSV column is in use
 //! (no header naming one, no `--column`), a line whose field is neither 81
 //! nor 729 characters long but that holds only cell characters between
@@ -188,7 +198,7 @@ pub fn for_each_record(
     inputs: &[PathBuf],
     mut f: impl FnMut(Record) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    for_each_item(inputs, None, |item| match item {
+    for_each_item(inputs, None, &[], |item| match item {
         Item::Record(record) => f(record),
         Item::Waiting => ControlFlow::Continue(()),
     })
@@ -209,18 +219,57 @@ pub enum Item {
 
 /// [`for_each_record`], with the puzzle read from `column` of CSV inputs
 /// when given (`--column`; `None`: the first field, or the column a header
-/// names), also telling `f` when the reader is about to wait for input
-/// ([`Item::Waiting`]; never for regular files, and not inside a gzip
-/// member or a zip archive).
+/// names), the CSV columns `keep` names carried into each record's
+/// [`Record::kept`] (`--keep`; empty: none), also telling `f` when the
+/// reader is about to wait for input ([`Item::Waiting`]; never for regular
+/// files, and not inside a gzip member or a zip archive).
+///
+/// `--keep` and inputs: an input read as CSV records (a header naming the
+/// puzzle's column, or `--column`) must have a header naming each kept
+/// column (any case, as `--column NAME` is looked up), read again for each
+/// input (each zip member); an input whose lines are not CSV records (no
+/// such header: puzzles one a line, pasted grids) gives records whose kept
+/// columns are empty, so that a CSV file and a text file may be read in
+/// one run.
 ///
 /// Errors: as [`for_each_record`]; also, with [`Column::Name`], an input
-/// whose first line names no such column.
+/// whose first line names no such column; with `keep`, an input read as
+/// CSV whose header names no column of a kept name, or that has no header
+/// (`--column N` and a first record that is a puzzle).
 pub fn for_each_item(
     inputs: &[PathBuf],
     column: Option<&Column>,
+    keep: &[String],
     f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    read_inputs(inputs, column, true, f)
+    read_inputs(inputs, column, keep, true, f)
+}
+
+/// The name [`Record::source`] gives a puzzle given on the command line
+/// (`-p`), read by [`for_each_text_item`].
+pub const TEXT_NAME: &str = "<puzzle>";
+
+/// [`for_each_item`] over `text` (`-p PUZZLE`: a puzzle given on the
+/// command line), read as the lines of one input named [`TEXT_NAME`]: a
+/// puzzle on one line, a 729-character pencilmark line, a pasted grid
+/// (cells between spaces or `|`; 9 lines of 9 cells) are each one record.
+///
+/// Errors: those of [`for_each_item`] (none for a line of text, in
+/// practice).
+pub fn for_each_text_item(
+    text: &str,
+    keep: &[String],
+    mut f: impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    let mut index = 0;
+    let reading = Reading {
+        line_cap: LINE_CAP,
+        column: None,
+        keep,
+        watch: None,
+    };
+    let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
+    records_of(&Arc::from(TEXT_NAME), input, &reading, &mut index, &mut f).map(drop)
 }
 
 /// Reads the input file `path` up to its first record, as [`for_each_item`]
@@ -229,11 +278,15 @@ pub fn for_each_item(
 /// archive's first member is read as a stream, not checked whole first
 /// (that would decompress it all): the run checks it.
 ///
+/// With `keep` (`--keep`), the header must also name each kept column
+/// when the file is read as CSV.
+///
 /// Errors: as [`for_each_item`]'s.
-pub fn check_header(path: &Path, column: Option<&Column>) -> anyhow::Result<()> {
+pub fn check_header(path: &Path, column: Option<&Column>, keep: &[String]) -> anyhow::Result<()> {
     read_inputs(
         std::slice::from_ref(&path.to_path_buf()),
         column,
+        keep,
         false,
         |_| ControlFlow::Break(()),
     )
@@ -245,6 +298,7 @@ pub fn check_header(path: &Path, column: Option<&Column>) -> anyhow::Result<()> 
 fn read_inputs(
     inputs: &[PathBuf],
     column: Option<&Column>,
+    keep: &[String],
     check_archives: bool,
     mut f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
@@ -293,6 +347,7 @@ fn read_inputs(
         let reading = Reading {
             line_cap: LINE_CAP,
             column,
+            keep,
             watch: watch.as_ref(),
         };
         let flow = match archive {
@@ -377,18 +432,21 @@ pub struct FileRecords {
     /// The next input to open.
     next: usize,
     column: Option<Column>,
+    keep: Vec<String>,
     current: Option<InputRecords<Box<dyn BufRead + Send>>>,
     index: u64,
 }
 
 impl FileRecords {
     /// Reads `inputs` ([`pullable`] ones) in order, the puzzle taken from
-    /// `column` as [`for_each_item`] takes it.
-    pub fn new(inputs: &[PathBuf], column: Option<&Column>) -> FileRecords {
+    /// `column` and the columns `keep` names kept as [`for_each_item`]
+    /// takes them.
+    pub fn new(inputs: &[PathBuf], column: Option<&Column>, keep: &[String]) -> FileRecords {
         FileRecords {
             inputs: inputs.to_vec(),
             next: 0,
             column: column.cloned(),
+            keep: keep.to_vec(),
             current: None,
             index: 0,
         }
@@ -429,6 +487,7 @@ impl FileRecords {
             let reading = Reading {
                 line_cap: LINE_CAP,
                 column: self.column.as_ref(),
+                keep: &self.keep,
                 watch: None,
             };
             let name: Arc<str> = Arc::from(path.display().to_string());
@@ -510,6 +569,8 @@ struct Reading<'a> {
     line_cap: usize,
     /// `--column`, if given.
     column: Option<&'a Column>,
+    /// `--keep`'s column names (empty: none).
+    keep: &'a [String],
     /// The descriptor to watch for [`Item::Waiting`] (pipes, terminals).
     watch: Option<&'a streaming::Watch>,
 }
@@ -543,8 +604,9 @@ fn records_of_input(
 
 /// [`for_each_record`] over one input already open: `name` is its
 /// [`Record::source`], `line_cap` the longest line kept ([`LINE_CAP`] in
-/// the commands; the fuzz checks of [`crate::checks`] use small caps so that
-/// short inputs meet it). Records are numbered from 1.
+/// the commands; the fuzz checks of `sudoflow::checks`, feature
+/// `fuzzing`, use small caps so that short inputs meet it). Records are
+/// numbered from 1.
 ///
 /// Errors: `input` fails to read (or holds a broken gzip member); the
 /// message names `name` and the last line read.
@@ -562,6 +624,7 @@ pub fn for_each_record_in(
     let reading = Reading {
         line_cap,
         column: None,
+        keep: &[],
         watch: None,
     };
     records_of(&Arc::from(name), input, &reading, &mut index, &mut f).map(drop)
@@ -641,14 +704,16 @@ mod tests {
 
     /// The records of `inputs` as for_each_item hands them over and as
     /// FileRecords gives them, the end asked for twice.
-    fn both_ways(inputs: &[PathBuf]) -> (Vec<Record>, Vec<Record>) {
+    fn both_ways(inputs: &[PathBuf], keep: &[String]) -> (Vec<Record>, Vec<Record>) {
         let mut handed = Vec::new();
-        for_each_record(inputs, |r| {
-            handed.push(r);
+        for_each_item(inputs, None, keep, |item| {
+            if let Item::Record(r) = item {
+                handed.push(r);
+            }
             ControlFlow::Continue(())
         })
         .unwrap();
-        let mut records = FileRecords::new(inputs, None);
+        let mut records = FileRecords::new(inputs, None, keep);
         let mut taken = Vec::new();
         while let Some(r) = records.next_record().unwrap() {
             taken.push(r);
@@ -663,7 +728,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let inputs = tricky_inputs(dir.path());
         assert!(pullable(&inputs));
-        let (expected, taken) = both_ways(&inputs);
+        let (expected, taken) = both_ways(&inputs, &[]);
         // 7 per pasted file (the grid, a row cut short, the puzzle line,
         // the long line, the pencilmarks, `12x`, the last line), 6 CSV
         // records: one short, one over two lines, one whose quote never
@@ -672,13 +737,118 @@ mod tests {
         assert_eq!(taken, expected);
     }
 
+    /// The records of `text` (one input, `name`) with `keep`.
+    fn kept_of(name: &str, text: &str, keep: &[&str]) -> anyhow::Result<Vec<Record>> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let keep: Vec<String> = keep.iter().map(|k| k.to_string()).collect();
+        let mut records = Vec::new();
+        for_each_item(&[path], None, &keep, |item| {
+            if let Item::Record(r) = item {
+                records.push(r);
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(records)
+    }
+
+    #[test]
+    fn kept_columns_are_the_csv_fields_under_their_header_names() {
+        let p17 =
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        // Kaggle's shape, CRLF ends, a quoted id holding a comma, a field
+        // over two lines, a short record, the kept column last.
+        let text = format!(
+            "Id,puzzle,note\r\nk-1,{p17},plain\r\n\"k,2\",\"{p17}\",\"two\r\nlines\"\r\nk-3\r\n\
+             k-4,{p17},last\r\n"
+        );
+        let records = kept_of("a.csv", &text, &["note", "id"]).unwrap();
+        let kept: Vec<Vec<String>> = records.iter().map(|r| r.kept.clone()).collect();
+        let want: [[&str; 2]; 4] = [
+            ["plain", "k-1"],
+            ["two\r\nlines", "k,2"],
+            ["", "k-3"],
+            ["last", "k-4"],
+        ];
+        assert_eq!(kept, want.map(|w| w.map(String::from).to_vec()));
+        assert!(records[2].grid.is_err(), "the short record is invalid");
+        assert_eq!(
+            records.iter().map(|r| r.line).collect::<Vec<_>>(),
+            [2, 3, 5, 6]
+        );
+        // No header: not CSV; every kept column is empty.
+        let records = kept_of("a.txt", &format!("{p17}\n12x\n"), &["id"]).unwrap();
+        assert_eq!(records.len(), 2);
+        assert!(records.iter().all(|r| r.kept == [""]));
+        // Without --keep, no kept columns at all.
+        let records = kept_of("a.csv", &text, &[]).unwrap();
+        assert!(records.iter().all(|r| r.kept.is_empty()));
+    }
+
+    #[test]
+    fn a_kept_column_missing_from_a_csv_header_is_an_error_naming_it() {
+        let p17 =
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        let error = kept_of("a.csv", &format!("id,puzzle\n1,{p17}\n"), &["id", "author"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("has no column named \"author\" (--keep)")
+                && error.contains("\"id\", \"puzzle\""),
+            "{error}"
+        );
+        // The check before any output reads only the header.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.csv");
+        std::fs::write(&path, format!("id,puzzle\n1,{p17}\n")).unwrap();
+        let keep = ["who".to_string()];
+        assert!(check_header(&path, None, &keep).is_err());
+        assert!(check_header(&path, None, &["ID".to_string()]).is_ok());
+        // --column N on a file without a header: nothing to name the column.
+        let mut records = FileRecords::new(
+            std::slice::from_ref(&path),
+            Some(&Column::Number(std::num::NonZeroUsize::new(2).unwrap())),
+            &keep,
+        );
+        assert!(records.next_record().is_err());
+        std::fs::write(&path, format!("1,{p17}\n")).unwrap();
+        let error = check_header(
+            &path,
+            Some(&Column::Number(std::num::NonZeroUsize::new(2).unwrap())),
+            &["id".to_string()],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(error.contains("has no CSV header"), "{error}");
+    }
+
+    #[test]
+    fn a_puzzle_given_as_text_is_one_input() {
+        let p17 =
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        let mut records = Vec::new();
+        for_each_text_item(p17, &["id".to_string()], |item| {
+            if let Item::Record(r) = item {
+                records.push(r);
+            }
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!(&*records[0].source, TEXT_NAME);
+        assert_eq!((records[0].index, records[0].line), (1, 1));
+        assert!(records[0].grid.is_ok());
+        assert_eq!(records[0].kept, [""]);
+    }
+
     #[test]
     fn file_records_report_a_missing_column_after_the_records_before_it() {
         let dir = tempfile::tempdir().unwrap();
         let inputs = tricky_inputs(dir.path());
         let column = Column::Name("puzzle".into());
         // pasted.txt has no header: its first line is read as one.
-        let mut records = FileRecords::new(&inputs[1..], Some(&column));
+        let mut records = FileRecords::new(&inputs[1..], Some(&column), &[]);
         let mut n = 0;
         let error = loop {
             match records.next_record() {
@@ -760,7 +930,11 @@ mod tests {
                     path
                 })
                 .collect();
-            let (expected, taken) = both_ways(&inputs);
+            let (expected, taken) = both_ways(&inputs, &[]);
+            proptest::prop_assert_eq!(taken, expected);
+            // Every header the lines make names an `id` column.
+            let (expected, taken) = both_ways(&inputs, &["ID".to_string()]);
+            proptest::prop_assert!(expected.iter().all(|r| r.kept.len() == 1));
             proptest::prop_assert_eq!(taken, expected);
         }
     }

@@ -127,6 +127,7 @@ pub(super) fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]
             raw: String::new(),
             grid: Ok(grid),
             pencilmarks: None,
+            kept: Vec::new(),
         };
     }
     if let Some(parsed) = Pencilmarks::parse(field) {
@@ -154,6 +155,7 @@ pub(super) fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]
         raw,
         grid,
         pencilmarks: None,
+        kept: Vec::new(),
     }
 }
 
@@ -185,6 +187,7 @@ fn pencilmark_record(
         raw,
         grid,
         pencilmarks,
+        kept: Vec::new(),
     }
 }
 

@@ -28,6 +28,16 @@ pub(super) struct InputRecords<R> {
     line_cap: usize,
     /// `--column`, if given.
     wanted: Option<Column>,
+    /// `--keep`'s column names (empty: none).
+    keep: Vec<String>,
+    /// Where `--keep`'s columns are among a CSV record's fields, once the
+    /// input's header named them; `None` while the input's records are
+    /// not CSV records (their kept fields are empty).
+    keep_cols: Option<Vec<usize>>,
+    /// The input's CSV header names the columns `source` and `line` (what
+    /// `--source` writes): their fields name each record ([`Origin`]);
+    /// they are looked up after `--keep`'s, at the end of `keep_cols`.
+    origin: bool,
     /// [`Item::Waiting`] was the last item: read on without asking again.
     waited: bool,
     /// Lines read so far.
@@ -67,6 +77,9 @@ impl<R: Input> InputRecords<R> {
             again: Again::default(),
             line_cap: reading.line_cap,
             wanted: reading.column.cloned(),
+            keep: reading.keep.to_vec(),
+            keep_cols: None,
+            origin: false,
             waited: false,
             line_no: 0,
             first: true,
@@ -92,8 +105,33 @@ impl<R: Input> InputRecords<R> {
     /// terminal), or `None` at the input's end.
     ///
     /// Errors: the input fails to read, starts with a UTF-16 byte-order
-    /// mark, or (with `--column NAME`) its first line names no such column.
+    /// mark, or (with `--column NAME`) its first line names no such column;
+    /// with `--keep`, an input read as CSV whose header names no column of
+    /// that name (or that has no header).
     pub(super) fn next(
+        &mut self,
+        index: &mut u64,
+        watch: Option<&streaming::Watch>,
+    ) -> anyhow::Result<Option<Item>> {
+        let mut item = self.next_item(index, watch)?;
+        if let Some(Item::Record(record)) = &mut item {
+            if self.origin && record.kept.len() == self.keep.len() + 2 {
+                let line = record.kept.pop().expect("two more");
+                let source = record.kept.pop().expect("two more");
+                Origin::of_fields(&source, &line).name(record);
+            }
+            // Not a CSV record (or one too damaged to have fields): its
+            // kept columns are empty.
+            if !self.keep.is_empty() && record.kept.is_empty() {
+                record.kept = vec![String::new(); self.keep.len()];
+            }
+        }
+        Ok(item)
+    }
+
+    /// [`InputRecords::next`], its records' kept columns filled only
+    /// where they are CSV records.
+    fn next_item(
         &mut self,
         index: &mut u64,
         watch: Option<&streaming::Watch>,
@@ -110,8 +148,15 @@ impl<R: Input> InputRecords<R> {
         // short, if any (numbered first: its rows came first).
         macro_rules! emit {
             ($record:expr) => {{
+                emit!($record, None)
+            }};
+            ($record:expr, $kept:expr) => {{
+                let kept: Option<Vec<String>> = $kept;
                 let cut = self.grid.cut_short(name, index);
-                let record = $record;
+                let mut record = $record;
+                if let Some(kept) = kept {
+                    record.kept = kept;
+                }
                 return Ok(Some(Item::Record(match cut {
                     Some(grid) => {
                         self.queued = Some(record);
@@ -181,9 +226,10 @@ impl<R: Input> InputRecords<R> {
                 }
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
-                    if let Some((k, header_name)) =
-                        csv_header(name, &self.wanted, fields, self.column)?
-                    {
+                    let header = csv_header(name, &self.wanted, fields, self.column)?;
+                    (self.keep_cols, self.origin) =
+                        header_columns(name, &self.keep, header.is_some(), fields)?;
+                    if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
                         continue;
@@ -191,14 +237,11 @@ impl<R: Input> InputRecords<R> {
                 }
                 let column = (self.column, self.column_name.as_deref());
                 let lines = (open.first_line, line_no);
-                emit!(csv_record(
-                    name,
-                    next_index(index),
-                    lines,
-                    fields,
-                    column,
-                    &open.text
-                ));
+                let kept = kept_of_fields(&self.keep_cols, fields);
+                emit!(
+                    csv_record(name, next_index(index), lines, fields, column, &open.text),
+                    kept
+                );
             }
             if line_no == 1 {
                 if let Some(encoding) = formats::utf16_bom(whole) {
@@ -223,6 +266,7 @@ impl<R: Input> InputRecords<R> {
                         "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
                     )),
                     pencilmarks: None,
+                    kept: Vec::new(),
                 });
             }
             if self.csv {
@@ -238,36 +282,35 @@ impl<R: Input> InputRecords<R> {
                 if !self.first && memchr::memchr(b'"', whole).is_none() {
                     // The common case: a record of one line, its fields
                     // split at commas.
+                    let kept = kept_of_line(&self.keep_cols, whole);
                     match unquoted_field(whole, self.column) {
                         Ok(field) => {
                             if let Some(puzzle) = line_of_valid_puzzle(field) {
-                                emit!(Record {
-                                    index: next_index(index),
-                                    source: Arc::clone(name),
-                                    line: line_no,
-                                    raw: String::new(),
-                                    grid: Ok(puzzle),
-                                    pencilmarks: None,
-                                });
+                                emit!(
+                                    Record {
+                                        index: next_index(index),
+                                        source: Arc::clone(name),
+                                        line: line_no,
+                                        raw: String::new(),
+                                        grid: Ok(puzzle),
+                                        pencilmarks: None,
+                                        kept: Vec::new(),
+                                    },
+                                    kept
+                                );
                             }
-                            emit!(make_record(
-                                next_index(index),
-                                name,
-                                line_no,
-                                field_puzzle(field)
-                            ));
+                            emit!(
+                                make_record(next_index(index), name, line_no, field_puzzle(field)),
+                                kept
+                            );
                         }
                         Err(n) => {
                             let column = (self.column, self.column_name.as_deref());
                             let lines = (line_no, line_no);
-                            emit!(short_record(
-                                name,
-                                next_index(index),
-                                lines,
-                                n,
-                                column,
-                                whole
-                            ));
+                            emit!(
+                                short_record(name, next_index(index), lines, n, column, whole),
+                                kept
+                            );
                         }
                     }
                 }
@@ -282,9 +325,10 @@ impl<R: Input> InputRecords<R> {
                 }
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
-                    if let Some((k, header_name)) =
-                        csv_header(name, &self.wanted, fields, self.column)?
-                    {
+                    let header = csv_header(name, &self.wanted, fields, self.column)?;
+                    (self.keep_cols, self.origin) =
+                        header_columns(name, &self.keep, header.is_some(), fields)?;
+                    if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
                         continue;
@@ -292,14 +336,11 @@ impl<R: Input> InputRecords<R> {
                 }
                 let column = (self.column, self.column_name.as_deref());
                 let lines = (line_no, line_no);
-                emit!(csv_record(
-                    name,
-                    next_index(index),
-                    lines,
-                    fields,
-                    column,
-                    whole
-                ));
+                let kept = kept_of_fields(&self.keep_cols, fields);
+                emit!(
+                    csv_record(name, next_index(index), lines, fields, column, whole),
+                    kept
+                );
             }
             // The common case first: 81 cells then a separator or the end.
             if let Some(puzzle) = line_of_valid_puzzle(whole).filter(|_| !self.first) {
@@ -310,6 +351,7 @@ impl<R: Input> InputRecords<R> {
                     raw: String::new(),
                     grid: Ok(puzzle),
                     pencilmarks: None,
+                    kept: Vec::new(),
                 });
             }
             let line = whole;
@@ -324,6 +366,8 @@ impl<R: Input> InputRecords<R> {
                     self.column = k;
                     self.column_name = header.fields().get(k).map(header_name);
                     self.csv = true;
+                    (self.keep_cols, self.origin) =
+                        header_columns(name, &self.keep, true, header.fields())?;
                     continue;
                 }
             }
@@ -353,6 +397,7 @@ impl<R: Input> InputRecords<R> {
                                 cells.len()
                             )),
                             pencilmarks: None,
+                            kept: Vec::new(),
                         });
                     }
                     _ => {}
@@ -380,6 +425,7 @@ pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
         raw: clip(&String::from_utf8_lossy(raw)),
         grid: Err(format!("{source}:{index}: {error}")),
         pencilmarks: None,
+        kept: Vec::new(),
     };
     let line = formats::trim_line_end(item);
     if let Some(at) = memchr::memchr(b'\n', line) {
@@ -397,11 +443,13 @@ pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
             raw: String::new(),
             grid: Ok(grid),
             pencilmarks: None,
+            kept: Vec::new(),
         };
     }
     let reading = Reading {
         line_cap: LINE_CAP,
         column: None,
+        keep: &[],
         watch: None,
     };
     let input: Box<dyn BufRead + Send + '_> = Box::new(line);
@@ -417,6 +465,51 @@ pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
         Ok(_) if text[0] == b'#' => invalid(text, "no puzzle (a # comment)"),
         Ok(_) => invalid(text, "no puzzle (a box rule)"),
         Err(e) => invalid(text, &format!("{e:#}")),
+    }
+}
+
+/// Where a record read from a CSV with the columns `source` and `line`
+/// came from: sudoflow's own `--source` output (`canon --distinct
+/// --source big.csv | rate -`). Such a record is named by those fields instead of
+/// its place in the CSV: its [`Record::source`] and [`Record::line`] (so
+/// that errors, and `--source` downstream, name the original input and
+/// line), and the `source:line` its reader's error starts with.
+#[derive(Debug, PartialEq, Eq)]
+struct Origin<'a> {
+    source: &'a str,
+    line: u64,
+}
+
+impl<'a> Origin<'a> {
+    /// The origin the fields `source` and `line` name: `None` unless
+    /// `source` is not blank and `line` is a line number (1 or more).
+    fn of_fields(source: &'a str, line: &str) -> Option<Origin<'a>> {
+        let line = line.trim().parse().ok().filter(|&n| n > 0)?;
+        let source = source.trim();
+        (!source.is_empty()).then_some(Origin { source, line })
+    }
+}
+
+trait NameRecord {
+    /// Names `record` by this origin (nothing for `None`).
+    fn name(self, record: &mut Record);
+}
+
+impl NameRecord for Option<Origin<'_>> {
+    fn name(self, record: &mut Record) {
+        let Some(origin) = self else {
+            return;
+        };
+        if let Err(message) = &mut record.grid {
+            let here = format!("{}:{}: ", record.source, record.line);
+            if let Some(why) = message.strip_prefix(&here) {
+                *message = format!("{}:{}: {why}", origin.source, origin.line);
+            }
+        }
+        if *record.source != *origin.source {
+            record.source = Arc::from(origin.source);
+        }
+        record.line = origin.line;
     }
 }
 
@@ -476,6 +569,105 @@ fn csv_header(
         }
         None => Ok(None),
     }
+}
+
+/// Where `--keep`'s columns (`keep`) lie among the fields of an input's
+/// first CSV record, which is a header when `is_header`: `None` without
+/// `--keep`.
+///
+/// Errors: `keep` names a column the header does not have, or the input has
+/// no header (its first record is a puzzle) to name it.
+fn keep_columns(
+    name: &str,
+    keep: &[String],
+    is_header: bool,
+    fields: Fields<'_>,
+) -> anyhow::Result<Option<Vec<usize>>> {
+    if keep.is_empty() {
+        return Ok(None);
+    }
+    if !is_header {
+        bail!(
+            "input {name} has no CSV header (its first record is a puzzle), so no column \
+             named {:?} (--keep)",
+            keep[0]
+        );
+    }
+    keep.iter()
+        .map(
+            |wanted| match formats::named_column(fields.iter(), wanted) {
+                Some(k) => Ok(k),
+                None => bail!(
+                "input {name} has no column named {wanted:?} (--keep): its first line, read as \
+                 a CSV header, names {}",
+                header_list(fields)
+            ),
+            },
+        )
+        .collect::<anyhow::Result<Vec<usize>>>()
+        .map(Some)
+}
+
+/// Where `--keep`'s columns are in the header `fields` (`is_header`:
+/// whether the first record is one), and the columns `source` and `line`
+/// after them when the header names both ([`Origin`]); whether it does.
+///
+/// Errors: as [`keep_columns`].
+fn header_columns(
+    name: &str,
+    keep: &[String],
+    is_header: bool,
+    fields: Fields<'_>,
+) -> anyhow::Result<(Option<Vec<usize>>, bool)> {
+    let mut cols = keep_columns(name, keep, is_header, fields)?;
+    let origin = ["source", "line"].map(|n| formats::named_column(fields.iter(), n));
+    if let (true, [Some(source), Some(line)]) = (is_header, origin) {
+        cols.get_or_insert_with(Vec::new).extend([source, line]);
+        return Ok((cols, true));
+    }
+    Ok((cols, false))
+}
+
+/// A kept field's text: lossily decoded, its record's line end (the `\r`
+/// a CSV record's last field keeps of `\r\n`) dropped.
+fn kept_text(field: &[u8], last: bool) -> String {
+    let field = if last {
+        formats::trim_line_end(field)
+    } else {
+        field
+    };
+    String::from_utf8_lossy(field).into_owned()
+}
+
+/// The kept columns (`cols`, `None` without `--keep`) of a CSV record's
+/// `fields`; a column past the record's last field is empty.
+fn kept_of_fields(cols: &Option<Vec<usize>>, fields: Fields<'_>) -> Option<Vec<String>> {
+    let cols = cols.as_ref()?;
+    Some(
+        cols.iter()
+            .map(|&k| {
+                fields
+                    .get(k)
+                    .map_or_else(String::new, |f| kept_text(f, k + 1 == fields.len()))
+            })
+            .collect(),
+    )
+}
+
+/// [`kept_of_fields`] of a line without a double quote (its end included),
+/// whose fields end at commas.
+fn kept_of_line(cols: &Option<Vec<usize>>, line: &[u8]) -> Option<Vec<String>> {
+    let cols = cols.as_ref()?;
+    let fields: Vec<&[u8]> = formats::trim_line_end(line).split(|&b| b == b',').collect();
+    Some(
+        cols.iter()
+            .map(|&k| {
+                fields
+                    .get(k)
+                    .map_or_else(String::new, |f| kept_text(f, false))
+            })
+            .collect(),
+    )
 }
 
 /// A header field as a name for messages.
@@ -555,6 +747,7 @@ fn short_record(
             column.0 + 1
         )),
         pencilmarks: None,
+        kept: Vec::new(),
     }
 }
 
@@ -650,6 +843,7 @@ impl OpenRecord {
                  {why}, so this line is read as one record{after}"
             )),
             pencilmarks: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -767,6 +961,7 @@ impl PendingGrid {
                 self.first_line
             )),
             pencilmarks: None,
+            kept: Vec::new(),
         })
     }
 }
@@ -832,6 +1027,7 @@ mod tests {
         let reading = Reading {
             line_cap: cap,
             column: None,
+            keep: &[],
             watch: None,
         };
         let mut records = InputRecords::new(&Arc::from("a.csv"), input, &reading);
