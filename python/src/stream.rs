@@ -12,11 +12,11 @@
 
 use crate::args::{self, Int};
 use crate::run::{self, Progress, Watch, POLL};
-use crate::table::{self, Builder, Row};
+use crate::table::{self, Builder, CarriedOut, Row};
 use crate::{canon_row, count_options, count_row, rate_limits, rate_row, ClassBook, SolveSpec};
 use arrow_array::RecordBatch;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendTimeoutError};
-use pyo3::exceptions::{PyIOError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIOError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
@@ -25,6 +25,7 @@ use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
 use sudoflow::rows::canon::{CanonState, CANON_HEADER};
 use sudoflow::rows::count::COUNT_HEADER;
 use sudoflow::rows::rate::{RateState, RATE_HEADER};
+use sudoflow::rows::{Carried, Carry};
 use sudoflow::solver::Solver;
 
 /// How the pipeline thread's run ended, set before it drops its sender.
@@ -138,9 +139,12 @@ impl Drop for Batches {
     }
 }
 
-/// The inputs of a `*_file` call: paths, `column`, threads, batch size.
+/// The inputs of a `*_file` call: paths, `column`, `keep` and `source`,
+/// threads, batch size.
 struct Files {
     opts: PipelineOptions,
+    /// `keep=` and `source=`: what each record carries into its row.
+    carry: Arc<Carry>,
     batch_rows: usize,
 }
 
@@ -148,10 +152,15 @@ impl Files {
     /// Errors: `TypeError` for paths that are not a path or a sequence of
     /// them, `ValueError` for a bad `column`, `threads` or `batch_rows`,
     /// `OSError` for an input that cannot be read (or whose header lacks
-    /// the `column` named).
+    /// the `column` named, or a column `keep` names); `ValueError` for
+    /// `keep` naming a column twice, or one of the rows' own columns
+    /// (`own`, and `source`, `line` with `source`).
     fn new(
         paths: &Bound<'_, PyAny>,
         column: Option<&Bound<'_, PyAny>>,
+        keep: Option<&Bound<'_, PyAny>>,
+        source: bool,
+        own: &[&str],
         threads: Option<Int>,
         batch_rows: Int,
     ) -> PyResult<Files> {
@@ -169,18 +178,33 @@ impl Files {
                     .map_err(|e| PyValueError::new_err(format!("column: {e}")))
             })
             .transpose()?;
-        pipeline::check_inputs(&paths, column.as_ref())
+        let keep: Vec<String> = match keep {
+            None => Vec::new(),
+            Some(k) => match k.extract::<String>() {
+                Ok(one) => vec![one],
+                Err(_) => k.extract().map_err(|_| {
+                    PyTypeError::new_err("keep: a column name or a sequence of them (str)")
+                })?,
+            },
+        };
+        let carry = Carry { keep, source };
+        let own: Vec<String> = own.iter().map(|h| h.to_string()).collect();
+        carry.check(&own).map_err(|e| {
+            PyValueError::new_err(e.replace("--keep", "keep").replace("--source", "source"))
+        })?;
+        pipeline::check_inputs_keeping(&paths, column.as_ref(), &carry.keep)
             .map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
         Ok(Files {
             opts: PipelineOptions {
                 inputs: paths,
                 column,
-                keep: Vec::new(),
+                keep: carry.keep.clone(),
                 puzzle: None,
                 threads: args::threads(threads)?,
                 batch_size: 1024,
                 progress: None,
             },
+            carry: Arc::new(carry),
             batch_rows: args::natural("batch_rows", batch_rows, 1)?
                 .try_into()
                 .unwrap_or(usize::MAX),
@@ -205,7 +229,14 @@ where
     T: Send + FromPanic + 'static,
     R: Row,
 {
-    let schema = Builder::new(&header, 1).schema();
+    let carry = Arc::clone(&files.carry);
+    let own: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    let header = carry.header(&own);
+    let new_builder = move |rows| {
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        Builder::with_text(&header, &carry.keep, rows)
+    };
+    let schema = new_builder(1).schema();
     let shared = Arc::new(Shared {
         watch: Watch::begin(py),
         end: Mutex::new(None),
@@ -229,24 +260,45 @@ where
                     }
                 }
             };
-            let mut builder = Builder::new(&header, files.batch_rows);
+            let mut builder = new_builder(files.batch_rows);
             let run = pipeline::run(
                 &files.opts,
                 make_state,
                 // Once stopped, the records still queued cost nothing.
                 |s, r| {
                     if watch.stopped() {
-                        T::from_panic(r, "stopped")
+                        Carried::from_panic(r, "stopped")
                     } else {
-                        work(s, r)
+                        Carried::of(r, None, Some(work(s, r)))
                     }
                 },
-                |t: T| {
+                |carried: Carried<T>| {
                     if watch.stopped() {
                         anyhow::bail!("stopped");
                     }
                     watch.add(1);
-                    if let Some(row) = out(t) {
+                    let Carried {
+                        row,
+                        index,
+                        class,
+                        kept,
+                        source,
+                        line,
+                    } = carried;
+                    if let Some(row) = row.and_then(&mut out) {
+                        let carried = Carried {
+                            row: None,
+                            index,
+                            class,
+                            kept,
+                            source,
+                            line,
+                        };
+                        let row = CarriedOut {
+                            carried,
+                            row,
+                            carry: Arc::clone(&files.carry),
+                        };
                         builder.push(&row, None).map_err(anyhow::Error::msg)?;
                     }
                     if let Some(batch) = builder.take_batch() {
@@ -306,6 +358,15 @@ where
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a header's name or
 ///     a 1-based number.
+/// keep : str or sequence of str, optional
+///     Input CSV columns copied into each row, before its own columns, as
+///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     that is not a CSV record gets them empty (null).
+/// source : bool, default False
+///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
+///     from 1) naming where each record was read, as ``--source``; a CSV
+///     with ``source`` and ``line`` columns (``--source`` output) names its
+///     records by them.
 /// limit : int, default 2
 ///     Count solutions up to this many, as :func:`solve`.
 /// prune : str, default "basic"
@@ -337,14 +398,18 @@ where
 /// ------
 /// OSError
 ///     At once: a file cannot be opened or is not readable as records (a
-///     directory, UTF-16 text), or its header lacks the ``column`` named;
-///     while reading: an input fails past some record.
+///     directory, UTF-16 text), or its header lacks the ``column`` named
+///     or a ``keep`` column; while reading: an input fails past some record.
+/// TypeError
+///     ``keep`` is not a name or a sequence of names.
 /// ValueError
-///     An option out of range (named).
+///     An option out of range (named); ``keep`` names a column twice, or
+///     one the rows have of their own (``source`` and ``line`` too with
+///     ``source``).
 /// KeyboardInterrupt
 ///     Ctrl-C while waiting for a batch: the run stops.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, limit = 2, prune = "basic", no_guess = false,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, limit = 2, prune = "basic", no_guess = false,
     se = false, se_budget = None, se_wall_limit = None, blank = ".", threads = None,
     batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
@@ -352,6 +417,8 @@ pub fn solve_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
+    keep: Option<&Bound<'_, PyAny>>,
+    source: bool,
     limit: Int,
     prune: &str,
     no_guess: bool,
@@ -364,7 +431,15 @@ pub fn solve_file(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, se_wall_limit, blank)?;
-    let files = Files::new(paths, column, threads, batch_rows)?;
+    let files = Files::new(
+        paths,
+        column,
+        keep,
+        source,
+        &spec.header(),
+        threads,
+        batch_rows,
+    )?;
     start(
         py,
         files,
@@ -384,6 +459,15 @@ pub fn solve_file(
 ///     Files read in order as one stream, as :func:`solve_file` reads them.
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
+/// keep : str or sequence of str, optional
+///     Input CSV columns copied into each row, before its own columns, as
+///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     that is not a CSV record gets them empty (null).
+/// source : bool, default False
+///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
+///     from 1) naming where each record was read, as ``--source``; a CSV
+///     with ``source`` and ``line`` columns (``--source`` output) names its
+///     records by them.
 /// limit : int, optional
 ///     Stop a puzzle at its limit-th solution (status ``capped``), as
 ///     :func:`count` (``max``: the old spelling).
@@ -407,10 +491,10 @@ pub fn solve_file(
 ///
 /// Raises
 /// ------
-/// OSError, ValueError, KeyboardInterrupt
+/// OSError, TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, limit = None, time_budget = None,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, limit = None, time_budget = None,
     wall_limit = None, blank = ".", threads = None, batch_rows = 65536, progress = None,
     max = None))]
 #[allow(clippy::too_many_arguments)]
@@ -418,6 +502,8 @@ pub fn count_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
+    keep: Option<&Bound<'_, PyAny>>,
+    source: bool,
     limit: Option<Int>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
@@ -430,7 +516,15 @@ pub fn count_file(
     let opts = count_options(limit, max, time_budget, wall_limit)?;
     let blank = args::blank(blank)?;
     let solve_opts = opts.solve_options();
-    let files = Files::new(paths, column, threads, batch_rows)?;
+    let files = Files::new(
+        paths,
+        column,
+        keep,
+        source,
+        &COUNT_HEADER,
+        threads,
+        batch_rows,
+    )?;
     start(
         py,
         files,
@@ -450,6 +544,15 @@ pub fn count_file(
 ///     Files read in order as one stream, as :func:`solve_file` reads them.
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
+/// keep : str or sequence of str, optional
+///     Input CSV columns copied into each row, before its own columns, as
+///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     that is not a CSV record gets them empty (null).
+/// source : bool, default False
+///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
+///     from 1) naming where each record was read, as ``--source``; a CSV
+///     with ``source`` and ``line`` columns (``--source`` output) names its
+///     records by them.
 /// time_budget : float, optional
 ///     The budget per puzzle, seconds of reference work (default 10), as :func:`rate`.
 /// wall_limit : float, optional
@@ -470,16 +573,18 @@ pub fn count_file(
 ///
 /// Raises
 /// ------
-/// OSError, ValueError, KeyboardInterrupt
+/// OSError, TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, time_budget = None, wall_limit = None,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, time_budget = None, wall_limit = None,
     blank = ".", threads = None, batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
+    keep: Option<&Bound<'_, PyAny>>,
+    source: bool,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
     blank: &str,
@@ -489,7 +594,15 @@ pub fn rate_file(
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
     let blank = args::blank(blank)?;
-    let files = Files::new(paths, column, threads, batch_rows)?;
+    let files = Files::new(
+        paths,
+        column,
+        keep,
+        source,
+        &RATE_HEADER,
+        threads,
+        batch_rows,
+    )?;
     start(
         py,
         files,
@@ -512,6 +625,15 @@ pub fn rate_file(
 ///     Files read in order as one stream, as :func:`solve_file` reads them.
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
+/// keep : str or sequence of str, optional
+///     Input CSV columns copied into each row, before its own columns, as
+///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     that is not a CSV record gets them empty (null).
+/// source : bool, default False
+///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
+///     from 1) naming where each record was read, as ``--source``; a CSV
+///     with ``source`` and ``line`` columns (``--source`` output) names its
+///     records by them.
 /// distinct : bool, default False
 ///     Keep only the first record of each class (and every invalid record).
 /// blank : str, default "."
@@ -530,16 +652,18 @@ pub fn rate_file(
 ///
 /// Raises
 /// ------
-/// OSError, ValueError, KeyboardInterrupt
+/// OSError, TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, distinct = false, blank = ".", threads = None,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, blank = ".", threads = None,
     batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn canon_file(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     column: Option<&Bound<'_, PyAny>>,
+    keep: Option<&Bound<'_, PyAny>>,
+    source: bool,
     distinct: bool,
     blank: &str,
     threads: Option<Int>,
@@ -547,7 +671,15 @@ pub fn canon_file(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let blank = args::blank(blank)?;
-    let files = Files::new(paths, column, threads, batch_rows)?;
+    let files = Files::new(
+        paths,
+        column,
+        keep,
+        source,
+        &CANON_HEADER,
+        threads,
+        batch_rows,
+    )?;
     let mut book = ClassBook::new(distinct);
     start(
         py,

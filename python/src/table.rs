@@ -9,12 +9,14 @@ use arrow_schema::{ArrowError, SchemaRef};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3_arrow::{PyRecordBatch, PySchema, PyTable};
+use std::sync::Arc;
 use sudoflow::output::table::Columns;
 use sudoflow::output::SolveRow;
 use sudoflow::rating::se::Rating;
 use sudoflow::rows::canon::CanonRow;
 use sudoflow::rows::count::CountRow;
 use sudoflow::rows::rate::RateRow;
+use sudoflow::rows::{Carried, Carry};
 
 /// Rows per Arrow record batch of a returned table.
 pub const BATCH_ROWS: usize = 64 * 1024;
@@ -89,6 +91,30 @@ impl Row for CanonOut {
     }
 }
 
+/// A row with what its record carries into it (`keep=`, `source=`): the
+/// kept columns, the row's own, then `source,line`, as the CLI's `--keep`
+/// and `--source` write them ([`Carried::fields`]).
+pub struct CarriedOut<R> {
+    pub carried: Carried<()>,
+    pub row: R,
+    pub carry: Arc<Carry>,
+}
+
+impl<R: Row> Row for CarriedOut<R> {
+    fn fill(&self, record: &mut csv::ByteRecord) {
+        self.row.fill(record);
+        if self.carry.is_empty() {
+            return;
+        }
+        let own = record.clone();
+        let mut line = itoa::Buffer::new();
+        record.clear();
+        for f in self.carried.fields(&self.carry, own.iter(), &mut line) {
+            record.push_field(f);
+        }
+    }
+}
+
 /// A generated puzzle as `generate`'s CSV row: solve's columns, then er, ep,
 /// ed when rated, then the candidate seed.
 pub struct GeneratedRow {
@@ -122,8 +148,14 @@ pub struct Builder {
 impl Builder {
     /// An empty table under `header`, in batches of `batch_rows` rows.
     pub fn new(header: &[&str], batch_rows: usize) -> Builder {
+        Builder::with_text(header, &[], batch_rows)
+    }
+
+    /// [`Builder::new`], the columns `text` strings whatever their names
+    /// (`keep=`'s input columns, as the CLI's `--keep` writes them).
+    pub fn with_text(header: &[&str], text: &[String], batch_rows: usize) -> Builder {
         Builder {
-            columns: Columns::with_capacity(header, batch_rows.min(BATCH_ROWS)),
+            columns: Columns::with_text(header, text, batch_rows.min(BATCH_ROWS)),
             batches: Vec::new(),
             batch_rows: batch_rows.max(1),
             error: header.iter().position(|h| *h == "error"),

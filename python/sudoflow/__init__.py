@@ -54,7 +54,11 @@ them.
 - :func:`solve_file`, :func:`count_file`, :func:`rate_file`,
   :func:`canon_file` -- the same on files of any size, streamed through the
   CLI's pipeline as a ``pyarrow.RecordBatchReader`` (the CLI's reader:
-  comments, CSV headers, ``column=``, pasted 9-line grids, gzip, zip).
+  comments, CSV headers, ``column=``, pasted 9-line grids, gzip, zip), with
+  ``keep=`` and ``source=`` as ``--keep`` and ``--source``: input columns
+  copied into each row, and the ``source`` file and ``line`` of its record.
+  (The functions on lists and columns number items by ``index``, their
+  position: join a result back to its frame on it.)
 - :class:`Grid`, :func:`parse`, :func:`is_valid`, :func:`solution`: one puzzle.
 - :func:`to_pandas`: a result as a pandas DataFrame that keeps its types.
 

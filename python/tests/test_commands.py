@@ -259,3 +259,64 @@ def test_the_package_docstring_lists_the_readers_blanks():
 def test_the_extension_is_abi3():
     """One wheel for CPython 3.9 and later (cp39-abi3)."""
     assert sudoflow._sudoflow.__file__.endswith(".abi3.so")
+
+
+MAP_BACK = [
+    (sudoflow.solve_file, "solve"),
+    (sudoflow.count_file, "count"),
+    (sudoflow.rate_file, "rate"),
+    (sudoflow.canon_file, "canon"),
+]
+
+
+def keep_csv(tmp_path):
+    """A CSV whose kept columns are quoted, hold commas, look like numbers
+    (kept as text) or are missing from a short record."""
+    lines = puzzles("puzzles3_magictour_top1465", 6) + [P17, CLASH, SHORT]
+    f = tmp_path / "big.csv"
+    f.write_text("id,note,quizzes\n"
+                 + "".join(f'00{i},"Smith, J. {i}",{p}\n' for i, p in enumerate(lines))
+                 + "77\n")
+    return f
+
+
+@pytest.mark.parametrize("fn,command", MAP_BACK)
+def test_keep_and_source_are_the_clis(cli, tmp_path, fn, command):
+    f = keep_csv(tmp_path)
+    want = cli(command, "-q", "--keep", "ID,note", "--source", f)
+    got = fn(f, keep=["ID", "note"], source=True, threads=2, batch_rows=4).read_all()
+    assert_same_as_cli(got, want)
+    assert got.column_names[:2] == ["ID", "note"] and got.column_names[-2:] == ["source", "line"]
+    assert got.schema.field("ID").type == pa.string()  # "000" stays text
+    assert got.schema.field("line").type == pa.int64()
+    assert got["ID"][0].as_py() == "000" and set(got["source"].to_pylist()) == {str(f)}
+    # One name is a list of one.
+    assert fn(f, keep="note").read_all().column_names[0] == "note"
+
+
+def test_source_names_the_records_of_a_source_csv_by_its_columns(cli, tmp_path):
+    """canon --distinct --source's CSV, read again: the records are named by
+    the file and line they came from, as `canon ... | rate -` names them."""
+    f = keep_csv(tmp_path)
+    distinct = tmp_path / "distinct.csv"
+    distinct.write_text(cli("canon", "-q", "--distinct", "--source", f))
+    got = sudoflow.rate_file(distinct, source=True).read_all()
+    assert_same_as_cli(got, cli("rate", "-q", "--source", distinct))
+    assert set(got["source"].to_pylist()) == {str(f)}
+    errors = [e for e in got["error"].to_pylist() if e]
+    assert errors and all(e.startswith(f"{f}:") for e in errors)
+
+
+def test_keep_is_checked_before_any_row(tmp_path):
+    f = keep_csv(tmp_path)
+    for fn, _ in MAP_BACK:
+        with pytest.raises(OSError, match="nope"):
+            fn(f, keep=["id", "nope"])
+        with pytest.raises(ValueError, match="twice"):
+            fn(f, keep=["id", "ID"])
+        with pytest.raises(ValueError, match="error"):
+            fn(f, keep="error")
+        with pytest.raises(ValueError, match="source"):
+            fn(f, keep="source", source=True)
+        with pytest.raises(TypeError, match="keep"):
+            fn(f, keep=3)
