@@ -99,6 +99,21 @@ def test_explain_raises_for_what_has_no_path():
         sudoflow.explain([P17])
 
 
+def test_explain_of_an_unsolvable_puzzle_names_its_contradiction_as_the_cli():
+    """main's explain says where propagation finds the contradiction (r1c9
+    here: its last candidate, 9, is taken by the given below it)."""
+    import os
+    import subprocess
+    from conftest import ROOT
+    unsolvable = "12345678." + "........9" + "." * 63
+    exe = os.environ.get("SUDOFLOW_BIN") or str(ROOT / "target" / "release" / "sudoflow")
+    r = subprocess.run([exe, "explain", unsolvable], capture_output=True, text=True)
+    assert r.returncode == 1 and "r1c9" in r.stderr, r.stderr
+    with pytest.raises(ValueError) as e:
+        sudoflow.explain(unsolvable)
+    assert str(e.value) == r.stderr.strip().removeprefix("sudoflow: ")
+
+
 @pytest.mark.parametrize("fn,command,options,flags", [
     (sudoflow.count_file, "count", {"limit": 100}, ["--limit", "100"]),
     (sudoflow.count_file, "count", {"max": 100, "blank": "0"}, ["--max", "100", "--blank", "0"]),
