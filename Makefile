@@ -13,7 +13,7 @@ TEST_FEATURES := --features fuzzing
 PY_VENV := target/py-venv
 PYTHON ?= python3
 
-.PHONY: all build datasets run test test-tools test-release-cli test-python python-venv bench lint fuzz
+.PHONY: all build datasets run test test-tools test-release-cli test-python test-python-fresh python-venv bench lint fuzz
 
 all: build
 
@@ -101,10 +101,17 @@ test-python: build datasets python-venv
 	cd python && VIRTUAL_ENV=$(CURDIR)/$(PY_VENV) PYO3_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python \
 		$(CURDIR)/$(PY_VENV)/bin/maturin develop -q --profile ci
 	@set -o pipefail; SUDOFLOW_BIN=$(CURDIR)/$(SUDOFLOW) SPARK_LOCAL_IP=127.0.0.1 \
-		$(PY_VENV)/bin/python -m pytest -q -rs python/tests | tee target/pytest.log
+		$(PY_VENV)/bin/python -m pytest -q -rs -m "not packaging" python/tests | tee target/pytest.log
 	@if tail -n 1 target/pytest.log | grep -q skipped; then \
 		echo "test-python: pytest skipped tests (above): CI runs every test, so a missing module is a failure"; exit 1; \
 	fi
+
+# The package as a user installs it: a fresh venv with only pip, `pip install
+# -v ./python` (a cold build with the package's own profile, timed), then every
+# example of the README's Python sections with that venv, the packed venv on
+# spark-submit included (python/tests/fresh_venv.sh; PyPI needed).
+test-python-fresh: build datasets
+	bash python/tests/fresh_venv.sh
 
 # The CLI tests (tests/cli_*.rs, built under the ci profile) run against the
 # release binary that users get and the benchmarks time (fat LTO, its own

@@ -428,22 +428,9 @@ fn run_puzzles(
         row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
         if row.explanation.is_none() && format != Format::Jsonl {
             // As for one puzzle always: the reason on stderr, exit 1.
-            let why = match row.status() {
-                "multiple" => "the puzzle has more than one solution: Sudoku Explainer rates \
-                               only proper puzzles"
-                    .to_string(),
-                status => {
-                    // The error without the record's place (`argument:1: `).
-                    let at = format!("{}:{}: ", record.source, record.line);
-                    let e = row.error().unwrap_or("");
-                    let e = e.strip_prefix(&at).unwrap_or(e);
-                    if status == "unsolvable" {
-                        format!("the puzzle has {e}")
-                    } else {
-                        e.to_string()
-                    }
-                }
-            };
+            let why = row
+                .unexplained(record)
+                .expect("a row without an explanation");
             if records.len() > 1 {
                 eprintln!("sudoflow: puzzle {}: {why}", record.index);
             } else {

@@ -6,7 +6,7 @@
 //! `index,puzzle,status,er,ep,ed,technique,hardest_step,steps,error`;
 //! `steps` is the array of steps, the other columns are `rate`'s.
 
-use super::rate::{rate_record, RateOutcome, RateRow, RateState};
+use super::rate::{rate_record, RateLimits, RateOutcome, RateRow, RateState};
 use crate::pipeline::{self, Record};
 use crate::rating::se::explain::{text, Explanation, Step};
 use crate::rating::se::{Board, Rating};
@@ -225,5 +225,83 @@ fn rating_without_steps(rating: &Rating) -> Rating {
         steps: Vec::new(),
         technique: rating.technique.clone(),
         ..*rating
+    }
+}
+
+/// Why a puzzle has no explanation: what `sudoflow explain PUZZLE` says on
+/// stderr (exit 1), and what the Python package's `explain()` raises.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Unexplained {
+    /// Its givens clash (the message names the clash).
+    #[error("the puzzle is not valid: {0}")]
+    Clash(String),
+    /// It has more than one solution.
+    #[error("the puzzle has more than one solution: Sudoku Explainer rates only proper puzzles")]
+    Multiple,
+    /// It has no solution: the message says where propagation finds the
+    /// contradiction ("no solution: ..." as `rate`'s error column).
+    #[error("the puzzle has {0}")]
+    Unsolvable(String),
+    /// The rating ran out of its budget, or a stop was requested: the
+    /// message says which ([`RateLimits::timeout_message`]).
+    #[error("{message}")]
+    Timeout {
+        /// What cut the rating short.
+        cut: crate::work::Cut,
+        /// The message.
+        message: String,
+    },
+    /// The work panicked (a bug): the message says where.
+    #[error("{0}")]
+    Error(String),
+}
+
+impl ExplainRow {
+    /// Why `record`'s row has no explanation (`None` when it has one),
+    /// the messages without the record's `source:line`.
+    pub fn unexplained(&self, record: &Record) -> Option<Unexplained> {
+        if self.explanation.is_some() {
+            return None;
+        }
+        let at = format!("{}:{}: ", record.source, record.line);
+        let bare = |e: &str| e.strip_prefix(&at).unwrap_or(e).to_string();
+        Some(match &self.rate.outcome {
+            RateOutcome::Multiple => Unexplained::Multiple,
+            RateOutcome::Unsolvable(e) => Unexplained::Unsolvable(bare(e)),
+            RateOutcome::Timeout { cut, message, .. } => Unexplained::Timeout {
+                cut: *cut,
+                message: bare(message),
+            },
+            RateOutcome::Invalid(e) => Unexplained::Clash(bare(e)),
+            RateOutcome::Error(e) => Unexplained::Error(bare(e)),
+            RateOutcome::Rated(_) => unreachable!("a rated record is explained"),
+        })
+    }
+}
+
+/// `grid` explained as `sudoflow explain PUZZLE --format json` explains
+/// it (record 1 of the source `argument`), giving up past `limits` as
+/// `rate` does: its row, or why it has none.
+///
+/// Errors: see [`Unexplained`].
+pub fn explain_grid(
+    grid: &crate::grid::Grid,
+    limits: RateLimits,
+) -> Result<ExplainRow, Unexplained> {
+    grid.check_givens()
+        .map_err(|clash| Unexplained::Clash(clash.to_string()))?;
+    let record = Record {
+        index: 1,
+        source: std::sync::Arc::from("argument"),
+        line: 1,
+        raw: String::new(),
+        grid: Ok(*grid),
+        pencilmarks: None,
+        kept: Vec::new(),
+    };
+    let row = explain_record(&mut RateState::explaining(limits), &record);
+    match row.unexplained(&record) {
+        None => Ok(row),
+        Some(why) => Err(why),
     }
 }
