@@ -704,7 +704,7 @@ fn make_from(
 
 /// `distinct`: puzzle `index` of the run seeded `run_seed`, `p`, if no
 /// earlier puzzle has its class; else the next candidate of index's own seed
-/// stream after `p` that passes the filters and whose class is new: what
+/// stream after `p` that passes the filters and whose class is new and not `excluded`: what
 /// `sudoflow generate --distinct` writes (its `distinct`, in
 /// `cmd::generate`). Called in index order.
 #[allow(clippy::too_many_arguments)]
@@ -712,8 +712,8 @@ fn replace_repeat(
     p: Generated,
     (run_seed, index): (u64, u64),
     classes: &mut Classes,
-    gen: &mut Generator,
-    canon: &mut Canonicalizer,
+    excluded: Option<&Classes>,
+    (gen, canon): &mut (Generator, Canonicalizer),
     max_tries: u64,
     watch: &Watch,
 ) -> Result<Generated, GiveUp> {
@@ -730,7 +730,7 @@ fn replace_repeat(
     let mut fresh = 0;
     let q = make_from(gen, &mut seeds, index, max_tries, watch, |q| {
         fresh = canon.canonicalize(&q.puzzle).digest();
-        !classes.contains(fresh)
+        !classes.contains(fresh) && excluded.is_none_or(|e| !e.contains(fresh))
     })?;
     classes.first_of(fresh, index);
     Ok(q)
@@ -774,6 +774,12 @@ fn replace_repeat(
 ///     No two puzzles of the table equivalent (``--distinct``): a puzzle
 ///     whose class an earlier one has is replaced by the next candidate of
 ///     its own seed stream that passes the filters and is new.
+/// exclude : str, path or list of them, optional
+///     Never make a puzzle equivalent to one in these files (a book's
+///     earlier volumes; ``--exclude``): each file is read as the CLI reads
+///     its inputs, and a candidate whose class (minlex form) one of their
+///     puzzles has is passed over as one the filters reject, so the table
+///     is ``sudoflow generate --exclude FILE...``'s for any ``threads``.
 /// max_tries : int, default 100000
 ///     Candidates tried per puzzle before giving up.
 /// threads : int, optional
@@ -791,8 +797,11 @@ fn replace_repeat(
 /// Raises
 /// ------
 /// ValueError
-///     An option out of range (named), fewer than 17 clues, or a
-///     ``puzzle_seed`` whose candidate the filters reject.
+///     An option out of range (named), fewer than 17 clues, a
+///     ``puzzle_seed`` whose candidate the filters reject, or ``exclude``
+///     with ``puzzle_seed``.
+/// OSError
+///     An ``exclude`` file cannot be read (the message names it).
 /// RuntimeError
 ///     Some puzzle found no candidate within ``max_tries``.
 /// KeyboardInterrupt
@@ -800,7 +809,7 @@ fn replace_repeat(
 #[pyfunction]
 #[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
     symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
-    distinct = false, max_tries = 100_000, threads = None, progress = None))]
+    distinct = false, exclude = None, max_tries = 100_000, threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -815,6 +824,7 @@ fn generate(
     se: Option<&Bound<'_, PyAny>>,
     se_budget: Option<f64>,
     distinct: bool,
+    exclude: Option<&Bound<'_, PyAny>>,
     max_tries: Int,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
@@ -862,6 +872,34 @@ fn generate(
         ));
     }
     let threads = args::threads(threads)?;
+    let exclude: Vec<std::path::PathBuf> = match exclude {
+        None => Vec::new(),
+        Some(e) => match e.extract::<std::path::PathBuf>() {
+            Ok(one) => vec![one],
+            Err(_) => e.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "exclude: expected a path or a list of paths",
+                )
+            })?,
+        },
+    };
+    if !exclude.is_empty() && puzzle_seed.is_some() {
+        return Err(PyValueError::new_err(
+            "exclude and puzzle_seed: puzzle_seed remakes one puzzle of a run as it was made",
+        ));
+    }
+    // The excluded classes, read before the run (as the CLI does).
+    let excluded = if exclude.is_empty() {
+        None
+    } else {
+        let files = exclude.clone();
+        let read = py.detach(move || sudoflow::rows::classes_in(&files, threads));
+        Some(
+            read.map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("exclude: {e:#}")))?
+                .0,
+        )
+    };
+    let excluded = excluded.as_ref();
     let mut header: Vec<&str> = SOLVE_HEADER.to_vec();
     if se.is_some() {
         header.extend(["er", "ep", "ed"]);
@@ -908,15 +946,21 @@ fn generate(
     };
     let mut progress = Progress::new(py, progress, Some(n), "puzzles")?;
     let table = watched(py, &mut progress, |watch| {
-        let make = |gen: &mut Generator, index: u64| -> Result<Generated, GiveUp> {
+        // A candidate of an excluded class is passed over in the worker,
+        // as the filters pass over theirs (the CLI's make).
+        let make = |(gen, canon): &mut (Generator, Canonicalizer),
+                    index: u64|
+         -> Result<Generated, GiveUp> {
             let mut seeds = seed_stream(seed, index);
-            let made = make_from(gen, &mut seeds, index, max_tries, watch, |_| true);
+            let made = make_from(gen, &mut seeds, index, max_tries, watch, |p| {
+                excluded.is_none_or(|e| !e.contains(canon.canonicalize(&p.puzzle).digest()))
+            });
             watch.add(1);
             made
         };
         let mut builder = Builder::new(&header, table::BATCH_ROWS);
         let mut classes = distinct.then(Classes::new);
-        let (mut gen, mut canon) = (Generator::new(opts.clone()), Canonicalizer::new());
+        let mut worker = (Generator::new(opts.clone()), Canonicalizer::new());
         let pool = (threads > 1).then(|| run::pool(threads)).transpose()?;
         // A chunk of indices at a time: the rows go to the table as they
         // come (not every puzzle's search state first), and a stop ends
@@ -926,13 +970,16 @@ fn generate(
         while first <= n {
             let last = n.min(first.saturating_add(step - 1));
             let made: Vec<Result<Generated, GiveUp>> = match &pool {
-                None => (first..=last).map(|i| make(&mut gen, i)).collect(),
+                None => (first..=last).map(|i| make(&mut worker, i)).collect(),
                 Some(pool) => {
                     use rayon::prelude::*;
                     pool.install(|| {
                         (first..=last)
                             .into_par_iter()
-                            .map_init(|| Generator::new(opts.clone()), |g, i| make(g, i))
+                            .map_init(
+                                || (Generator::new(opts.clone()), Canonicalizer::new()),
+                                |w, i| make(w, i),
+                            )
                             .collect()
                     })
                 }
@@ -943,8 +990,8 @@ fn generate(
                         p,
                         (seed, index),
                         classes,
-                        &mut gen,
-                        &mut canon,
+                        excluded,
+                        &mut worker,
                         max_tries,
                         watch,
                     ),

@@ -81,6 +81,7 @@ def generate(
     se: Optional[Union[float, Tuple[float, float], str]] = None,
     se_budget: Optional[float] = None,
     distinct: bool = False,
+    exclude: Optional[Paths] = None,
     max_tries: int = 100_000,
     threads: Optional[int] = None,
     progress: Progress = None,

@@ -199,6 +199,35 @@ def test_generate_distinct_and_puzzle_seed_equal_the_cli(cli):
         sudoflow.generate(1, seed=1, puzzle_seed=5)
 
 
+def test_generate_exclude_equals_the_cli(cli, tmp_path):
+    # Every fourth puzzle of a plain run, transposed (same class, other
+    # cells), and a line that is no puzzle: a run with exclude= makes other
+    # puzzles at those indices, as generate --exclude does.
+    plain = rows(sudoflow.generate(40, seed=21))
+    banned = [r["puzzle"] for r in plain[::4]]
+    transposed = ["".join(p[9 * c + r] for r in range(9) for c in range(9)) for p in banned]
+    f = tmp_path / "vol1.txt"
+    f.write_text("\n".join(transposed + ["not a puzzle"]) + "\n")
+    canonical = lambda ps: set(sudoflow.canon(ps)["canonical"].to_pylist())
+    for distinct in (False, True):
+        flags = ["--distinct"] if distinct else []
+        want = cli("generate", "-q", "-n", "40", "--seed", "21", *flags, "--exclude", f)
+        for threads in (1, 2):
+            t = sudoflow.generate(40, seed=21, distinct=distinct, exclude=str(f), threads=threads)
+            assert_same_as_cli(t, want)
+        assert not canonical(t["puzzle"].to_pylist()) & canonical(banned)
+        got = rows(t)
+        assert all(got[i]["puzzle"] != plain[i]["puzzle"] for i in range(0, 40, 4))
+    assert_same_as_cli(sudoflow.generate(5, seed=21, exclude=[f, f]),
+                       cli("generate", "-q", "-n", "5", "--seed", "21", "--exclude", f, f))
+    with pytest.raises(OSError, match="missing.txt"):
+        sudoflow.generate(3, seed=1, exclude=tmp_path / "missing.txt")
+    with pytest.raises(ValueError, match="puzzle_seed"):
+        sudoflow.generate(puzzle_seed=5, exclude=f)
+    with pytest.raises(TypeError, match="exclude"):
+        sudoflow.generate(3, seed=1, exclude=5)
+
+
 def test_a_puzzle_seed_the_filters_reject_is_a_value_error():
     seed = rows(sudoflow.generate(1, seed=3))[0]["seed"]
     clues = rows(sudoflow.generate(puzzle_seed=seed))[0]["clues"]

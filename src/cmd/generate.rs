@@ -478,21 +478,9 @@ fn distinct(
     Ok(q)
 }
 
-/// A record of an `--exclude` file: its class's digest, `None` for one
-/// that is no 81-cell puzzle, or the panic that canonicalizing it met.
-struct ExcludedRecord(Result<Option<u128>, String>);
-
-impl crate::pipeline::FromPanic for ExcludedRecord {
-    fn from_panic(record: &crate::pipeline::Record, message: &str) -> ExcludedRecord {
-        ExcludedRecord(Err(crate::pipeline::panic_message(record, message)))
-    }
-}
-
-/// `--exclude`: the classes of the puzzles in `files` (read as every
-/// command reads its inputs, on `threads` threads) and the records that
-/// are no 81-cell puzzle (skipped); `None` without files.
-///
-/// Errors: a file cannot be read (the reader's message names it).
+/// `--exclude`: the classes of the puzzles in `files` and the records
+/// that are no 81-cell puzzle ([`crate::rows::classes_in`]); `None`
+/// without files.
 fn excluded_classes(
     files: &[std::path::PathBuf],
     threads: usize,
@@ -500,35 +488,9 @@ fn excluded_classes(
     if files.is_empty() {
         return Ok(None);
     }
-    let opts = crate::pipeline::PipelineOptions {
-        inputs: files.to_vec(),
-        threads,
-        ..Default::default()
-    };
-    let (mut classes, mut skipped) = (Classes::new(), 0);
-    crate::pipeline::run(
-        &opts,
-        Canonicalizer::new,
-        |canon: &mut Canonicalizer, record: &crate::pipeline::Record| {
-            let grid = record
-                .grid
-                .as_ref()
-                .ok()
-                .filter(|_| record.pencilmarks.is_none());
-            ExcludedRecord(Ok(grid.map(|g| canon.canonicalize(g).digest())))
-        },
-        |ExcludedRecord(digest)| {
-            match digest.map_err(anyhow::Error::msg)? {
-                Some(digest) => {
-                    classes.first_of(digest, 0);
-                }
-                None => skipped += 1,
-            }
-            Ok(())
-        },
-    )
-    .context("--exclude")?;
-    Ok(Some((classes, skipped)))
+    crate::rows::classes_in(files, threads)
+        .context("--exclude")
+        .map(Some)
 }
 
 /// Writes puzzle `index`'s row; with `labels`, the label of its rating last.
