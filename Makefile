@@ -13,7 +13,7 @@ TEST_FEATURES := --features fuzzing
 PY_VENV := target/py-venv
 PYTHON ?= python3
 
-.PHONY: all build datasets run test test-release-cli test-python python-venv bench lint fuzz
+.PHONY: all build datasets run test test-tools test-release-cli test-python test-python-fresh python-venv bench lint fuzz
 
 all: build
 
@@ -41,24 +41,56 @@ run: build datasets
 # The library without the command line (no clap, no indicatif: what the
 # Python package and other library users build), then unit, property and
 # integration tests (the integration tests need the sets), then the CLI tests
-# once more against the release binary, then the Python package's tests.
+# against the release binary (test-release-cli), then the Python package's tests.
 # The solver's set checks (pinned guess totals) and property tests run a
 # second time with SUDOFLOW_SIMD=sse2, on the baseline path the AVX2 and
 # AVX-512 paths are chosen over at run time (src/solver/simd.rs; the test
 # binaries are already built, so only their run time is added), and
 # tests/solver_simd.rs holds every path this CPU has to the baseline.
-# The Python venv is made in the background meanwhile (pip mostly waits on
-# downloads while cargo compiles); its log is target/py-venv.log.
+# The Python venv and the test tools (chromium, poppler-utils: test-tools)
+# are made in the background meanwhile (pip and apt-get mostly wait on
+# downloads while cargo compiles); their logs are target/py-venv.log and
+# target/test-tools.log.
+# Every test target but tests/cli_*.rs (cargo's globs have no "not"): the
+# library's unit tests, the binary's, the examples (built, so that they
+# compile) and the integration tests whose names do not start with "cl".
+# The CLI tests run once, in test-release-cli, against the release binary
+# users get: running them against the ci build as well took some 5 minutes
+# on the 2-core development VM (tests/cli_resume.rs alone 199 s), and the internal
+# checks the ci build's debug assertions add are exercised by the library's
+# own tests above (solver, rating, canon, pipeline).
+NON_CLI_TESTS := --lib --bins --examples --test '[!c]*' --test 'c[!l]*'
+
 test: datasets
-	@mkdir -p target && rm -f target/py-venv.rc
+	@mkdir -p target && rm -f target/py-venv.rc target/test-tools.rc
 	@( $(MAKE) --no-print-directory python-venv > target/py-venv.log 2>&1; echo $$? > target/py-venv.rc ) &
+	@( $(MAKE) --no-print-directory test-tools > target/test-tools.log 2>&1; echo $$? > target/test-tools.rc ) &
 	$(CARGO) check --lib --no-default-features
-	$(CARGO) test --profile ci $(TEST_FEATURES)
+	$(CARGO) test --profile ci $(TEST_FEATURES) --no-run
+	@while [ ! -f target/test-tools.rc ]; do sleep 1; done; \
+		if [ "$$(cat target/test-tools.rc)" != 0 ]; then cat target/test-tools.log; echo "test-tools failed"; exit 1; fi
+	$(CARGO) test --profile ci $(TEST_FEATURES) $(NON_CLI_TESTS)
+	$(CARGO) test --profile ci $(TEST_FEATURES) --doc
 	SUDOFLOW_SIMD=sse2 $(CARGO) test --profile ci $(TEST_FEATURES) --test solver_sets --test solver_props --test matching_props
 	@$(MAKE) --no-print-directory test-release-cli
 	@while [ ! -f target/py-venv.rc ]; do sleep 1; done; \
 		if [ "$$(cat target/py-venv.rc)" != 0 ]; then cat target/py-venv.log; echo "python venv failed"; exit 1; fi
 	@$(MAKE) --no-print-directory test-python
+
+# The programs the picture and book tests run (tests/cli_pictures.rs,
+# tests/cli_books.rs): Debian's headless Chromium (the HTML page's keys and
+# screenshot) and poppler-utils (pdftotext, pdftoppm, pdfinfo: the PDF's
+# text layer and pages). Installed with apt-get once, when one is missing
+# (as root, or through sudo).
+TEST_TOOLS := chromium pdftotext pdftoppm pdfinfo
+test-tools:
+	@missing=; for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "test-tools: installing chromium and poppler-utils (missing:$$missing)"; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null; \
+	fi
 
 # A venv in target/ with python/requirements-test.txt from PyPI (maturin,
 # pytest, pyarrow, polars, pandas, pyspark, dask), made once and kept until
@@ -80,10 +112,17 @@ test-python: build datasets python-venv
 	cd python && VIRTUAL_ENV=$(CURDIR)/$(PY_VENV) PYO3_PYTHON=$(CURDIR)/$(PY_VENV)/bin/python \
 		$(CURDIR)/$(PY_VENV)/bin/maturin develop -q --profile ci
 	@set -o pipefail; SUDOFLOW_BIN=$(CURDIR)/$(SUDOFLOW) SPARK_LOCAL_IP=127.0.0.1 \
-		$(PY_VENV)/bin/python -m pytest -q -rs python/tests | tee target/pytest.log
+		$(PY_VENV)/bin/python -m pytest -q -rs -m "not packaging" python/tests | tee target/pytest.log
 	@if tail -n 1 target/pytest.log | grep -q skipped; then \
 		echo "test-python: pytest skipped tests (above): CI runs every test, so a missing module is a failure"; exit 1; \
 	fi
+
+# The package as a user installs it: a fresh venv with only pip, `pip install
+# -v ./python` (a cold build with the package's own profile, timed), then every
+# example of the README's Python sections with that venv, the packed venv on
+# spark-submit included (python/tests/fresh_venv.sh; PyPI needed).
+test-python-fresh: build datasets
+	bash python/tests/fresh_venv.sh
 
 # The CLI tests (tests/cli_*.rs, built under the ci profile) run against the
 # release binary that users get and the benchmarks time (fat LTO, its own

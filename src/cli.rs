@@ -26,9 +26,16 @@ pub enum Command {
     /// Rate puzzles on Sudoku Explainer's scale (ER/EP/ED): one CSV row per record.
     #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
     Rate(cmd::rate::RateArgs),
-    /// Show the path Sudoku Explainer follows through one puzzle, step by step.
+    /// Explain puzzles step by step as Sudoku Explainer solves them: cells, chains, in words or JSON.
     #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
+    #[command(mut_arg("inputs", |a| a
+        .value_name("PUZZLE|INPUT")
+        .help("Puzzles (81 cells) or puzzle files read in order as one stream ('-' or none: stdin)")
+        .long_help(cmd::explain::INPUTS_HELP)))]
     Explain(cmd::explain::ExplainArgs),
+    /// Print a book of puzzles as PDF (or SVG pages): grids with ratings, chapters, answers.
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
+    Print(cmd::print::PrintArgs),
     /// Compare solvers on puzzle files: puzzles/s, guesses, answered %.
     Bench(cmd::bench::BenchArgs),
     /// Generate rated, proper (unique-solution) puzzles, reproducibly.

@@ -19,7 +19,9 @@
 //!
 //! Without [`install`] (a library user, or commands that do not call it)
 //! nothing here ever reports a signal, and the signals keep their default
-//! action.
+//! action. A library user that catches signals its own way (the Python
+//! package: Python's handler raises `KeyboardInterrupt`) asks the work to
+//! stop with [`request`] and lets it go on again with [`clear`].
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -68,6 +70,23 @@ pub fn requested() -> Option<i32> {
         0 => None,
         sig => Some(sig as i32),
     }
+}
+
+/// Asks the work under way to stop as if `signal` had arrived (without
+/// [`install`]'s handlers: nothing exits): [`requested`] reports it until
+/// [`clear`].
+pub fn request(signal: i32) {
+    SIGNAL.store(
+        usize::try_from(signal).unwrap_or(2).max(1),
+        Ordering::Relaxed,
+    );
+}
+
+/// Forgets a stop asked for with [`request`] (or a signal's), so that later
+/// work runs. For library users between two runs; the command line never
+/// calls it.
+pub fn clear() {
+    SIGNAL.store(0, Ordering::Relaxed);
 }
 
 /// The conventional exit status for a run stopped by `signal`: 128 + its

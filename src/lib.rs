@@ -23,7 +23,9 @@
 //! on nothing terminal: [`pipeline`] reports progress through
 //! [`pipeline::Progress`], and the row each command writes for a record is
 //! in [`rows`]. `mimalloc` is the binary's allocator; `ilp` and `sat` add
-//! reference solvers to [`bench`](mod@bench).
+//! reference solvers to [`bench`](mod@bench); `render` (on with `cli`)
+//! the pictures and books of `explain --format svg|html` and `print`
+//! (krilla for PDF).
 #![warn(missing_docs)]
 
 pub mod bench;
@@ -46,6 +48,8 @@ pub mod outfile;
 pub mod output;
 pub mod pipeline;
 pub mod rating;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod rows;
 pub mod solver;
 pub mod threads;

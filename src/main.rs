@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Rate(a) => cmd::rate::run(a),
         Command::Explain(a) => cmd::explain::run(a),
+        Command::Print(a) => cmd::print::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Generate(a) => cmd::generate::run(a),
         Command::Count(a) => cmd::count::run(a),

@@ -268,19 +268,7 @@ const BLANK_HELP: &str = "The character the output's puzzle column writes for a 
 #[derive(Debug, Clone, clap::Args)]
 pub struct OutputArgs {
     /// Write the rows to FILE instead of stdout, atomically (FILE.partial until complete).
-    #[arg(
-        short,
-        long,
-        value_name = "FILE",
-        long_help = "Write the rows to FILE instead of stdout ('-' is stdout). They go to \
-            FILE.partial, created once every input has been found, and renamed FILE (after \
-            an fsync) only when the run completes: FILE is never left half-written, and an \
-            older FILE stays until then. At least once a second the rows are pushed to \
-            FILE.partial with a checkpoint (its sidecar FILE.partial.json), so a run stopped \
-            in any way can be continued with --resume. FILE must not be an input (nor the \
-            file stdin reads).\n\
-            Example: -o out.csv"
-    )]
+    #[arg(short, long, value_name = "FILE", long_help = OUTPUT_HELP)]
     pub output: Option<PathBuf>,
 
     /// Output format: csv, jsonl or parquet [default: -o's extension, else csv].
@@ -299,29 +287,67 @@ pub struct OutputArgs {
     pub format: Option<crate::output::Format>,
 
     /// Continue an interrupted run from FILE.partial (same inputs and options).
-    #[arg(
-        long,
-        requires = "output",
-        long_help = "Continue an interrupted run (a signal, a kill, a failed read) from \
-            FILE.partial: the inputs and the options that shape the rows must be those of \
-            that run (-j, --batch-size and -q may differ), else the resume is refused, saying \
-            what differs. The partial file is verified against its checkpoints: the rows that \
-            verify are kept (and checked against the records read again), anything after them \
-            or damaged is redone, so the final FILE is the one an uninterrupted run writes. \
-            Without FILE.partial the run starts afresh.\n\
-            Example: -o big.csv --resume"
-    )]
+    #[arg(long, requires = "output", long_help = RESUME_HELP)]
     pub resume: bool,
 
     /// No progress bar and no summary line on stderr.
-    #[arg(
-        short,
-        long,
-        long_help = "Print nothing on stderr but errors: no progress bar (shown only when \
-            stderr is a terminal) and no summary line at the end.\n\
-            Example: -q > out.csv"
-    )]
+    #[arg(short, long, long_help = QUIET_HELP)]
     pub quiet: bool,
+}
+
+/// `-o`'s long help.
+const OUTPUT_HELP: &str = "Write the rows to FILE instead of stdout ('-' is stdout). They go \
+    to FILE.partial, created once every input has been found, and renamed FILE (after an \
+    fsync) only when the run completes: FILE is never left half-written, and an older FILE \
+    stays until then. At least once a second the rows are pushed to FILE.partial with a \
+    checkpoint (its sidecar FILE.partial.json), so a run stopped in any way can be continued \
+    with --resume. FILE must not be an input (nor the file stdin reads).\n\
+    Example: -o out.csv";
+
+/// `--resume`'s long help.
+const RESUME_HELP: &str = "Continue an interrupted run (a signal, a kill, a failed read) \
+    from FILE.partial: the inputs and the options that shape the rows must be those of that \
+    run (-j, --batch-size and -q may differ), else the resume is refused, saying what \
+    differs. The partial file is verified against its checkpoints: the rows that verify are \
+    kept (and checked against the records read again), anything after them or damaged is \
+    redone, so the final FILE is the one an uninterrupted run writes. Without FILE.partial \
+    the run starts afresh.\n\
+    Example: -o big.csv --resume";
+
+/// `-q`'s long help.
+const QUIET_HELP: &str = "Print nothing on stderr but errors: no progress bar (shown only \
+    when stderr is a terminal) and no summary line at the end.\n\
+    Example: -q > out.csv";
+
+/// [`OutputArgs`] but `--format`: `-o/--output`, `--resume`, `-q/--quiet`,
+/// with the same help, for a command whose formats are its own (`explain`:
+/// text, json, jsonl), which takes `--format` itself.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OutputFileArgs {
+    /// Write the rows to FILE instead of stdout, atomically (FILE.partial until complete).
+    #[arg(short, long, value_name = "FILE", long_help = OUTPUT_HELP)]
+    pub output: Option<PathBuf>,
+
+    /// Continue an interrupted run from FILE.partial (same inputs and options).
+    #[arg(long, requires = "output", long_help = RESUME_HELP)]
+    pub resume: bool,
+
+    /// No progress bar and no summary line on stderr.
+    #[arg(short, long, long_help = QUIET_HELP)]
+    pub quiet: bool,
+}
+
+impl OutputFileArgs {
+    /// These options with `format` as the rows' format, as the run's
+    /// machinery ([`start_run`], [`crate::outfile::RunOutput`]) takes them.
+    pub fn with_format(&self, format: crate::output::Format) -> OutputArgs {
+        OutputArgs {
+            output: self.output.clone(),
+            format: Some(format),
+            resume: self.resume,
+            quiet: self.quiet,
+        }
+    }
 }
 
 impl OutputArgs {

@@ -76,7 +76,9 @@ pub struct RunSpec {
     /// `--batch-size`, `--quiet`) are left out, so a run may be resumed with
     /// other values of them.
     pub options: Vec<(&'static str, String)>,
-    /// The CSV header, in column order.
+    /// The CSV header, in column order; empty for a command writing
+    /// documents rather than rows (`explain`'s text and JSON, written with
+    /// [`CsvSink::write_formatted`]): nothing is written before them.
     pub header: Vec<String>,
     /// Columns of `header` that the typed formats write as text whatever
     /// their names (`--keep`'s input columns, see
@@ -926,7 +928,9 @@ impl RunOutput {
                 spec.format,
                 &spec.text_columns,
             )?;
-            sink.write_record(&spec.header)?;
+            if !spec.header.is_empty() {
+                sink.write_record(&spec.header)?;
+            }
             let out = RunOutput {
                 file: None,
                 resumable,
@@ -1090,7 +1094,9 @@ impl RunOutput {
             // The header: to a fresh CSV file at once, so that a partial
             // file is never empty; a JSON Lines sink takes its keys from it
             // and writes nothing. A resumed CSV file has its header.
-            sink.write_record(&spec.header)?;
+            if !spec.header.is_empty() {
+                sink.write_record(&spec.header)?;
+            }
             sink.flush()?;
             out_file.checkpoint(start.records, start.rows)?;
         }

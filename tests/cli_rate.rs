@@ -188,11 +188,13 @@ fn explain_shows_the_path_with_rates_numbers() {
         text.contains("hardest  step") && text.contains("Forcing Chain"),
         "{text}"
     );
-    // One line per step after the header line: "step rating technique result".
+    // One line per step after the header line: "step rating technique
+    // result", each followed by the step in words (indented).
     let steps: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.starts_with("step  rating"))
         .skip(1)
+        .filter(|l| !l.starts_with("              "))
         .collect();
     let count: usize = text.lines().find(|l| l.starts_with("steps")).unwrap()[5..]
         .trim()
@@ -211,7 +213,11 @@ fn explain_shows_the_path_with_rates_numbers() {
     assert_eq!(v["steps"].as_array().unwrap().len(), count);
     let hardest = &v["steps"][v["hardest_step"].as_u64().unwrap() as usize - 1];
     assert_eq!(hardest["technique"], v["technique"]);
-    assert_eq!(hardest["rating"], v["er"]);
+    // A step's rating is SE's double (6.699999999999999 for 6.7).
+    assert_eq!(
+        format!("{:.1}", hardest["rating"].as_f64().unwrap()),
+        v["er"].to_string()
+    );
     // The same puzzle through stdin.
     let again = stdout_of(
         sudoflow()

@@ -1,457 +1,841 @@
 //! `sudoflow._sudoflow`: the Python extension behind the `sudoflow` package.
 //!
 //! Every batch function takes a list of `str` or any Arrow string column
-//! (an object with `__arrow_c_array__` or `__arrow_c_stream__`: pyarrow,
-//! polars, pandas with pyarrow, arro3, nanoarrow), works on it with the GIL
-//! released and in parallel (`threads=None`: every core), and returns an
-//! Arrow table (a pyo3-arrow `Table`, read by `pyarrow.table()` and
-//! `polars.DataFrame()` through the Arrow PyCapsule interface) with one row
-//! per input item, in input order, with the columns and values of the
-//! matching CLI command's CSV.
+//! ([`input`]: each item read as the CLI reads a line), works on it with
+//! the GIL released and in parallel (`threads=None`: every core) while the
+//! calling thread watches for Ctrl-C ([`run`]), and returns a
+//! `pyarrow.Table` with one row per input item, in input order, with the
+//! columns and values of the matching CLI command's CSV. The `*_file`
+//! functions stream files through the CLI's pipeline ([`stream`]) as a
+//! `pyarrow.RecordBatchReader`.
 //!
-//! The rows are the library's own: [`solve_record`], [`count_one`] and
-//! [`rate_record`] make them exactly as the CLI's workers do, and
-//! [`table::Columns`] turns their CSV fields (in header order) into typed
-//! Arrow columns, so a column the CLI gains appears here too.
+//! The rows are the library's own ([`sudoflow::rows`]): made exactly as the
+//! CLI's workers make them, and turned into typed Arrow columns from their
+//! CSV fields in header order ([`table`]), so a column the CLI gains
+//! appears here too.
+//!
+//! The Python docstrings are the `///` comments of the `#[pyfunction]`s
+//! below: they are written for `help()`.
 
+mod args;
 mod input;
+mod run;
+mod stream;
 mod table;
 
-use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_schema::{ArrowError, SchemaRef};
-use crossbeam_channel::{bounded, Receiver};
+use args::Int;
 use input::Records;
-use pyo3::exceptions::{PyIOError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
-use pyo3_arrow::{PyRecordBatchReader, PyTable};
 use rand::RngCore;
-use rayon::prelude::*;
-use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use run::{for_each_chunk, watched, Progress, Watch};
+use std::sync::Arc;
+use sudoflow::canon::{Canonicalizer, Classes};
 use sudoflow::counting::solutions::CountOptions;
-use sudoflow::generator::{seed_stream, GenerateOptions, Generated, Generator, Symmetry};
+use sudoflow::generator::{seed_stream, GenerateOptions, Generated, Generator};
 use sudoflow::grid::Grid;
-use sudoflow::output::{SolveRow, Status, SOLVE_HEADER};
-use sudoflow::pipeline::{self, PipelineOptions, Record};
-use sudoflow::rating::se::Rating;
-use sudoflow::rows::count::{count_one, CountRow, COUNT_HEADER};
-use sudoflow::rows::rate::{
-    rate_record, RateLimits, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
-};
-use sudoflow::rows::solve::solve_record;
+use sudoflow::output::{with_blank, Status, SOLVE_HEADER};
+use sudoflow::pipeline::reader::item_record;
+use sudoflow::pipeline::Record;
+use sudoflow::rating::se::Rater;
+use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
+use sudoflow::rows::count::{count_one, COUNT_HEADER};
+use sudoflow::rows::explain::Unexplained;
+use sudoflow::rows::rate::{rate_record, RateLimits, RateState, DEFAULT_BUDGET, RATE_HEADER};
+use sudoflow::rows::solve::{se_columns, solve_record};
 use sudoflow::solver::{SolveOptions, Solver};
-use table::{Columns, PushRow, Row};
+use table::{Builder, CanonOut, GeneratedRow, Row, SolveOut};
 
-/// Rows per Arrow record batch of a returned table or stream.
-const BATCH_ROWS: usize = 64 * 1024;
-
-/// The number of worker threads for `threads`: the value given (at least 1),
-/// else every core the process may use.
-fn thread_count(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+/// `solve`'s options, as `sudoflow solve` takes them.
+#[derive(Clone, Copy)]
+pub(crate) struct SolveSpec {
+    pub opts: SolveOptions,
+    pub blank: u8,
+    /// `--se`: the rating's limits (`--se-budget`, `--se-wall-limit`).
+    pub se: Option<RateLimits>,
 }
 
-/// A rayon pool of `threads` workers, kept for later calls with the same
-/// count (starting threads per call would cost more than a small call's work).
-fn pool(threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
-        return Ok(Arc::clone(p));
+impl SolveSpec {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        limit: Int,
+        prune: &str,
+        no_guess: bool,
+        se: bool,
+        se_budget: Option<f64>,
+        se_wall_limit: Option<f64>,
+        blank: &str,
+    ) -> PyResult<SolveSpec> {
+        let se_budget = args::seconds(se_budget, "se_budget")?;
+        let se_wall_limit = args::seconds(se_wall_limit, "se_wall_limit")?;
+        for (given, name) in [
+            (se_budget.is_some(), "se_budget"),
+            (se_wall_limit.is_some(), "se_wall_limit"),
+        ] {
+            if given && !se {
+                return Err(PyValueError::new_err(format!(
+                    "{name} limits the rating of se=True: pass se=True too"
+                )));
+            }
+        }
+        Ok(SolveSpec {
+            opts: SolveOptions {
+                limit: args::natural("limit", limit, 1)?,
+                prune: args::prune(prune)?,
+                guess: !no_guess,
+                ..SolveOptions::default()
+            },
+            blank: args::blank(blank)?,
+            se: se.then_some(RateLimits {
+                time: Some(se_budget.unwrap_or(DEFAULT_BUDGET)),
+                wall: se_wall_limit,
+            }),
+        })
     }
-    let p = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("sudoflow-{i}"))
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start worker threads: {e}")))?;
-    let p = Arc::new(p);
-    pools.insert(threads, Arc::clone(&p));
-    Ok(p)
-}
 
-/// `work` on every record with one state per worker, results in input order:
-/// inline for one thread, else on a pool of `threads`.
-fn par_map<S, T>(
-    records: &[Record],
-    threads: usize,
-    make_state: impl Fn() -> S + Sync + Send,
-    work: impl Fn(&mut S, &Record) -> T + Sync + Send,
-) -> PyResult<Vec<T>>
-where
-    T: Send,
-{
-    if threads <= 1 || records.len() < 2 {
-        let mut state = make_state();
-        return Ok(records.iter().map(|r| work(&mut state, r)).collect());
+    /// The header: solve's columns, then er, ep, ed with `se`.
+    pub fn header(&self) -> Vec<&'static str> {
+        let mut header = SOLVE_HEADER.to_vec();
+        if self.se.is_some() {
+            header.extend(["er", "ep", "ed"]);
+        }
+        header
     }
-    Ok(pool(threads)?.install(|| {
-        records
-            .par_iter()
-            .with_min_len(16)
-            .map_init(&make_state, |s, r| work(s, r))
-            .collect()
-    }))
+
+    /// A worker's state.
+    pub fn state(&self) -> (Solver, Option<Rater>) {
+        (Solver::new(self.opts), self.se.map(|_| Rater::new()))
+    }
+
+    /// The row of `record`, as `sudoflow solve` with these options makes it.
+    pub fn row(&self, (solver, rater): &mut (Solver, Option<Rater>), record: &Record) -> SolveOut {
+        let mut row = solve_record(solver, record);
+        // A clash row's puzzle column is the parsed puzzle: it takes the
+        // blank too (as in `sudoflow solve --blank`).
+        if record.grid.is_ok() && row.puzzle.is_none() {
+            row.raw = with_blank(&row.raw, self.blank);
+        }
+        let se = match (rater.as_mut(), &self.se) {
+            (Some(r), Some(limits)) => Some(se_columns(r, &mut row, limits)),
+            _ => None,
+        };
+        SolveOut {
+            row,
+            blank: self.blank,
+            se,
+        }
+    }
 }
 
-/// Records handled per step of [`run_table`]: their rows are turned into
-/// columns before the next step, while they are still in cache (and the rows
-/// of a long input are never all in memory at once).
-const CHUNK: usize = 4096;
+impl sudoflow::pipeline::FromPanic for SolveOut {
+    fn from_panic(record: &Record, message: &str) -> SolveOut {
+        SolveOut {
+            row: sudoflow::output::SolveRow::error(record, message),
+            blank: b'.',
+            se: None,
+        }
+    }
+}
 
-/// `work` on every record (see [`par_map`]), the rows under `header` as a
-/// table, in input order.
-fn run_table<S, T: Row + Send>(
-    records: &[Record],
+/// `work` on every record of `puzzles` (watched, see [`run::watched`]), the
+/// rows under `header` as a pyarrow table in input order.
+fn batch_table<S, T: Row + Send>(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
     threads: usize,
+    progress: Option<&Bound<'_, PyAny>>,
     header: &[&str],
     make_state: impl Fn() -> S + Sync + Send,
     work: impl Fn(&mut S, &Record) -> T + Sync + Send,
-) -> PyResult<PyTable> {
-    let mut columns = Columns::with_capacity(header, records.len().min(BATCH_ROWS));
-    let mut batches = Vec::new();
-    for chunk in records.chunks(CHUNK * threads) {
-        let rows = par_map(chunk, threads, &make_state, &work)?;
-        for row in &rows {
-            columns.push(row).map_err(PyRuntimeError::new_err)?;
-            if columns.len() >= BATCH_ROWS {
-                batches.push(columns.finish().map_err(arrow_err)?);
-            }
-        }
-    }
-    if !columns.is_empty() || batches.is_empty() {
-        batches.push(columns.finish().map_err(arrow_err)?);
-    }
-    PyTable::try_new(batches, columns.schema())
+) -> PyResult<Py<PyAny>> {
+    let records = Records::extract(puzzles)?;
+    let mut progress = Progress::new(py, progress, Some(records.len() as u64), "puzzles")?;
+    let table = watched(py, &mut progress, |watch| {
+        let (records, names) = records.into_records();
+        let mut builder = Builder::new(header, table::BATCH_ROWS);
+        for_each_chunk(&records, threads, watch, make_state, work, |rows| {
+            rows.iter().try_for_each(|row| {
+                builder
+                    .push(row, names.as_ref())
+                    .map_err(PyRuntimeError::new_err)
+            })
+        })?;
+        builder.into_table()
+    })?;
+    table::to_pyarrow(py, table)
 }
 
-/// The table of `rows` under `header`, built on the calling thread.
-fn to_table<R: Row>(header: &[&str], rows: &[R]) -> PyResult<PyTable> {
-    let mut columns = Columns::new(header);
-    let mut batches = Vec::with_capacity(rows.len().div_ceil(BATCH_ROWS).max(1));
-    for chunk in rows.chunks(BATCH_ROWS) {
-        for row in chunk {
-            columns.push(row).map_err(PyRuntimeError::new_err)?;
-        }
-        batches.push(columns.finish().map_err(arrow_err)?);
-    }
-    if batches.is_empty() {
-        batches.push(columns.finish().map_err(arrow_err)?);
-    }
-    PyTable::try_new(batches, columns.schema())
-}
-
-fn arrow_err(e: ArrowError) -> PyErr {
-    PyRuntimeError::new_err(e.to_string())
-}
-
-/// Solve every puzzle: the rows of `sudoflow solve` (same columns, same values).
+/// Solves every puzzle: the rows of ``sudoflow solve``, one per item, in input order.
+///
+/// Parameters
+/// ----------
+/// puzzles : iterable of str, or an Arrow string column
+///     A list (tuple, generator, pandas Series of str) of puzzles, or any
+///     Arrow string column: a pyarrow Array, ChunkedArray or one-column
+///     Table, a polars Series, a pandas Series with a str or Arrow dtype
+///     (anything with ``__arrow_c_array__`` or ``__arrow_c_stream__``).
+///     Each item is read as the CLI reads one line of a file: 81 cells
+///     (``1``-``9`` givens; ``.``, ``0``, ``_``, ``-``, ``*``, ``x``, ``X``
+///     blanks), text after a space, tab, ``,``, ``;`` or ``:`` ignored
+///     (``"P ED=7.1/1.2/1.2"``, ``"P:1:"``), a quoted field, cells pasted
+///     between spaces or ``|``, or 729 characters of pencilmarks.
+/// limit : int, default 2
+///     Count solutions up to this many (``--limit``): ``solutions`` equal
+///     to ``limit`` means that many or more. 1 only finds one (status
+///     ``solved``).
+/// prune : str, default "basic"
+///     Propagation before each guess: ``"basic"``, ``"matching"`` or
+///     ``"matching-root"`` (``--prune``).
+/// no_guess : bool, default False
+///     Propagate only; puzzles propagation does not finish are ``stuck``
+///     (``--no-guess``).
+/// se : bool, default False
+///     Also rate each puzzle with one solution on Sudoku Explainer's scale:
+///     columns ``er``, ``ep``, ``ed`` after ``error`` (``--se``).
+/// se_budget : float, optional
+///     The budget to rate one puzzle with ``se``, in seconds of reference
+///     work (default 10; counted in work, not wall time, so the rows are the
+///     same on a loaded machine): past it the rating columns are null and
+///     ``error`` says so (``--se-budget``).
+/// se_wall_limit : float, optional
+///     Also give up rating after this many seconds of wall time
+///     (``--se-wall-limit``; the rows then depend on the machine's load).
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column: ``.``,
+///     ``0``, ``_``, ``-``, ``*`` or ``x`` (``--blank``).
+/// threads : int, optional
+///     Worker threads (default: every core); the table is the same for any.
+/// progress : bool or callable, optional
+///     ``True``: a tqdm bar when tqdm is installed, else a line on stderr;
+///     a callable: called as ``progress(done, total)`` at most every 50 ms.
+///
+/// Returns
+/// -------
+/// pyarrow.Table
+///     Columns ``index`` (int64, the item's 1-based position), ``puzzle``
+///     (``.`` blanks; an invalid item's text), ``status``, ``solutions``,
+///     ``solution``, ``clues``, ``wnf`` (float64), ``wnf_level``,
+///     ``guesses``, ``backtracks`` (int64), ``error``, then ``er``, ``ep``,
+///     ``ed`` (float64) with ``se``; a column that does not apply is null.
+///     Statuses: ``unique``, ``multiple``, ``unsolvable``, ``solved``
+///     (``limit=1``), ``stuck`` (``no_guess``), ``invalid`` (the item is not
+///     a puzzle or its givens clash: ``error`` names ``<input>:N``, N the
+///     item's position, and the problem), ``error`` (a bug).
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``puzzles`` is one str or bytes (wrap it in a list), not iterable, or
+///     an Arrow column of numbers or other non-strings (the message says how
+///     to read puzzles as text).
+/// ValueError
+///     An option out of range (named).
+/// KeyboardInterrupt
+///     Ctrl-C (checked every 50 ms while the work runs): every search
+///     under way stops within milliseconds, however long its record would
+///     have taken, and no table is returned. sudoflow calls running in
+///     other threads meanwhile stop too and raise ``KeyboardInterrupt``.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, limit = 2, threads = None))]
+#[pyo3(signature = (puzzles, *, limit = 2, prune = "basic", no_guess = false, se = false,
+    se_budget = None, se_wall_limit = None, blank = ".", threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    limit: u64,
-    threads: Option<usize>,
-) -> PyResult<PyTable> {
-    let opts = solve_options(limit)?;
-    let threads = check_threads(threads)?;
-    let records = Records::extract(puzzles)?;
-    py.detach(|| {
-        let records = records.into_records();
-        run_table(
-            &records,
-            threads,
-            &SOLVE_HEADER,
-            || Solver::new(opts),
-            solve_record,
-        )
+    limit: Int,
+    prune: &str,
+    no_guess: bool,
+    se: bool,
+    se_budget: Option<f64>,
+    se_wall_limit: Option<f64>,
+    blank: &str,
+    threads: Option<Int>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, se_wall_limit, blank)?;
+    let threads = args::threads(threads)?;
+    batch_table(
+        py,
+        puzzles,
+        threads,
+        progress,
+        &spec.header(),
+        || spec.state(),
+        |s, r| spec.row(s, r),
+    )
+}
+
+/// `count`'s options, as `sudoflow count` takes them: the cap
+/// (`--limit`, or `max`, the old spelling as `--max` is), the budget in
+/// search nodes (`--time-budget`), and a wall-clock limit (`--wall-limit`).
+pub(crate) fn count_options(
+    limit: Option<Int>,
+    max: Option<Int>,
+    time_budget: Option<f64>,
+    wall_limit: Option<f64>,
+) -> PyResult<CountOptions> {
+    let cap = match (limit, max) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "limit and max are one option (max is its old spelling, as count --max): \
+                 pass limit only",
+            ))
+        }
+        (Some(n), None) => Some(args::natural("limit", n, 1)?),
+        (None, Some(n)) => Some(args::natural("max", n, 1)?),
+        (None, None) => None,
+    };
+    Ok(CountOptions {
+        max: cap,
+        budget: sudoflow::work::Budget {
+            work: args::seconds(time_budget, "time_budget")?.map(sudoflow::work::solver_nodes),
+            wall: args::seconds(wall_limit, "wall_limit")?,
+        },
     })
 }
 
-/// Count every puzzle's solutions: the rows of `sudoflow count`.
+/// `rate`'s limits, as `sudoflow rate` takes them (`--time-budget`, default
+/// 10 s of reference work, and `--wall-limit`).
+pub(crate) fn rate_limits(
+    time_budget: Option<f64>,
+    wall_limit: Option<f64>,
+) -> PyResult<RateLimits> {
+    Ok(RateLimits {
+        time: Some(args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET)),
+        wall: args::seconds(wall_limit, "wall_limit")?,
+    })
+}
+
+/// Counts every puzzle's solutions: the rows of ``sudoflow count``, one per item, in input order.
+///
+/// Parameters
+/// ----------
+/// puzzles : iterable of str, or an Arrow string column
+///     As for :func:`solve`: each item read as the CLI reads a line (81
+///     cells, text after a separator ignored, pasted cells, 729-character
+///     pencilmarks).
+/// limit : int, optional
+///     Stop a puzzle at its limit-th solution (``--limit``): status
+///     ``capped``, ``solutions`` = limit meaning that many or more. ``max``
+///     is its old spelling (as ``--max``).
+/// time_budget : float, optional
+///     The budget per puzzle in seconds of reference work, counted in
+///     search nodes (10 million a second): past it, status ``timeout`` with
+///     the count so far (``--time-budget``); the same rows on any machine.
+/// wall_limit : float, optional
+///     Also give up on a puzzle after this many seconds of wall time
+///     (``--wall-limit``; the rows then depend on the machine's load).
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``).
+/// threads : int, optional
+///     Worker threads (default: every core).
+/// progress : bool or callable, optional
+///     As for :func:`solve`.
+///
+/// Returns
+/// -------
+/// pyarrow.Table
+///     Columns ``index``, ``puzzle``, ``status``, ``solutions`` (int64),
+///     ``error``. Statuses: ``unique``, ``multiple`` (the exact count),
+///     ``unsolvable``, ``capped``, ``timeout``, ``invalid`` (``error`` names
+///     ``<input>:N`` and the problem), ``error`` (a bug).
+///
+/// Raises
+/// ------
+/// TypeError, ValueError, KeyboardInterrupt
+///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, max = None, time_budget = None, threads = None))]
+#[pyo3(signature = (puzzles, *, limit = None, time_budget = None, wall_limit = None,
+    blank = ".", threads = None, progress = None, max = None))]
+#[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    max: Option<u64>,
+    limit: Option<Int>,
     time_budget: Option<f64>,
-    threads: Option<usize>,
-) -> PyResult<PyTable> {
-    if max == Some(0) {
-        return Err(PyValueError::new_err("max must be at least 1"));
-    }
-    // The budget in work, as `count --time-budget` counts it.
-    let count_opts = CountOptions {
-        max,
-        budget: sudoflow::work::Budget {
-            work: seconds(time_budget, "time_budget")?.map(sudoflow::work::solver_nodes),
-            wall: None,
-        },
-    };
-    let solve_opts = count_opts.solve_options();
-    let threads = check_threads(threads)?;
-    let records = Records::extract(puzzles)?;
-    py.detach(|| {
-        let records = records.into_records();
-        run_table(
-            &records,
-            threads,
-            &COUNT_HEADER,
-            || Solver::new(solve_opts),
-            |s, r| count_one(s, &count_opts, r),
-        )
-    })
+    wall_limit: Option<f64>,
+    blank: &str,
+    threads: Option<Int>,
+    progress: Option<&Bound<'_, PyAny>>,
+    max: Option<Int>,
+) -> PyResult<Py<PyAny>> {
+    let opts = count_options(limit, max, time_budget, wall_limit)?;
+    let solve_opts = opts.solve_options();
+    let blank = args::blank(blank)?;
+    let threads = args::threads(threads)?;
+    batch_table(
+        py,
+        puzzles,
+        threads,
+        progress,
+        &COUNT_HEADER,
+        || Solver::new(solve_opts),
+        |s, r| count_row(s, &opts, r, blank),
+    )
 }
 
-/// Rate every puzzle on Sudoku Explainer's scale: the rows of `sudoflow rate`.
+/// `count`'s row for `record`, its `puzzle` column written with `blank`
+/// as `count --blank` writes it.
+pub(crate) fn count_row(
+    solver: &mut Solver,
+    opts: &CountOptions,
+    record: &Record,
+    blank: u8,
+) -> sudoflow::rows::count::CountRow {
+    let mut row = count_one(solver, opts, record);
+    if record.grid.is_ok() {
+        row.puzzle = with_blank(&row.puzzle, blank);
+    }
+    row
+}
+
+/// `rate`'s row for `record`, its `puzzle` column written with `blank`
+/// as `rate --blank` writes it.
+pub(crate) fn rate_row(
+    state: &mut RateState,
+    record: &Record,
+    blank: u8,
+) -> sudoflow::rows::rate::RateRow {
+    let mut row = rate_record(state, record);
+    if record.grid.is_ok() {
+        row.puzzle = with_blank(&row.puzzle, blank);
+    }
+    row
+}
+
+/// `canon`'s row for `record`, a grid's `puzzle` column written with
+/// `blank` as `canon --blank` writes it (a pencilmark line's dots are
+/// eliminated candidates, not blanks).
+pub(crate) fn canon_row(
+    state: &mut CanonState,
+    record: &Record,
+    blank: u8,
+) -> sudoflow::rows::canon::CanonRow {
+    let mut row = canon_one(state, record);
+    if blank != b'.' && matches!(row.result, Ok(sudoflow::rows::canon::Form::Puzzle(_))) {
+        row.puzzle = with_blank(&row.puzzle, blank);
+    }
+    row
+}
+
+/// Rates every puzzle on Sudoku Explainer's scale: the rows of ``sudoflow rate``, one per item.
+///
+/// ER (the hardest step of SE 1.2.1.3's solution path), EP (the hardest
+/// up to the first value placed) and ED (the first step), computed as SE
+/// computes them.
+///
+/// Parameters
+/// ----------
+/// puzzles : iterable of str, or an Arrow string column
+///     As for :func:`solve`; a 729-character pencilmark puzzle is rated from
+///     its candidates.
+/// time_budget : float, optional
+///     The budget per puzzle in seconds of reference work (default 10),
+///     counted in the rater's work, not wall time, so the rows are the same
+///     on any machine: past it, status ``timeout`` (``--time-budget``).
+/// wall_limit : float, optional
+///     Also give up after this many seconds of wall time (``--wall-limit``;
+///     the rows then depend on the machine's load).
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``).
+/// threads : int, optional
+///     Worker threads (default: every core).
+/// progress : bool or callable, optional
+///     As for :func:`solve`.
+///
+/// Returns
+/// -------
+/// pyarrow.Table
+///     Columns ``index``, ``puzzle``, ``status``, ``er``, ``ep``, ``ed``
+///     (float64, one decimal), ``technique`` (SE's name of the step that
+///     set ER), ``steps`` (int64), ``error``. Statuses: ``rated``,
+///     ``multiple`` (no rating: SE rates proper puzzles), ``unsolvable``,
+///     ``timeout``, ``invalid`` (``error`` names ``<input>:N``), ``error``.
+///
+/// Raises
+/// ------
+/// TypeError, ValueError, KeyboardInterrupt
+///     As for :func:`solve`.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, time_budget = None, threads = None))]
+#[pyo3(signature = (puzzles, *, time_budget = None, wall_limit = None, blank = ".",
+    threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
 fn rate(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     time_budget: Option<f64>,
-    threads: Option<usize>,
-) -> PyResult<PyTable> {
-    let budget = seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET);
-    let threads = check_threads(threads)?;
+    wall_limit: Option<f64>,
+    blank: &str,
+    threads: Option<Int>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let limits = rate_limits(time_budget, wall_limit)?;
+    let blank = args::blank(blank)?;
+    let threads = args::threads(threads)?;
+    batch_table(
+        py,
+        puzzles,
+        threads,
+        progress,
+        &RATE_HEADER,
+        || RateState::new(limits),
+        |s, r| rate_row(s, r, blank),
+    )
+}
+
+/// The classes of canon rows, in input order (`sudoflow canon`'s): each
+/// row's class is the index of the first row with the same form; with
+/// `distinct`, rows of a class already seen are dropped.
+pub(crate) struct ClassBook {
+    classes: Classes,
+    distinct: bool,
+}
+
+impl ClassBook {
+    pub fn new(distinct: bool) -> ClassBook {
+        ClassBook {
+            classes: Classes::new(),
+            distinct,
+        }
+    }
+
+    /// The row to write for `row`, if any.
+    pub fn out(&mut self, row: sudoflow::rows::canon::CanonRow) -> Option<CanonOut> {
+        let class = match &row.result {
+            Ok(form) => {
+                let digest = sudoflow::canon::line_digest(form.to_line().as_bytes());
+                let class = self.classes.first_of(digest, row.index);
+                if self.distinct && class != row.index {
+                    return None;
+                }
+                Some(class)
+            }
+            Err(_) => None,
+        };
+        Some(CanonOut { row, class })
+    }
+}
+
+/// Canonical forms and duplicates: the rows of ``sudoflow canon``, one per item.
+///
+/// Two puzzles are the same puzzle when one becomes the other by
+/// relabelling digits, transposing, and permuting rows within bands, bands,
+/// columns within stacks and stacks.
+///
+/// Parameters
+/// ----------
+/// puzzles : iterable of str, or an Arrow string column
+///     As for :func:`solve`; a 729-character pencilmark puzzle gets its own
+///     729-character form.
+/// distinct : bool, default False
+///     Keep only the first item of each class (and every invalid item), as
+///     ``--distinct``: ``index`` keeps the item's position.
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``; a pencilmark line is written as read).
+/// threads : int, optional
+///     Worker threads (default: every core); the table is the same for any.
+/// progress : bool or callable, optional
+///     As for :func:`solve`.
+///
+/// Returns
+/// -------
+/// pyarrow.Table
+///     Columns ``index``, ``puzzle``, ``canonical`` (the minlex form: the
+///     smallest 81-character string, blanks ``0``, among the equivalent
+///     puzzles), ``automorphisms`` (int64), ``class_index`` (int64: the
+///     index of the first item with the same form), ``error`` (an invalid
+///     item: ``<input>:N`` and the problem; its form columns are null).
+///
+/// Raises
+/// ------
+/// TypeError, ValueError, KeyboardInterrupt
+///     As for :func:`solve`.
+#[pyfunction]
+#[pyo3(signature = (puzzles, *, distinct = false, blank = ".", threads = None,
+    progress = None))]
+fn canon(
+    py: Python<'_>,
+    puzzles: &Bound<'_, PyAny>,
+    distinct: bool,
+    blank: &str,
+    threads: Option<Int>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let blank = args::blank(blank)?;
+    let threads = args::threads(threads)?;
     let records = Records::extract(puzzles)?;
-    py.detach(|| {
-        let records = records.into_records();
-        run_table(
+    let mut progress = Progress::new(py, progress, Some(records.len() as u64), "puzzles")?;
+    let table = watched(py, &mut progress, |watch| {
+        let (records, names) = records.into_records();
+        let mut builder = Builder::new(&CANON_HEADER, table::BATCH_ROWS);
+        let mut book = ClassBook::new(distinct);
+        for_each_chunk(
             &records,
             threads,
-            &RATE_HEADER,
-            || RateState::new(RateLimits::work(budget)),
-            rate_record,
-        )
-    })
-}
-
-fn solve_options(limit: u64) -> PyResult<SolveOptions> {
-    if limit == 0 {
-        return Err(PyValueError::new_err("limit must be at least 1"));
-    }
-    Ok(SolveOptions {
-        limit,
-        ..SolveOptions::default()
-    })
-}
-
-fn check_threads(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err(
-            "threads must be at least 1 (None: all cores)",
-        )),
-        t => Ok(thread_count(t)),
-    }
-}
-
-fn seconds(secs: Option<f64>, name: &str) -> PyResult<Option<std::time::Duration>> {
-    secs.map(|s| {
-        std::time::Duration::try_from_secs_f64(s)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "{name} must be a positive number of seconds, not {s}"
-                ))
-            })
-    })
-    .transpose()
-}
-
-/// `solve` over files, streamed: an Arrow record batch reader whose batches
-/// hold the rows of `sudoflow solve` on those files, in order.
-///
-/// The files go through the CLI's own pipeline (reader, workers, reordering),
-/// on threads of their own; the reader pulls batches from it and holds at
-/// most a few in memory, whatever the files' size. Dropping the reader
-/// stops the run. `column` is the CLI's `--column`: a header's column name
-/// (`str`) or a 1-based column number (`int`).
-#[pyfunction]
-#[pyo3(signature = (paths, *, limit = 2, threads = None, batch_rows = 65536, column = None))]
-fn solve_file(
-    paths: &Bound<'_, PyAny>,
-    limit: u64,
-    threads: Option<usize>,
-    batch_rows: usize,
-    column: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyRecordBatchReader> {
-    let opts = solve_options(limit)?;
-    let threads = check_threads(threads)?;
-    let batch_rows = batch_rows.max(1);
-    let paths: Vec<PathBuf> = match paths.extract::<PathBuf>() {
-        Ok(one) => vec![one],
-        Err(_) => paths.extract()?,
-    };
-    let column = column
-        .map(|c| {
-            let text = match c.extract::<u64>() {
-                Ok(n) => n.to_string(),
-                Err(_) => c.extract::<String>()?,
-            };
-            text.parse::<pipeline::reader::Column>()
-                .map_err(|e| PyValueError::new_err(format!("column: {e}")))
-        })
-        .transpose()?;
-    pipeline::check_inputs(&paths, column.as_ref())
-        .map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
-    let popts = PipelineOptions {
-        inputs: paths,
-        column,
-        keep: Vec::new(),
-        puzzle: None,
-        threads,
-        batch_size: 1024,
-        progress: None,
-    };
-    let schema = Columns::new(&SOLVE_HEADER).schema();
-    let (tx, rx) = bounded::<Result<RecordBatch, ArrowError>>(2);
-    std::thread::Builder::new()
-        .name("sudoflow-solve-file".into())
-        .spawn(move || {
-            let mut columns = Columns::with_capacity(&SOLVE_HEADER, batch_rows.min(BATCH_ROWS));
-            let tx2 = tx.clone();
-            let run = pipeline::run(
-                &popts,
-                || Solver::new(opts),
-                solve_record,
-                |row: SolveRow| {
-                    columns.push(&row).map_err(anyhow::Error::msg)?;
-                    if columns.len() >= batch_rows {
-                        let batch = columns.finish()?;
-                        tx2.send(Ok(batch))
-                            .map_err(|_| anyhow::anyhow!("the reader was closed"))?;
+            watch,
+            CanonState::default,
+            |s, r| canon_row(s, r, blank),
+            |rows| {
+                for row in rows {
+                    if let Some(out) = book.out(row) {
+                        builder
+                            .push(&out, names.as_ref())
+                            .map_err(PyRuntimeError::new_err)?;
                     }
-                    Ok(())
-                },
-            );
-            let last = match run {
-                Ok(_) if !columns.is_empty() => Some(columns.finish().map_err(Into::into)),
-                Ok(_) => None,
-                Err(e) => Some(Err(e)),
-            };
-            if let Some(last) = last {
-                let _ = tx.send(last.map_err(|e: anyhow::Error| {
-                    ArrowError::ExternalError(format!("{e:#}").into())
-                }));
-            }
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the reader thread: {e}")))?;
-    Ok(PyRecordBatchReader::new(Box::new(ChannelReader {
-        schema,
-        rx,
-    })))
+                }
+                Ok(())
+            },
+        )?;
+        builder.into_table()
+    })?;
+    table::to_pyarrow(py, table)
 }
 
-/// The batches a pipeline thread sends, as a [`RecordBatchReader`].
-struct ChannelReader {
-    schema: SchemaRef,
-    rx: Receiver<Result<RecordBatch, ArrowError>>,
+/// The path Sudoku Explainer follows through one puzzle, step by step: ``sudoflow explain``.
+///
+/// Parameters
+/// ----------
+/// puzzle : str
+///     One puzzle, read as one line of a file (81 cells, text after a
+///     separator ignored, pasted cells).
+/// time_budget : float, optional
+///     The budget in seconds of reference work (default 10), counted as
+///     :func:`rate` counts it (``--time-budget``).
+/// wall_limit : float, optional
+///     Also give up after this many seconds of wall time (``--wall-limit``).
+///
+/// Returns
+/// -------
+/// dict
+///     What ``sudoflow explain PUZZLE --format json`` prints: ``index`` (1),
+///     ``puzzle``, ``status`` (``"rated"``), ``er``, ``ep``, ``ed`` (floats,
+///     one decimal), ``technique`` and ``hardest_step`` (the step that set
+///     ER, from 1), ``steps`` and ``error`` (None). Each step is a dict
+///     ``{rating, technique, cells, placed, removed, chains}``: the cells
+///     Sudoku Explainer's hint names (``["r1c9", "r3c8", "r1c5"]``), the
+///     value placed (``"r4c2=1"``) or None, the candidates removed
+///     (``["r1c3<>9", ...]``) and, for chaining techniques, the chains: each
+///     a list of implications ``{"if": [[cell, digit, on], ...], "then":
+///     [cell, digit, on], "why": "cell"|"row"|"column"|"block"|""}`` in
+///     SE's order (README, "explain").
+///
+/// Raises
+/// ------
+/// TypeError
+///     ``puzzle`` is not a str.
+/// ValueError
+///     The text is not a puzzle (the message says why), its givens clash, or
+///     it has no solution or more than one (SE rates proper puzzles only).
+/// TimeoutError
+///     The rating ran past ``time_budget`` or ``wall_limit``.
+/// KeyboardInterrupt
+///     Ctrl-C.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, time_budget = None, wall_limit = None))]
+fn explain(
+    py: Python<'_>,
+    puzzle: &str,
+    time_budget: Option<f64>,
+    wall_limit: Option<f64>,
+) -> PyResult<Py<PyAny>> {
+    let limits = rate_limits(time_budget, wall_limit)?;
+    let grid = one_grid(puzzle)?;
+    let explained = watched(py, &mut Progress::new(py, None, None, "")?, |_| {
+        Ok(sudoflow::rows::explain::explain_grid(&grid, limits))
+    })?;
+    let row = explained.map_err(|e| match e {
+        Unexplained::Timeout { .. } => PyTimeoutError::new_err(e.to_string()),
+        Unexplained::Error(_) => PyRuntimeError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    })?;
+    Ok(py
+        .import("json")?
+        .call_method1("loads", (row.json_line(),))?
+        .unbind())
 }
 
-impl Iterator for ChannelReader {
-    type Item = Result<RecordBatch, ArrowError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.rx.recv().ok()
+/// One puzzle given as text, read as an item of a list is.
+///
+/// Errors: `ValueError` saying why the text is not an 81-cell puzzle.
+fn one_grid(text: &str) -> PyResult<Grid> {
+    let record = item_record(1, &Arc::from(input::SOURCE), text.as_bytes());
+    if record.pencilmarks.is_some() {
+        return Err(PyValueError::new_err(
+            "a pencilmark puzzle (729 characters): this function takes 81-cell puzzles",
+        ));
     }
-}
-
-impl RecordBatchReader for ChannelReader {
-    fn schema(&self) -> SchemaRef {
-        self.schema.clone()
-    }
-}
-
-/// A generated puzzle as `generate`'s CSV row: solve's columns, then er, ep,
-/// ed when rated, then the candidate seed.
-struct GeneratedRow {
-    row: SolveRow,
-    se: Option<[f64; 3]>,
-    seed: u64,
-}
-
-impl Row for GeneratedRow {
-    fn fill(&self, record: &mut csv::ByteRecord) {
-        self.row.fill_record(record);
-        if let Some(se) = self.se {
-            for x in se {
-                record.push_field(Rating::format(x).as_bytes());
-            }
-        }
-        record.push_field(self.seed.to_string().as_bytes());
-    }
-}
-
-/// An inclusive range from `int`, `(lo, hi)` or the CLI's text (`"20..25"`).
-fn span<'py, T>(
-    value: Option<&Bound<'py, PyAny>>,
-    parse: fn(&str) -> Result<std::ops::RangeInclusive<T>, String>,
-    name: &str,
-) -> PyResult<Option<std::ops::RangeInclusive<T>>>
-where
-    T: for<'a> FromPyObject<'a, 'py> + Copy + std::fmt::Display,
-{
-    let Some(v) = value else { return Ok(None) };
-    let text = if let Ok(s) = v.extract::<String>() {
-        s
-    } else if let Ok(x) = v.extract::<T>() {
-        x.to_string()
-    } else if let Ok((a, b)) = v.extract::<(T, T)>() {
-        format!("{a}..{b}")
-    } else {
-        return Err(PyValueError::new_err(format!(
-            "{name}: expected a number, a (min, max) pair or text such as \"20..25\""
-        )));
-    };
-    parse(&text)
-        .map(Some)
-        .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))
-}
-
-fn symmetry(name: &str) -> PyResult<Symmetry> {
-    Ok(match name.to_ascii_lowercase().as_str() {
-        "none" => Symmetry::None,
-        "rot180" => Symmetry::Rot180,
-        "rot90" => Symmetry::Rot90,
-        "mirror" => Symmetry::Mirror,
-        "flip" => Symmetry::Flip,
-        "diagonal" => Symmetry::Diagonal,
-        "antidiagonal" => Symmetry::Antidiagonal,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "symmetry {name:?}: expected none, rot180, rot90, mirror, flip, diagonal or \
-                 antidiagonal"
-            )))
-        }
+    record.grid.map_err(|e| {
+        let prefix = format!("{}:1: ", input::SOURCE);
+        PyValueError::new_err(e.strip_prefix(&prefix).unwrap_or(&e).to_owned())
     })
 }
 
-/// `n` proper puzzles: the rows `sudoflow generate -n N --seed SEED` writes
-/// with the same options, whatever `threads` is.
+/// Why `generate` could not make puzzle `index`.
+enum GiveUp {
+    MaxTries(u64),
+    Stopped,
+}
+
+/// The first candidate of `seeds` that passes the filters and `accept`,
+/// within `max_tries` candidates.
+fn make_from(
+    gen: &mut Generator,
+    seeds: &mut impl RngCore,
+    index: u64,
+    max_tries: u64,
+    watch: &Watch,
+    mut accept: impl FnMut(&Generated) -> bool,
+) -> Result<Generated, GiveUp> {
+    for _ in 0..max_tries {
+        if watch.stopped() {
+            return Err(GiveUp::Stopped);
+        }
+        if let Ok(p) = gen.candidate(seeds.next_u64()) {
+            if accept(&p) {
+                return Ok(p);
+            }
+        }
+    }
+    Err(GiveUp::MaxTries(index))
+}
+
+/// `distinct`: puzzle `index` of the run seeded `run_seed`, `p`, if no
+/// earlier puzzle has its class; else the next candidate of index's own seed
+/// stream after `p` that passes the filters and whose class is new and not `excluded`: what
+/// `sudoflow generate --distinct` writes (its `distinct`, in
+/// `cmd::generate`). Called in index order.
+#[allow(clippy::too_many_arguments)]
+fn replace_repeat(
+    p: Generated,
+    (run_seed, index): (u64, u64),
+    classes: &mut Classes,
+    excluded: Option<&Classes>,
+    (gen, canon): &mut (Generator, Canonicalizer),
+    max_tries: u64,
+    watch: &Watch,
+) -> Result<Generated, GiveUp> {
+    let digest = canon.canonicalize(&p.puzzle).digest();
+    if classes.first_of(digest, index) == index {
+        return Ok(p);
+    }
+    let mut seeds = seed_stream(run_seed, index);
+    for _ in 0..=max_tries {
+        if seeds.next_u64() == p.seed {
+            break;
+        }
+    }
+    let mut fresh = 0;
+    let q = make_from(gen, &mut seeds, index, max_tries, watch, |q| {
+        fresh = canon.canonicalize(&q.puzzle).digest();
+        !classes.contains(fresh) && excluded.is_none_or(|e| !e.contains(fresh))
+    })?;
+    classes.first_of(fresh, index);
+    Ok(q)
+}
+
+/// Generates proper puzzles (one solution each), minimal by default: the rows of ``sudoflow generate``.
+///
+/// Puzzle i is the first candidate of a seed stream made from ``seed`` and
+/// i that passes the filters, so the same seed and options give the same
+/// table whatever ``threads`` is, and the rows ``sudoflow generate -n N
+/// --seed SEED`` writes with the same options.
+///
+/// Parameters
+/// ----------
+/// n : int, default 1
+///     Puzzles to make.
+/// seed : int
+///     The run's seed (0 to 2**64 - 1); required unless ``puzzle_seed``.
+/// puzzle_seed : int, optional
+///     Remake the one puzzle of a ``seed`` column value (``--puzzle-seed``),
+///     with the options of the run that made it; ``n`` must be 1.
+/// clues : int, (min, max) or str, optional
+///     Keep puzzles with that many givens (``22``, ``(22, 26)``, ``"22..26"``).
+/// wnf_level : int, (min, max) or str, optional
+///     Keep puzzles whose WNF band (1-4) is in range (default 1..4).
+/// symmetry : str, optional
+///     ``none``, ``rot180``, ``rot90``, ``mirror``, ``flip``, ``diagonal`` or
+///     ``antidiagonal``: the givens' pattern.
+/// minimal : bool, default True
+///     Every given necessary.
+/// guesses : int, (min, max) or str, optional
+///     Keep puzzles the solver needs that many guesses for.
+/// se : float, (min, max) or str, optional
+///     Keep puzzles whose Sudoku Explainer rating ER is in range (``7.0``,
+///     ``(7.0, 8.0)``, ``"7.0..8.0"``); adds columns ``er``, ``ep``, ``ed``.
+/// se_budget : float, optional
+///     With ``se``: the budget of each candidate's rating in seconds of
+///     reference work (default 10, as ``--se-budget``); a candidate whose
+///     rating runs past it is rejected.
+/// distinct : bool, default False
+///     No two puzzles of the table equivalent (``--distinct``): a puzzle
+///     whose class an earlier one has is replaced by the next candidate of
+///     its own seed stream that passes the filters and is new.
+/// exclude : str, path or list of them, optional
+///     Never make a puzzle equivalent to one in these files (a book's
+///     earlier volumes; ``--exclude``): each file is read as the CLI reads
+///     its inputs, and a candidate whose class (minlex form) one of their
+///     puzzles has is passed over as one the filters reject, so the table
+///     is ``sudoflow generate --exclude FILE...``'s for any ``threads``.
+/// max_tries : int, default 100000
+///     Candidates tried per puzzle before giving up.
+/// threads : int, optional
+///     Worker threads (default: every core).
+/// progress : bool or callable, optional
+///     As for :func:`solve` (counts puzzles made).
+///
+/// Returns
+/// -------
+/// pyarrow.Table
+///     :func:`solve`'s columns (status ``unique``), then ``er``, ``ep``,
+///     ``ed`` with ``se``, then ``seed`` (uint64: the candidate seed that
+///     remakes that row alone, see ``puzzle_seed``).
+///
+/// Raises
+/// ------
+/// ValueError
+///     An option out of range (named), fewer than 17 clues, a
+///     ``puzzle_seed`` whose candidate the filters reject, or ``exclude``
+///     with ``puzzle_seed``.
+/// OSError
+///     An ``exclude`` file cannot be read (the message names it).
+/// RuntimeError
+///     Some puzzle found no candidate within ``max_tries``.
+/// KeyboardInterrupt
+///     Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed, clues = None, wnf_level = None, symmetry = None, minimal = true,
-    guesses = None, se = None, max_tries = 100_000, threads = None))]
+#[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
+    symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
+    distinct = false, exclude = None, max_tries = 100_000, threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
-    n: u64,
-    seed: u64,
+    n: Int,
+    seed: Option<Int>,
+    puzzle_seed: Option<Int>,
     clues: Option<&Bound<'_, PyAny>>,
     wnf_level: Option<&Bound<'_, PyAny>>,
     symmetry: Option<&str>,
     minimal: bool,
     guesses: Option<&Bound<'_, PyAny>>,
     se: Option<&Bound<'_, PyAny>>,
-    max_tries: u64,
-    threads: Option<usize>,
-) -> PyResult<PyTable> {
+    se_budget: Option<f64>,
+    distinct: bool,
+    exclude: Option<&Bound<'_, PyAny>>,
+    max_tries: Int,
+    threads: Option<Int>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     use sudoflow::generator::spans::{parse_clues, parse_guesses, parse_se, parse_wnf_level};
+    let n = args::natural("n", n, 0)?;
+    let seed = seed.map(|s| args::natural("seed", s, 0)).transpose()?;
+    let puzzle_seed = puzzle_seed
+        .map(|s| args::natural("puzzle_seed", s, 0))
+        .transpose()?;
+    let max_tries = args::natural("max_tries", max_tries, 1)?;
     let default_clues = if minimal { 17..=81 } else { 17..=80 };
     let se = match se {
         None => None,
@@ -470,68 +854,183 @@ fn generate(
     };
     let opts = GenerateOptions {
         symmetry: symmetry
-            .map(self::symmetry)
+            .map(args::symmetry)
             .transpose()?
             .unwrap_or_default(),
         minimal,
-        clues: span(clues, parse_clues, "clues")?.unwrap_or(default_clues),
-        wnf_level: span(wnf_level, parse_wnf_level, "wnf_level")?.unwrap_or(1..=4),
-        guesses: span(guesses, parse_guesses, "guesses")?.unwrap_or(0..=u64::MAX),
+        clues: args::span(clues, parse_clues, "clues")?.unwrap_or(default_clues),
+        wnf_level: args::span(wnf_level, parse_wnf_level, "wnf_level")?.unwrap_or(1..=4),
+        guesses: args::span(guesses, parse_guesses, "guesses")?.unwrap_or(0..=u64::MAX),
         se: se.clone(),
+        // As `generate --se-budget`: the rows are the CLI's.
+        se_budget: rate_limits(se_budget, None)?.budget(),
         ..GenerateOptions::default()
     };
-    if max_tries == 0 {
-        return Err(PyValueError::new_err("max_tries must be at least 1"));
+    if se_budget.is_some() && se.is_none() {
+        return Err(PyValueError::new_err(
+            "se_budget limits the rating of se=: pass se too",
+        ));
     }
-    let threads = check_threads(threads)?;
+    let threads = args::threads(threads)?;
+    let exclude: Vec<std::path::PathBuf> = match exclude {
+        None => Vec::new(),
+        Some(e) => match e.extract::<std::path::PathBuf>() {
+            Ok(one) => vec![one],
+            Err(_) => e.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(
+                    "exclude: expected a path or a list of paths",
+                )
+            })?,
+        },
+    };
+    if !exclude.is_empty() && puzzle_seed.is_some() {
+        return Err(PyValueError::new_err(
+            "exclude and puzzle_seed: puzzle_seed remakes one puzzle of a run as it was made",
+        ));
+    }
+    // The excluded classes, read before the run (as the CLI does).
+    let excluded = if exclude.is_empty() {
+        None
+    } else {
+        let files = exclude.clone();
+        let read = py.detach(move || sudoflow::rows::classes_in(&files, threads));
+        Some(
+            read.map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("exclude: {e:#}")))?
+                .0,
+        )
+    };
+    let excluded = excluded.as_ref();
     let mut header: Vec<&str> = SOLVE_HEADER.to_vec();
     if se.is_some() {
         header.extend(["er", "ep", "ed"]);
     }
     header.push("seed");
-    py.detach(|| {
-        let make = |gen: &mut Generator, index: u64| -> Option<Generated> {
-            let mut seeds = seed_stream(seed, index);
-            (0..max_tries).find_map(|_| gen.candidate(seeds.next_u64()).ok())
-        };
-        let made: Vec<Option<Generated>> = if threads <= 1 {
-            let mut gen = Generator::new(opts.clone());
-            (1..=n).map(|i| make(&mut gen, i)).collect()
-        } else {
-            pool(threads)?.install(|| {
-                (1..=n)
-                    .into_par_iter()
-                    .map_init(|| Generator::new(opts.clone()), |g, i| make(g, i))
-                    .collect()
-            })
-        };
-        let limit = SolveOptions::default().limit;
-        let mut rows = Vec::with_capacity(made.len());
-        for (index, p) in (1..).zip(made) {
-            let Some(p) = p else {
-                return Err(PyRuntimeError::new_err(format!(
-                    "puzzle {index}: none of {max_tries} candidates passed the filters; loosen \
-                     clues, wnf_level, guesses or se, or raise max_tries"
-                )));
-            };
-            rows.push(GeneratedRow {
-                row: SolveRow::solved(index, &p.puzzle, &p.outcome, limit),
-                se: p.se,
-                seed: p.seed,
-            });
+    let limit = SolveOptions::default().limit;
+    let row = |index: u64, p: &Generated| GeneratedRow {
+        row: sudoflow::output::SolveRow::solved(index, &p.puzzle, &p.outcome, limit),
+        se: p.se,
+        seed: p.seed,
+    };
+    let seed = match (seed, puzzle_seed) {
+        (Some(_), Some(_)) => {
+            return Err(PyValueError::new_err(
+                "seed and puzzle_seed: give one (puzzle_seed remakes one puzzle of a run)",
+            ))
         }
-        to_table(&header, &rows)
-    })
+        (None, Some(ps)) => {
+            if n != 1 {
+                return Err(PyValueError::new_err(format!(
+                    "puzzle_seed makes one puzzle: n must be 1, not {n}"
+                )));
+            }
+            let p = Generator::new(opts).candidate(ps).map_err(|r| {
+                PyValueError::new_err(format!(
+                    "puzzle seed {ps} makes a candidate the filters reject ({}); use the \
+                     symmetry, minimal and filter options of the run that made it",
+                    r.as_str()
+                ))
+            })?;
+            let mut builder = Builder::new(&header, table::BATCH_ROWS);
+            builder
+                .push(&row(1, &p), None)
+                .map_err(PyRuntimeError::new_err)?;
+            return table::to_pyarrow(py, builder.into_table()?);
+        }
+        (Some(s), None) => s,
+        (None, None) => {
+            return Err(PyValueError::new_err(
+                "seed is required (any int from 0 to 2**64 - 1: the same seed gives the same \
+                 puzzles), or puzzle_seed",
+            ))
+        }
+    };
+    let mut progress = Progress::new(py, progress, Some(n), "puzzles")?;
+    let table = watched(py, &mut progress, |watch| {
+        // A candidate of an excluded class is passed over in the worker,
+        // as the filters pass over theirs (the CLI's make).
+        let make = |(gen, canon): &mut (Generator, Canonicalizer),
+                    index: u64|
+         -> Result<Generated, GiveUp> {
+            let mut seeds = seed_stream(seed, index);
+            let made = make_from(gen, &mut seeds, index, max_tries, watch, |p| {
+                excluded.is_none_or(|e| !e.contains(canon.canonicalize(&p.puzzle).digest()))
+            });
+            watch.add(1);
+            made
+        };
+        let mut builder = Builder::new(&header, table::BATCH_ROWS);
+        let mut classes = distinct.then(Classes::new);
+        let mut worker = (Generator::new(opts.clone()), Canonicalizer::new());
+        let pool = (threads > 1).then(|| run::pool(threads)).transpose()?;
+        // A chunk of indices at a time: the rows go to the table as they
+        // come (not every puzzle's search state first), and a stop ends
+        // the run within a chunk.
+        let step = (run::CHUNK * threads) as u64;
+        let mut first = 1;
+        while first <= n {
+            let last = n.min(first.saturating_add(step - 1));
+            let made: Vec<Result<Generated, GiveUp>> = match &pool {
+                None => (first..=last).map(|i| make(&mut worker, i)).collect(),
+                Some(pool) => {
+                    use rayon::prelude::*;
+                    pool.install(|| {
+                        (first..=last)
+                            .into_par_iter()
+                            .map_init(
+                                || (Generator::new(opts.clone()), Canonicalizer::new()),
+                                |w, i| make(w, i),
+                            )
+                            .collect()
+                    })
+                }
+            };
+            for (index, p) in (first..).zip(made) {
+                let p = match (p, classes.as_mut()) {
+                    (Ok(p), Some(classes)) => replace_repeat(
+                        p,
+                        (seed, index),
+                        classes,
+                        excluded,
+                        &mut worker,
+                        max_tries,
+                        watch,
+                    ),
+                    (p, None) => p,
+                    (Err(e), _) => Err(e),
+                };
+                match p {
+                    Ok(p) => builder
+                        .push(&row(index, &p), None)
+                        .map_err(PyRuntimeError::new_err)?,
+                    Err(GiveUp::Stopped) => return Err(run::stopped()),
+                    Err(GiveUp::MaxTries(i)) => {
+                        return Err(PyRuntimeError::new_err(format!(
+                            "puzzle {i}: none of {max_tries} candidates passed the filters{}; \
+                             loosen clues, wnf_level, guesses or se, or raise max_tries",
+                            if distinct { " and was new" } else { "" }
+                        )))
+                    }
+                }
+            }
+            first = last.saturating_add(1);
+        }
+        builder.into_table()
+    })?;
+    table::to_pyarrow(py, table)
 }
 
 /// A Sudoku grid: 81 cells, row-major, 0 for a blank.
+///
+/// ``Grid(text)`` parses 81 cells (``1``-``9`` givens; ``.``, ``0``,
+/// ``_``, ``-``, ``*``, ``x``, ``X`` blanks); ``ValueError`` names the
+/// problem. ``g[r, c]`` is the value at zero-based row and column (0 for a
+/// blank; ``IndexError`` outside 0-8). Grids compare and hash by their cells.
 #[pyclass(module = "sudoflow", name = "Grid", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct PyGrid(Grid);
 
 #[pymethods]
 impl PyGrid {
-    /// Parses 81 cells (`1`-`9` givens; `.`, `0` or `_` blanks).
     #[new]
     fn new(text: &str) -> PyResult<Self> {
         parse(text)
@@ -549,15 +1048,15 @@ impl PyGrid {
         self.0.clues()
     }
 
-    /// The value at zero-based (row, column), 0 for blank.
-    fn __getitem__(&self, at: (usize, usize)) -> PyResult<u8> {
+    /// The value at zero-based (row, column), 0 for blank; IndexError outside 0-8.
+    fn __getitem__(&self, at: (Int, Int)) -> PyResult<u8> {
         let (r, c) = at;
-        if r >= 9 || c >= 9 {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-                "cell ({r}, {c}) is outside the 9x9 grid"
+        if !(0..9).contains(&r) || !(0..9).contains(&c) {
+            return Err(PyIndexError::new_err(format!(
+                "cell ({r}, {c}) is outside the 9x9 grid: rows and columns are 0 to 8"
             )));
         }
-        Ok(self.0.get(9 * r + c))
+        Ok(self.0.get((9 * r + c) as usize))
     }
 
     /// Whether no two givens clash (same digit twice in a row, column or box).
@@ -565,7 +1064,7 @@ impl PyGrid {
         self.0.check_givens().is_ok()
     }
 
-    /// The one solution, or `None` when there is none or more than one.
+    /// The one solution as a Grid, or None when there is none or more than one.
     fn solution(&self) -> Option<PyGrid> {
         unique_solution(&self.0).map(PyGrid)
     }
@@ -586,7 +1085,23 @@ fn unique_solution(grid: &Grid) -> Option<Grid> {
         .flatten()
 }
 
-/// Parses a puzzle; `ValueError` names the problem.
+/// Parses a puzzle of 81 cells into a Grid.
+///
+/// Parameters
+/// ----------
+/// text : str
+///     81 cells (``1``-``9`` givens; ``.``, ``0``, ``_``, ``-``, ``*``,
+///     ``x``, ``X`` blanks), blanks around them ignored.
+///
+/// Returns
+/// -------
+/// Grid
+///
+/// Raises
+/// ------
+/// ValueError
+///     The text is not 81 cells; the message names the problem (the length
+///     found, a bad character and its position).
 #[pyfunction]
 fn parse(text: &str) -> PyResult<PyGrid> {
     Grid::parse(text.trim())
@@ -594,14 +1109,28 @@ fn parse(text: &str) -> PyResult<PyGrid> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Whether `puzzle` is 81 cells whose givens do not clash.
+/// Whether ``puzzle`` (str) is 81 cells whose givens do not clash; never raises for a str.
 #[pyfunction]
 fn is_valid(puzzle: &str) -> bool {
     Grid::parse(puzzle.trim()).is_ok_and(|g| g.check_givens().is_ok())
 }
 
-/// The solution of a puzzle with exactly one, else `None`; `ValueError`
-/// for text that is not a puzzle or whose givens clash.
+/// The solution of a puzzle with exactly one, as 81 digits, else None.
+///
+/// Parameters
+/// ----------
+/// puzzle : str
+///     81 cells, as :func:`parse` takes them.
+///
+/// Returns
+/// -------
+/// str or None
+///     The solution (81 digits) when the puzzle has exactly one, else None.
+///
+/// Raises
+/// ------
+/// ValueError
+///     The text is not a puzzle, or its givens clash.
 #[pyfunction]
 fn solution(py: Python<'_>, puzzle: &str) -> PyResult<Option<String>> {
     let grid = Grid::parse(puzzle.trim()).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -615,38 +1144,22 @@ fn _sudoflow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
+    m.add_function(wrap_pyfunction!(canon, m)?)?;
+    m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(generate, m)?)?;
-    m.add_function(wrap_pyfunction!(solve_file, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::solve_file, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::count_file, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::rate_file, m)?)?;
+    m.add_function(wrap_pyfunction!(stream::canon_file, m)?)?;
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(is_valid, m)?)?;
     m.add_function(wrap_pyfunction!(solution, m)?)?;
     m.add_class::<PyGrid>()?;
+    m.add_class::<input::Named>()?;
+    m.add_class::<stream::Batches>()?;
     m.add("SOLVE_COLUMNS", SOLVE_HEADER.to_vec())?;
     m.add("COUNT_COLUMNS", COUNT_HEADER.to_vec())?;
     m.add("RATE_COLUMNS", RATE_HEADER.to_vec())?;
+    m.add("CANON_COLUMNS", CANON_HEADER.to_vec())?;
     Ok(())
-}
-
-impl Row for SolveRow {
-    fn fill(&self, record: &mut csv::ByteRecord) {
-        self.fill_record(record);
-    }
-}
-
-impl Row for CountRow {
-    fn fill(&self, record: &mut csv::ByteRecord) {
-        record.clear();
-        for f in self.fields() {
-            record.push_field(f.as_bytes());
-        }
-    }
-}
-
-impl Row for RateRow {
-    fn fill(&self, record: &mut csv::ByteRecord) {
-        record.clear();
-        for f in self.fields() {
-            record.push_field(f.as_bytes());
-        }
-    }
 }

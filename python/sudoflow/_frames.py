@@ -1,4 +1,5 @@
-"""What the Spark and Dask adapters share: which function, which columns."""
+"""What the Spark and Dask adapters share: which function, which columns,
+and the naming of each record by its source and row."""
 
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -10,6 +11,12 @@ KINDS: Dict[str, Callable[..., Any]] = {
     "count": _sudoflow.count,
 }
 
+# How to keep puzzles as text, for the errors about a column of another type.
+AS_TEXT = (
+    "puzzles must be read as text: a puzzle read as a number loses the leading zeros of its "
+    "0 blanks"
+)
+
 
 def result_columns(
     kind: str, input_columns: List[str], column: str, prefix: str
@@ -19,7 +26,8 @@ def result_columns(
     within one batch, replaced by `row`), and `puzzle` when the input column
     itself is called so (the same puzzle); names get `prefix`.
 
-    Raises ValueError when a name is taken by an input column.
+    Raises ValueError when `column` is missing or a name is taken by an
+    input column.
     """
     if column not in input_columns:
         raise ValueError(f"no column {column!r} among {input_columns}")
@@ -37,11 +45,16 @@ def result_columns(
     return out
 
 
-def empty_table(kind: str):
+def empty_table(kind: str) -> Any:
     """kind's result table for no input: its schema."""
-    import pyarrow as pa
+    return KINDS[kind]([])
 
-    return pa.table(KINDS[kind]([]))
+
+def named(puzzles: Any, sources: Any, rows: Any) -> Any:
+    """Puzzles whose errors name each record by its source and row (the
+    adapters' `source` and `row` columns: "a.csv row 8589934593: ...")
+    instead of its position within the batch."""
+    return _sudoflow._Named(puzzles, sources, rows)
 
 
 # A row number is (partition number << ROW_BITS) + position within the

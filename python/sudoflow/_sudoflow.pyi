@@ -1,77 +1,148 @@
-"""Type stubs of the extension module (see the package docstring)."""
+"""Type stubs of the extension module (see the package docstring and each
+function's docstring for the columns, statuses and exceptions)."""
 
 from os import PathLike
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
-_Puzzles = Union[Iterable[str], Any]  # or any Arrow string column (PyCapsule exporter)
-_Span = Union[int, Tuple[int, int], str]
+import pyarrow
+
+# A list (any iterable) of str, or any Arrow string column: an object with
+# __arrow_c_array__ or __arrow_c_stream__ (pyarrow, polars, pandas, arro3).
+Puzzles = Union[Iterable[Optional[str]], Any]
+# An inclusive range: one value, (min, max), or the CLI's text "20..25".
+Span = Union[int, Tuple[int, int], str]
+# progress=: True for a tqdm bar (a line on stderr without tqdm), or a
+# callable(done, total), total None when unknown.
+Progress = Union[bool, Callable[[int, Optional[int]], Any], None]
+Paths = Union[str, "PathLike[str]", Sequence[Union[str, "PathLike[str]"]]]
 
 SOLVE_COLUMNS: list[str]
 COUNT_COLUMNS: list[str]
 RATE_COLUMNS: list[str]
+CANON_COLUMNS: list[str]
 
-class Table:
-    """An Arrow table (pyo3-arrow): read it with pyarrow.table() or polars.DataFrame()."""
-
-    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
-    @property
-    def num_rows(self) -> int: ...
-
-class RecordBatchReader:
-    """An Arrow stream (pyo3-arrow): pyarrow.RecordBatchReader.from_stream() reads it."""
-
-    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any: ...
-
-def solve(puzzles: _Puzzles, *, limit: int = 2, threads: Optional[int] = None) -> Table:
-    """`sudoflow solve`'s rows: index, puzzle, status, solutions, solution, clues, wnf,
-    wnf_level, guesses, backtracks, error; one per item, in input order."""
-
-def count(
-    puzzles: _Puzzles,
-    *,
-    max: Optional[int] = None,
-    time_budget: Optional[float] = None,
-    threads: Optional[int] = None,
-) -> Table:
-    """`sudoflow count`'s rows: index, puzzle, status, solutions, error.
-    time_budget: seconds of reference work per puzzle, counted in search nodes as
-    `count --time-budget` counts them (the rows do not depend on the machine's load)."""
-
-def rate(
-    puzzles: _Puzzles, *, time_budget: Optional[float] = None, threads: Optional[int] = None
-) -> Table:
-    """`sudoflow rate`'s rows: index, puzzle, status, er, ep, ed, technique, steps, error.
-    time_budget: seconds of reference work per puzzle (default 10), counted in work as
-    `rate --time-budget` counts it (the rows do not depend on the machine's load)."""
-
-def generate(
-    n: int,
-    *,
-    seed: int,
-    clues: Optional[_Span] = None,
-    wnf_level: Optional[_Span] = None,
-    symmetry: Optional[str] = None,
-    minimal: bool = True,
-    guesses: Optional[_Span] = None,
-    se: Optional[Union[float, Tuple[float, float], str]] = None,
-    max_tries: int = 100_000,
-    threads: Optional[int] = None,
-) -> Table:
-    """`sudoflow generate -n N --seed SEED`'s rows (solve's columns, er/ep/ed with se, seed).
-    Raises RuntimeError when a puzzle finds no candidate within max_tries."""
-
-def solve_file(
-    paths: Union[str, PathLike[str], Sequence[Union[str, PathLike[str]]]],
+def solve(
+    puzzles: Puzzles,
     *,
     limit: int = 2,
+    prune: str = "basic",
+    no_guess: bool = False,
+    se: bool = False,
+    se_budget: Optional[float] = None,
+    se_wall_limit: Optional[float] = None,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    progress: Progress = None,
+) -> pyarrow.Table: ...
+def count(
+    puzzles: Puzzles,
+    *,
+    limit: Optional[int] = None,
+    time_budget: Optional[float] = None,
+    wall_limit: Optional[float] = None,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    progress: Progress = None,
+    max: Optional[int] = None,
+) -> pyarrow.Table: ...
+def rate(
+    puzzles: Puzzles,
+    *,
+    time_budget: Optional[float] = None,
+    wall_limit: Optional[float] = None,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    progress: Progress = None,
+) -> pyarrow.Table: ...
+def canon(
+    puzzles: Puzzles,
+    *,
+    distinct: bool = False,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    progress: Progress = None,
+) -> pyarrow.Table: ...
+def explain(
+    puzzle: str,
+    *,
+    time_budget: Optional[float] = None,
+    wall_limit: Optional[float] = None,
+) -> dict[str, Any]: ...
+def generate(
+    n: int = 1,
+    *,
+    seed: Optional[int] = None,
+    puzzle_seed: Optional[int] = None,
+    clues: Optional[Span] = None,
+    wnf_level: Optional[Span] = None,
+    symmetry: Optional[str] = None,
+    minimal: bool = True,
+    guesses: Optional[Span] = None,
+    se: Optional[Union[float, Tuple[float, float], str]] = None,
+    se_budget: Optional[float] = None,
+    distinct: bool = False,
+    exclude: Optional[Paths] = None,
+    max_tries: int = 100_000,
+    threads: Optional[int] = None,
+    progress: Progress = None,
+) -> pyarrow.Table: ...
+def solve_file(
+    paths: Paths,
+    *,
+    column: Optional[Union[str, int]] = None,
+    keep: Optional[Union[str, Sequence[str]]] = None,
+    source: bool = False,
+    limit: int = 2,
+    prune: str = "basic",
+    no_guess: bool = False,
+    se: bool = False,
+    se_budget: Optional[float] = None,
+    se_wall_limit: Optional[float] = None,
+    blank: str = ".",
     threads: Optional[int] = None,
     batch_rows: int = 65536,
+    progress: Progress = None,
+) -> pyarrow.RecordBatchReader: ...
+def count_file(
+    paths: Paths,
+    *,
     column: Optional[Union[str, int]] = None,
-) -> RecordBatchReader:
-    """`sudoflow solve FILE...` streamed: batches of up to batch_rows rows, in order.
-    column is the CLI's --column: a header's column name or a 1-based number.
-    Raises OSError at once for a file that cannot be opened (or, with a column
-    name, whose header lacks it)."""
+    keep: Optional[Union[str, Sequence[str]]] = None,
+    source: bool = False,
+    limit: Optional[int] = None,
+    time_budget: Optional[float] = None,
+    wall_limit: Optional[float] = None,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    batch_rows: int = 65536,
+    progress: Progress = None,
+    max: Optional[int] = None,
+) -> pyarrow.RecordBatchReader: ...
+def rate_file(
+    paths: Paths,
+    *,
+    column: Optional[Union[str, int]] = None,
+    keep: Optional[Union[str, Sequence[str]]] = None,
+    source: bool = False,
+    time_budget: Optional[float] = None,
+    wall_limit: Optional[float] = None,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    batch_rows: int = 65536,
+    progress: Progress = None,
+) -> pyarrow.RecordBatchReader: ...
+def canon_file(
+    paths: Paths,
+    *,
+    column: Optional[Union[str, int]] = None,
+    keep: Optional[Union[str, Sequence[str]]] = None,
+    source: bool = False,
+    distinct: bool = False,
+    blank: str = ".",
+    threads: Optional[int] = None,
+    batch_rows: int = 65536,
+    progress: Progress = None,
+) -> pyarrow.RecordBatchReader: ...
 
 class Grid:
     """A Sudoku grid: 81 cells, row-major, 0 for a blank."""
@@ -87,11 +158,11 @@ class Grid:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
-def parse(text: str) -> Grid:
-    """Parses a puzzle; ValueError names the problem."""
+def parse(text: str) -> Grid: ...
+def is_valid(puzzle: str) -> bool: ...
+def solution(puzzle: str) -> Optional[str]: ...
 
-def is_valid(puzzle: str) -> bool:
-    """Whether puzzle is 81 cells whose givens do not clash."""
+class _Named:
+    """Puzzles with the source and row of each (the Spark and Dask adapters')."""
 
-def solution(puzzle: str) -> Optional[str]:
-    """The solution of a puzzle with exactly one, else None; ValueError if not a puzzle."""
+    def __init__(self, puzzles: Any, sources: Any, rows: Any) -> None: ...

@@ -2,67 +2,113 @@
 
 ``solve(ddf, column="puzzle", ...)`` (and ``rate``, ``count``) return
 ``ddf``'s columns, then the result columns of :func:`sudoflow.solve` (resp.
-``rate``, ``count``) but ``index``, then ``source`` (the input file: the
-``path_column``, by default ``path`` as ``dd.read_csv(...,
-include_path_column=True)`` adds it; empty without one) and ``row``
-(partition number << 33 plus the position within the partition: increasing
-with the record's position within its source, as Dask's ``read_csv`` keeps
-each file's blocks in order; not contiguous). Sorting by (``source``,
-``row``) restores input order. Every input row gives one output row; a bad
-puzzle gets status ``invalid`` and an error. Result columns are pandas
-Arrow-backed (``pd.ArrowDtype``), so integers stay ``int64`` with nulls.
+``rate``, ``count``) but ``index``, then ``source`` and ``row``. ``source``
+is the input file: the ``path_column``'s values (by default ``path``, which
+``dd.read_csv(..., include_path_column=True)`` adds), moved there (the
+output has no ``path`` column of its own); empty without one. ``row`` is
+the partition number << 33 plus the position within the partition:
+increasing with the record's position within its source, as Dask's
+``read_csv`` keeps each file's blocks in order; not contiguous. Sorting by
+(``source``, ``row``) restores input order. Every input row gives one output
+row; a bad puzzle gets status ``invalid`` and an ``error`` naming the record
+by its source and row (``a.csv row 8589934593: wrong length: ...``). Result
+columns are pandas Arrow-backed (``pd.ArrowDtype``), so integers stay
+``int64`` with nulls.
+
+The column must hold strings: a numeric, boolean or date column raises
+``TypeError`` here, before any task runs (read the CSV with
+``dtype={"quizzes": "string"}`` or ``dtype=str``: a puzzle read as a number
+loses the leading zeros of its ``0`` blanks). In an ``object`` column, an
+item that is not a string gets its ``invalid`` row.
 
 Each partition is solved on ``threads`` threads (default 1: Dask's workers
 already run one partition per core).
 
 Example::
 
-    ddf = dd.read_csv("puzzles-*.csv", include_path_column=True, blocksize="4MB")
+    ddf = dd.read_csv("puzzles-*.csv", include_path_column=True, blocksize="4MB",
+                      dtype={"quizzes": "string"})
     sudoflow.dask.solve(ddf, column="quizzes").to_parquet("solved/")
 """
 
-from typing import Any, Optional
+from typing import Any, List, Optional, Tuple
 
-from ._frames import KINDS, ROW_BITS, empty_table, result_columns
+from ._frames import AS_TEXT, KINDS, ROW_BITS, empty_table, named, result_columns
 
 __all__ = ["solve", "rate", "count"]
 
 
-def _partition(part, kind, column, columns, path_column, threads, kwargs, partition_info=None):
+def _puzzles(values: Any) -> Any:
+    """A partition's puzzle column as sudoflow takes it: an Arrow string
+    array for string dtypes, a list (each item its own row, nulls None) for
+    object columns."""
+    import pandas as pd
+    import pyarrow as pa
+
+    if pd.api.types.is_object_dtype(values.dtype):
+        return [None if v is None or (isinstance(v, float) and v != v) else v
+                for v in values.tolist()]
+    return pa.array(values.astype(object).where(values.notna(), None), pa.string())
+
+
+def _partition(part: Any, kind: str, column: str, columns: List[Tuple[str, str]],
+               path_column: Optional[str], threads: Optional[int], kwargs: dict,
+               partition_info: Optional[dict] = None) -> Any:
     import pandas as pd
     import pyarrow as pa
 
     number = (partition_info or {}).get("number", 0)
-    values = part[column]
-    table = pa.table(KINDS[kind](pa.array(values.astype(object).where(values.notna(), None),
-                                          pa.string()), threads=threads, **kwargs))
-    out = part.copy()
-    for name, new in columns:
-        out[new] = pd.Series(
-            pd.arrays.ArrowExtensionArray(table.column(name)), index=part.index)
-    if path_column is not None and path_column in part.columns:
+    if path_column is not None:
         source = part[path_column].astype(str).to_numpy()
     else:
         source = [""] * len(part)
-    out["source"] = pd.Series(source, index=part.index, dtype=pd.ArrowDtype(pa.string()))
     rows = (number << ROW_BITS) + pa.array(range(len(part)), pa.int64()).to_numpy()
+    sources = pa.array(source, pa.string())
+    table = KINDS[kind](named(_puzzles(part[column]), sources, pa.array(rows, pa.int64())),
+                        threads=threads, **kwargs)
+    out = part.drop(columns=[path_column]) if path_column is not None else part.copy()
+    for name, new in columns:
+        out[new] = pd.Series(
+            pd.arrays.ArrowExtensionArray(table.column(name)), index=part.index)
+    out["source"] = pd.Series(source, index=part.index, dtype=pd.ArrowDtype(pa.string()))
     out["row"] = pd.Series(rows, index=part.index, dtype=pd.ArrowDtype(pa.int64()))
     return out
 
 
-def _run(kind: str, ddf: Any, column: str, prefix: str, path_column: Optional[str],
-         threads: Optional[int], kwargs: dict):
+def _check_column(ddf: Any, column: str) -> None:
+    """Raises TypeError unless ddf's `column` may hold strings (from
+    ddf.dtypes: no task runs)."""
     import pandas as pd
 
-    columns = result_columns(kind, list(ddf.columns), column, prefix)
-    if path_column is not None and path_column not in ddf.columns:
+    if column not in ddf.columns:
+        raise ValueError(f"no column {column!r} among {list(ddf.columns)}")
+    t = ddf.dtypes[column]
+    if pd.api.types.is_string_dtype(t) or pd.api.types.is_object_dtype(t):
+        return
+    raise TypeError(
+        f"column {column!r} is {t}, not strings: {AS_TEXT}. Read it as text: "
+        f"dd.read_csv(path, dtype={{{column!r}: 'string'}}) (or dtype=str)")
+
+
+def _run(kind: str, ddf: Any, column: str, prefix: str, path_column: Optional[str],
+         threads: Optional[int], kwargs: dict) -> Any:
+    import pandas as pd
+    import pyarrow as pa
+
+    _check_column(ddf, column)
+    # The options are checked here too (ValueError now, not a failed task).
+    KINDS[kind]([], threads=threads, **kwargs)
+    if path_column is not None and (path_column not in ddf.columns or path_column == column):
         path_column = None
-    meta = ddf._meta.copy()
+    inputs = [c for c in ddf.columns if c != path_column]
+    columns = result_columns(kind, inputs, column, prefix)
+    meta = ddf._meta.drop(columns=[path_column]) if path_column is not None else \
+        ddf._meta.copy()
     empty = empty_table(kind)
     for name, new in columns:
         meta[new] = pd.Series([], dtype=pd.ArrowDtype(empty.schema.field(name).type))
-    meta["source"] = pd.Series([], dtype=pd.ArrowDtype(__import__("pyarrow").string()))
-    meta["row"] = pd.Series([], dtype=pd.ArrowDtype(__import__("pyarrow").int64()))
+    meta["source"] = pd.Series([], dtype=pd.ArrowDtype(pa.string()))
+    meta["row"] = pd.Series([], dtype=pd.ArrowDtype(pa.int64()))
     return ddf.map_partitions(
         _partition, kind, column, columns, path_column, threads, kwargs, meta=meta,
         align_dataframes=False,
@@ -70,20 +116,33 @@ def _run(kind: str, ddf: Any, column: str, prefix: str, path_column: Optional[st
 
 
 def solve(ddf: Any, column: str = "puzzle", *, limit: int = 2, threads: Optional[int] = 1,
-          prefix: str = "", path_column: Optional[str] = "path"):
-    """:func:`sudoflow.solve` on ``ddf[column]``; see the module doc for the columns."""
+          prefix: str = "", path_column: Optional[str] = "path") -> Any:
+    """:func:`sudoflow.solve` on ``ddf[column]``; see the module doc for the columns.
+
+    Raises TypeError (a column that cannot hold strings) or ValueError (no
+    such column, an option out of range, a result column's name taken: pass
+    ``prefix``) at once, before any task runs.
+    """
     return _run("solve", ddf, column, prefix, path_column, threads, {"limit": limit})
 
 
 def rate(ddf: Any, column: str = "puzzle", *, time_budget: Optional[float] = None,
-         threads: Optional[int] = 1, prefix: str = "", path_column: Optional[str] = "path"):
-    """:func:`sudoflow.rate` on ``ddf[column]``; see the module doc for the columns."""
+         threads: Optional[int] = 1, prefix: str = "",
+         path_column: Optional[str] = "path") -> Any:
+    """:func:`sudoflow.rate` on ``ddf[column]``; see the module doc for the columns.
+
+    Raises as :func:`solve`.
+    """
     return _run("rate", ddf, column, prefix, path_column, threads, {"time_budget": time_budget})
 
 
-def count(ddf: Any, column: str = "puzzle", *, max: Optional[int] = None,
+def count(ddf: Any, column: str = "puzzle", *, limit: Optional[int] = None,
           time_budget: Optional[float] = None, threads: Optional[int] = 1, prefix: str = "",
-          path_column: Optional[str] = "path"):
-    """:func:`sudoflow.count` on ``ddf[column]``; see the module doc for the columns."""
+          path_column: Optional[str] = "path", max: Optional[int] = None) -> Any:
+    """:func:`sudoflow.count` on ``ddf[column]``; see the module doc for the columns.
+    ``max`` is ``limit``'s old spelling.
+
+    Raises as :func:`solve`.
+    """
     return _run("count", ddf, column, prefix, path_column, threads,
-                {"max": max, "time_budget": time_budget})
+                {"limit": limit, "max": max, "time_budget": time_budget})

@@ -7,8 +7,14 @@ from, Spark's ``input_file_name()``; empty when Spark does not know it) and
 ``row`` (``monotonically_increasing_id()``: increasing with the record's
 position within its source, not contiguous). Sorting by (``source``, ``row``)
 restores input order after a multi-file read. Every input row gives one
-output row; a bad puzzle gets status ``invalid`` and an error, never a failed
-task.
+output row; a bad puzzle gets status ``invalid`` and an ``error`` naming the
+record by its source and row (``file:/data/a.csv row 8589934593: wrong
+length: ...``), never a failed task.
+
+The column must be of strings: a column of another type raises
+``TypeError`` here, on the driver, before any job runs (read the CSV without
+``inferSchema``, or with a schema that says ``STRING``: a puzzle read as a
+number loses the leading zeros of its ``0`` blanks).
 
 Each Spark task solves its batches on ``threads`` threads (default 1: Spark
 already runs one task per core). The executors need sudoflow installed in
@@ -23,12 +29,12 @@ Example::
 
 from typing import Any, Optional
 
-from ._frames import KINDS, ROW_BITS, empty_table, result_columns  # noqa: F401
+from ._frames import AS_TEXT, KINDS, empty_table, named, result_columns
 
 __all__ = ["solve", "rate", "count"]
 
 
-def _spark_type(t: Any):
+def _spark_type(t: Any) -> Any:
     import pyarrow as pa
     from pyspark.sql import types as T
 
@@ -41,10 +47,33 @@ def _spark_type(t: Any):
     return T.StringType()
 
 
-def _run(kind: str, df: Any, column: str, prefix: str, threads: Optional[int], kwargs: dict):
+def _check_column(df: Any, column: str) -> None:
+    """Raises TypeError unless df's `column` is of strings (from df.schema,
+    so no job runs)."""
+    from pyspark.sql import types as T
+
+    if column not in df.columns:
+        raise ValueError(f"no column {column!r} among {df.columns}")
+    t = df.schema[column].dataType
+    text = (T.StringType, getattr(T, "VarcharType", T.StringType), getattr(T, "CharType",
+                                                                             T.StringType))
+    if not isinstance(t, text):
+        raise TypeError(
+            f"column {column!r} is {t.simpleString()}, not string: {AS_TEXT}. Read it as "
+            f"text: spark.read.csv(path, header=True) without inferSchema, or "
+            f"schema=\"{column} STRING, ...\", or df.withColumn({column!r}, "
+            f"F.lpad(F.col({column!r}).cast('string'), 81, '0')) for 0-blank puzzles read as "
+            f"numbers")
+
+
+def _run(kind: str, df: Any, column: str, prefix: str, threads: Optional[int],
+         kwargs: dict) -> Any:
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
+    _check_column(df, column)
+    # The options are checked here too (ValueError now, not a failed task).
+    KINDS[kind]([], threads=threads, **kwargs)
     columns = result_columns(kind, df.columns, column, prefix)
     empty = empty_table(kind)
     tagged = df.withColumn("source", F.input_file_name()).withColumn(
@@ -62,11 +91,12 @@ def _run(kind: str, df: Any, column: str, prefix: str, threads: Optional[int], k
     n_inputs = len(df.columns)
     names = schema.fieldNames()
 
-    def work(batches):
+    def work(batches: Any) -> Any:
         import pyarrow as pa
 
         for batch in batches:
-            result = pa.table(fn(batch.column(column), threads=threads, **kwargs))
+            puzzles = named(batch.column(column), batch.column("source"), batch.column("row"))
+            result = fn(puzzles, threads=threads, **kwargs)
             arrays = [batch.column(i) for i in range(n_inputs)]
             arrays += [result.column(name).combine_chunks() for name, _ in columns]
             arrays += [batch.column("source"), batch.column("row")]
@@ -76,18 +106,31 @@ def _run(kind: str, df: Any, column: str, prefix: str, threads: Optional[int], k
 
 
 def solve(df: Any, column: str = "puzzle", *, limit: int = 2, threads: Optional[int] = 1,
-          prefix: str = ""):
-    """:func:`sudoflow.solve` on ``df[column]``; see the module doc for the columns."""
+          prefix: str = "") -> Any:
+    """:func:`sudoflow.solve` on ``df[column]``; see the module doc for the columns.
+
+    Raises TypeError (column not of strings) or ValueError (no such column, a
+    result column's name taken: pass ``prefix``) at once, on the driver.
+    """
     return _run("solve", df, column, prefix, threads, {"limit": limit})
 
 
 def rate(df: Any, column: str = "puzzle", *, time_budget: Optional[float] = None,
-         threads: Optional[int] = 1, prefix: str = ""):
-    """:func:`sudoflow.rate` on ``df[column]``; see the module doc for the columns."""
+         threads: Optional[int] = 1, prefix: str = "") -> Any:
+    """:func:`sudoflow.rate` on ``df[column]``; see the module doc for the columns.
+
+    Raises as :func:`solve`.
+    """
     return _run("rate", df, column, prefix, threads, {"time_budget": time_budget})
 
 
-def count(df: Any, column: str = "puzzle", *, max: Optional[int] = None,
-          time_budget: Optional[float] = None, threads: Optional[int] = 1, prefix: str = ""):
-    """:func:`sudoflow.count` on ``df[column]``; see the module doc for the columns."""
-    return _run("count", df, column, prefix, threads, {"max": max, "time_budget": time_budget})
+def count(df: Any, column: str = "puzzle", *, limit: Optional[int] = None,
+          time_budget: Optional[float] = None, threads: Optional[int] = 1,
+          prefix: str = "", max: Optional[int] = None) -> Any:
+    """:func:`sudoflow.count` on ``df[column]``; see the module doc for the columns.
+    ``max`` is ``limit``'s old spelling.
+
+    Raises as :func:`solve`.
+    """
+    return _run("count", df, column, prefix, threads,
+                {"limit": limit, "max": max, "time_budget": time_budget})

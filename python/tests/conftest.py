@@ -56,3 +56,9 @@ def cli():
         return r.stdout
 
     return run
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "packaging: builds a wheel, a packed venv and a Spark cluster (minutes); "
+        "make test-python-fresh runs it, make test leaves it out")

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 import threading
 import time
 
@@ -17,6 +18,10 @@ EASY = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1.
 EASY_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
 MULTIPLE = "." * 81
 CLASH = "11" + "." * 79
+# A 17-clue puzzle that rates fast (SE 1.2).
+P17 = ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+# 872 solutions.
+SERG = "8.........95.......76.........426798...571243...893165......916....3.487....1.532"
 SHORT = "1" * 80
 BADCHAR = "y" + "." * 80
 
@@ -41,11 +46,17 @@ def as_csv(v):
 
 
 def strip_source(error):
-    """An error message without its `source:line: ` prefix."""
-    return error.split(": ", 1)[1] if error else error
+    """An error message without its `source:line: ` prefix (a budget's
+    message has none)."""
+    return re.sub(r"^[^\n]*?:\d+: ", "", error) if error else error
 
 
-def assert_same_as_cli(table, cli_csv, float_format=lambda x: f"{x:.10f}"):
+def cli_float(column, x):
+    """A float as the CLI's CSV writes it: ratings with one decimal, wnf ten."""
+    return f"{x:.1f}" if column in ("er", "ep", "ed") else f"{x:.10f}"
+
+
+def assert_same_as_cli(table, cli_csv):
     got = rows(table)
     want = csv_rows(cli_csv)
     assert len(got) == len(want)
@@ -56,7 +67,7 @@ def assert_same_as_cli(table, cli_csv, float_format=lambda x: f"{x:.10f}"):
             if k == "error":
                 assert strip_source(gv or "") == strip_source(wv), (k, g, w)
             elif isinstance(gv, float):
-                assert float_format(gv) == wv, (k, g, w)
+                assert cli_float(k, gv) == wv, (k, g, w)
             else:
                 assert ("" if gv is None else str(gv)) == wv, (k, g, w)
 
@@ -137,6 +148,79 @@ def test_bad_arguments_raise():
         sudoflow.solve([EASY], threads=0)
 
 
+@pytest.mark.parametrize("lone", [EASY.encode(), bytearray(EASY.encode()),
+                                  memoryview(EASY.encode())])
+def test_one_bytes_puzzle_is_a_type_error_as_one_str_is(lone):
+    # Was: 81 rows of "not a string but int", one per byte.
+    with pytest.raises(TypeError, match="not one (bytes object|bytearray|memoryview).*list"):
+        sudoflow.solve(lone)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda: sudoflow.solve([EASY], limit=-1), "limit"),
+    (lambda: sudoflow.solve([EASY], threads=-1), "threads"),
+    (lambda: sudoflow.solve([EASY], threads=10**6), "threads"),
+    (lambda: sudoflow.count([EASY], max=-5), "max"),
+    (lambda: sudoflow.count([EASY], max=0), "max"),
+    (lambda: sudoflow.count([EASY], limit=0), "limit"),
+    (lambda: sudoflow.count([EASY], limit=-1), "limit"),
+    (lambda: sudoflow.count([EASY], limit=5, max=5), "old spelling"),
+    (lambda: sudoflow.generate(2, seed=-1), "seed"),
+    (lambda: sudoflow.generate(2, seed=2**64), "seed"),
+    (lambda: sudoflow.generate(-2, seed=1), "n"),
+    (lambda: sudoflow.generate(2, seed=1, max_tries=-1), "max_tries"),
+    (lambda: sudoflow.solve_file(__file__, batch_rows=-1), "batch_rows"),
+    (lambda: sudoflow.rate([EASY], time_budget=-1.0), "time_budget"),
+    (lambda: sudoflow.solve([EASY], prune="deep"), "prune"),
+    (lambda: sudoflow.solve([EASY], blank="?"), "blank"),
+    (lambda: sudoflow.solve([EASY], se_budget=5.0), "se_budget"),
+])
+def test_out_of_range_arguments_are_value_errors_naming_the_parameter(call, name):
+    # Was: OverflowError ("can't convert negative int to unsigned") naming nothing.
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_grid_index_outside_the_grid_is_an_index_error():
+    g = sudoflow.Grid(EASY)
+    for at in [(-1, 0), (0, -1), (9, 0), (0, 9), (-10**30, 0)]:
+        with pytest.raises(IndexError):
+            g[at]
+    assert g[8, 8] == 0 and g[0, 0] == 8
+
+
+def test_the_result_is_a_pyarrow_table_whose_methods_work():
+    # Was: an arro3 table whose .column/.schema/[] raised ModuleNotFoundError.
+    t = sudoflow.solve([EASY, SHORT])
+    assert isinstance(t, pa.Table)
+    assert t.column("status").to_pylist() == ["unique", "invalid"]
+    assert t["status"].to_pylist() == ["unique", "invalid"]
+    assert t.schema.field("solutions").type == pa.int64()
+    for f in (sudoflow.count, sudoflow.rate, sudoflow.canon):
+        assert isinstance(f([SHORT]), pa.Table)
+    assert isinstance(sudoflow.generate(1, seed=1), pa.Table)
+
+
+def test_polars_from_arrow_gives_a_data_frame():
+    pl = pytest.importorskip("polars")
+    df = pl.from_arrow(sudoflow.solve([EASY, SHORT]))
+    assert isinstance(df, pl.DataFrame)
+    assert df["status"].to_list() == ["unique", "invalid"]
+    assert df["solutions"].to_list() == [1, None]
+
+
+def test_to_pandas_keeps_integers_with_nulls():
+    pd = pytest.importorskip("pandas")
+    df = sudoflow.to_pandas(sudoflow.solve([EASY, SHORT]))
+    assert isinstance(df, pd.DataFrame)
+    assert str(df["solutions"].dtype) == "int64[pyarrow]"
+    assert df["solutions"].iloc[0] == 1 and pd.isna(df["solutions"].iloc[1])
+    assert (df["solutions"] == 0).sum() == 0  # a null is no unsolvable row
+    assert df["status"].tolist() == ["unique", "invalid"]
+    streamed = sudoflow.to_pandas(sudoflow.solve_file(__file__))
+    assert len(streamed) > 0 and "status" in streamed.columns
+
+
 def test_polars_reads_the_result():
     pl = pytest.importorskip("polars")
     df = pl.DataFrame(sudoflow.solve([EASY, SHORT]))
@@ -149,7 +233,9 @@ def test_count_rows_equal_the_cli(cli, tmp_path):
     lines.append(EASY[:-10] + "." * 10)
     f = tmp_path / "in.txt"
     f.write_text("\n".join(lines) + "\n")
-    assert_same_as_cli(sudoflow.count(lines, max=1000), cli("count", "-q", "--max", "1000", f))
+    want = cli("count", "-q", "--limit", "1000", f)
+    assert_same_as_cli(sudoflow.count(lines, limit=1000), want)
+    assert_same_as_cli(sudoflow.count(lines, max=1000), want)  # the old spelling
     assert_same_as_cli(sudoflow.count(lines, threads=2), cli("count", "-q", f))
 
 
@@ -158,8 +244,7 @@ def test_rate_rows_equal_the_cli(cli, tmp_path):
     f = tmp_path / "in.txt"
     f.write_text("\n".join(lines) + "\n")
     want = cli("rate", "-q", "--time-budget", "60", f)
-    assert_same_as_cli(
-        sudoflow.rate(lines, time_budget=60), want, float_format=lambda x: f"{x:.1f}")
+    assert_same_as_cli(sudoflow.rate(lines, time_budget=60), want)
     t = pa.table(sudoflow.rate([EASY]))
     assert t.schema.field("er").type == pa.float64()
     assert t.schema.field("steps").type == pa.int64()
@@ -287,3 +372,158 @@ def test_the_gil_is_released_while_solving():
     lo, hi = t0 + (t1 - t0) / 4, t1 - (t1 - t0) / 4
     inside = [s for s in stamps if lo <= s <= hi]
     assert inside, f"no progress of thread B during solve() ({t1 - t0:.3f} s)"
+
+
+def pencilmarks(puzzle):
+    """A puzzle's givens as pencilmarks: a given's digit alone, blanks open."""
+    return "".join("123456789" if c == "." else "." * (int(c) - 1) + c + "." * (9 - int(c))
+                   for c in puzzle)
+
+
+def pasted(puzzle):
+    """A puzzle as a web page shows it: cells between spaces and '|'."""
+    rows = [" | ".join(" ".join(puzzle[9 * r + 3 * b: 9 * r + 3 * b + 3]) for b in range(3))
+            for r in range(9)]
+    return " ".join(rows)
+
+
+# Lines a file may hold and that a list item may be: the CLI reads each so.
+AS_A_FILE_READS_THEM = [
+    P17,
+    P17 + " ED=7.1/1.2/1.2",
+    P17 + ",x",
+    P17 + ":1:",
+    P17 + "\tnote",
+    '"' + P17 + '",solution',
+    "  " + P17 + "  ",
+    P17.replace(".", "0"),
+    P17.replace(".", "x"),
+    pasted(P17),
+    pencilmarks(P17),
+    pencilmarks(SERG),
+    pencilmarks(CLASH),
+    pencilmarks(P17)[:100] + "x" + pencilmarks(P17)[101:],
+    SHORT,
+    BADCHAR,
+    CLASH,
+    "5 3 . | . 7 .",
+]
+
+
+def test_list_items_are_read_as_lines_of_a_file(cli, tmp_path):
+    """The same lines from a list and from a file give the same rows: the
+    CLI's reader, once per item (was: invalid from a list)."""
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(AS_A_FILE_READS_THEM) + "\n")
+    for command, fn in [("solve", sudoflow.solve), ("count", sudoflow.count),
+                        ("rate", sudoflow.rate), ("canon", sudoflow.canon)]:
+        want = cli(command, "-q", f)
+        got = fn(AS_A_FILE_READS_THEM, threads=2)
+        assert_same_as_cli(got, want)
+        if command == "canon":
+            assert got["class_index"].to_pylist()[:9] == [1] * 9
+        else:
+            status = {"solve": "unique", "count": "unique", "rate": "rated"}[command]
+            assert got["status"].to_pylist()[:9] == [status] * 9
+    # And as an Arrow column.
+    assert_same_as_cli(sudoflow.solve(pa.array(AS_A_FILE_READS_THEM)), cli("solve", "-q", f))
+
+
+def test_pencilmark_items_are_solved_counted_and_rated():
+    """Was: invalid, "expected 81 cells, found 729", in solve, count, rate."""
+    pm = pencilmarks(EASY)
+    solved = rows(sudoflow.solve([pm]))[0]
+    assert solved["status"] == "unique" and solved["solution"] == EASY_SOLUTION
+    assert solved["puzzle"] == pm and solved["clues"] == 81 - EASY.count(".")
+    assert rows(sudoflow.count([pm]))[0]["status"] == "unique"
+    rated = rows(sudoflow.rate([pencilmarks(P17), P17]))
+    assert rated[0]["status"] == "rated"
+    assert (rated[0]["er"], rated[0]["ep"], rated[0]["ed"]) == \
+        (rated[1]["er"], rated[1]["ep"], rated[1]["ed"])
+
+
+def test_an_item_is_one_record_whatever_it_holds():
+    got = rows(sudoflow.solve(["", "   ", "# note", "+---+---+---+", EASY + "\n" + EASY,
+                               EASY + "\n", "1 2 3 | 4 5 6 | 7 8 9"]))
+    assert [r["index"] for r in got] == list(range(1, 8))
+    assert [r["status"] for r in got] == ["invalid"] * 5 + ["unique", "invalid"]
+    assert got[0]["error"] == "<input>:1: no puzzle (an empty item)"
+    assert got[2]["error"] == "<input>:3: no puzzle (a # comment)"
+    assert got[3]["error"] == "<input>:4: no puzzle (a box rule)"
+    assert got[4]["error"] == \
+        "<input>:5: 2 lines in one item: an item holds one puzzle, on one line"
+    assert got[6]["error"].startswith("<input>:7: looks like one row of a 9-line grid")
+
+
+KAGGLE = [("004300209005009001070060043006002087190007400050083000600000105003508690042910300",
+           "864371259325849761971265843436192587198657432257483916689734125713528694542916378"),
+          ("040100050107003960520008000000000017000906800803050620090060543600080700250097100",
+           "346179258187523964529648371965832417472916835813754629798261543631485792254397186")]
+
+
+def kaggle_csv(tmp_path):
+    """A small sudoku.csv as Kaggle ships it: 0 blanks, no quotes."""
+    p = tmp_path / "sudoku.csv"
+    p.write_text("quizzes,solutions\n" + "".join(f"{q},{s}\n" for q, s in KAGGLE))
+    return p
+
+
+def test_puzzles_read_as_numbers_are_one_clear_type_error(tmp_path):
+    """A CSV column of 0-blank puzzles read as numbers: one TypeError that
+    names the type and how to read text (was: OverflowError inside pandas'
+    __arrow_c_stream__, a bare TypeError for pyarrow's floats)."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    import pyarrow.csv as pacsv
+
+    path = kaggle_csv(tmp_path)
+    numeric = {
+        "pandas": pd.read_csv(path)["quizzes"],                 # object column of Python ints
+        "pyarrow": pacsv.read_csv(path)["quizzes"],              # float64
+        "polars": pl.Series("quizzes", [4300209, 40100050]),     # int64
+        "pandas int": pd.Series([4300209, 40100050]),
+    }
+    for name, column in numeric.items():
+        with pytest.raises(TypeError) as e:
+            sudoflow.solve(column)
+        message = str(e.value)
+        assert "as text" in message and "read_csv" in message, (name, message)
+        assert "dtype=str" in message and "infer_schema=False" in message, (name, message)
+    with pytest.raises(TypeError, match="Float64|Int64|numbers"):
+        sudoflow.count(pacsv.read_csv(path)["quizzes"])
+
+
+def test_reads_that_keep_puzzles_as_text(tmp_path):
+    """The reads the README gives keep the 0-blank puzzles as text."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    import pyarrow.csv as pacsv
+
+    path = kaggle_csv(tmp_path)
+    columns = [
+        pl.read_csv(path, infer_schema=False)["quizzes"],
+        pd.read_csv(path, dtype=str)["quizzes"],
+        pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(
+            column_types={"quizzes": pa.string(), "solutions": pa.string()}))["quizzes"],
+    ]
+    for column in columns:
+        t = sudoflow.solve(column)
+        assert t["status"].to_pylist() == ["unique", "unique"]
+        assert t["solution"].to_pylist() == [s for _, s in KAGGLE]
+        assert t["puzzle"].to_pylist() == [q.replace("0", ".") for q, _ in KAGGLE]
+    assert sudoflow.solve(columns[0], blank="0")["puzzle"].to_pylist() == [q for q, _ in KAGGLE]
+
+
+def test_named_input_names_each_error_by_its_source_and_row():
+    """The adapters' input: errors name their record's source and row, also
+    when rows before it were dropped (canon's distinct)."""
+    from sudoflow._frames import named
+
+    items = named([EASY, EASY, "x", None], pa.array(["a.csv", "a.csv", "b.csv", ""]),
+                  pa.array([7, 8, 2**33 + 1, 5]))
+    got = rows(sudoflow.canon(items, distinct=True))
+    assert [r["index"] for r in got] == [1, 3, 4]
+    assert got[1]["error"] == "b.csv row 8589934593: wrong length: expected 81 cells, found 1"
+    assert got[2]["error"] == "row 5: no puzzle (null)"
+    clash = rows(sudoflow.solve(named([CLASH], pa.array(["c.csv"]), pa.array([3]))))[0]
+    assert clash["error"].startswith("c.csv row 3: duplicate 1 in row 1")

@@ -29,8 +29,9 @@ def test_dask_solve_two_files_to_parquet(client, tmp_path):
                       dtype={"n": "int64", "puzzle": "string"})
     assert ddf.npartitions >= 8
     out = sudoflow.dask.solve(ddf, column="puzzle")
-    assert list(out.columns[:3]) == ["n", "puzzle", "path"]
-    assert list(out.columns[-2:]) == ["source", "row"]
+    # The path column becomes source: one column, not two.
+    assert list(out.columns[:3]) == ["n", "puzzle", "status"]
+    assert list(out.columns[-2:]) == ["source", "row"] and "path" not in out.columns
     out.to_parquet(str(tmp_path / "solved"), write_index=False)
     check_output(pq.read_table(tmp_path / "solved"), content)
 
@@ -46,3 +47,50 @@ def test_dask_count_columns(client):
     assert got["status"].tolist() == ["unique", "invalid", "invalid"]
     assert got["solutions"].tolist()[0] == 1 and pd.isna(got["solutions"].tolist()[1])
     assert got["source"].tolist() == ["", "", ""]
+
+
+def test_dask_checks_the_column_type_before_any_task(client):
+    """A numeric column raises TypeError at once (was: every task failed)."""
+    import pandas as pd
+
+    import sudoflow.dask
+
+    ddf = dd.from_pandas(pd.DataFrame({"quizzes": [4300209, 40100050]}), npartitions=2)
+    with pytest.raises(TypeError, match="int64.*as text.*dtype"):
+        sudoflow.dask.solve(ddf, column="quizzes")
+    with pytest.raises(ValueError, match="limit"):
+        sudoflow.dask.solve(ddf.astype({"quizzes": "string"}), column="quizzes", limit=0)
+
+
+def test_dask_errors_name_the_source_and_row(client, tmp_path):
+    """Was: <input>:N, N the position within the partition."""
+    import sudoflow.dask
+
+    files, content = write_two_files(tmp_path)
+    ddf = dd.read_csv([str(f) for f in files], include_path_column=True, blocksize="512KB",
+                      dtype={"n": "int64", "puzzle": "string"})
+    out = sudoflow.dask.solve(ddf, column="puzzle").compute()
+    bad = out[out["status"] == "invalid"]
+    assert len(bad) == 4
+    for _, r in bad.iterrows():
+        assert r["error"].startswith(f"{r['source']} row {r['row']}: "), r["error"]
+        assert "wrong length" in r["error"] or "bad character" in r["error"]
+
+
+def test_dask_object_columns_give_rows_for_anything(client):
+    """An object column may hold non-strings: each gets its invalid row."""
+    import pandas as pd
+
+    import sudoflow.dask
+
+    easy = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    import dask
+
+    frame = pd.DataFrame({"p": pd.Series([easy, 42, None, float("nan")], dtype=object)})
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the object column
+        ddf = dd.from_pandas(frame, npartitions=1)
+        assert ddf.dtypes["p"] == object
+        got = sudoflow.dask.solve(ddf, column="p").compute()
+    assert got["status"].tolist() == ["unique", "invalid", "invalid", "invalid"]
+    assert got["error"].tolist()[1:] == ["row 1: not a string but int", "row 2: no puzzle (null)",
+                                         "row 3: no puzzle (null)"]

@@ -61,3 +61,37 @@ def test_spark_count_and_rate_columns(spark):
     with pytest.raises(ValueError, match="prefix"):
         sudoflow.spark.solve(spark.createDataFrame([(easy, 1)], "p STRING, solutions INT"),
                              column="p")
+
+
+def test_spark_checks_the_column_type_on_the_driver(spark):
+    """A non-string column raises TypeError before any job (was: a failed
+    job with a Java stack trace, against the promise of no failed task)."""
+    import sudoflow.spark
+
+    df = spark.createDataFrame([(4300209,), (40100050,)], "quizzes BIGINT")
+    tracker = spark.sparkContext.statusTracker()
+    before = set(tracker.getJobIdsForGroup())
+    with pytest.raises(TypeError, match="bigint.*as text"):
+        sudoflow.spark.solve(df, column="quizzes")
+    with pytest.raises(ValueError, match="limit"):
+        sudoflow.spark.solve(spark.createDataFrame([("x",)], "p STRING"), column="p", limit=0)
+    with pytest.raises(ValueError, match="no column"):
+        sudoflow.spark.solve(df, column="puzzle")
+    assert set(tracker.getJobIdsForGroup()) == before, "no job ran"
+
+
+def test_spark_errors_name_the_source_and_row(spark, tmp_path):
+    """Was: <input>:N, N the position within the Arrow batch."""
+    import sudoflow.spark
+
+    files, content = write_two_files(tmp_path)
+    df = spark.read.csv([str(f) for f in files], header=True, schema="n INT, puzzle STRING")
+    bad = sudoflow.spark.solve(df, column="puzzle").where("status = 'invalid'").collect()
+    assert len(bad) == 4
+    for r in bad:
+        assert r.error.startswith(f"{r.source} row {r.row}: "), r.error
+        assert r.source.endswith(("a.csv", "b.csv"))
+    easy = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    mem = spark.createDataFrame([(easy,), ("1" * 80,)], "quizzes STRING")
+    (row,) = sudoflow.spark.count(mem, column="quizzes").where("status = 'invalid'").collect()
+    assert row.error == f"row {row.row}: wrong length: expected 81 cells, found 80"

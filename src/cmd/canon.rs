@@ -11,25 +11,14 @@
 //! classes come back from the kept rows, and with `--distinct` (rows only
 //! for first occurrences) the kept rows' indices may skip records.
 
-use crate::canon::{
-    line_digest, Canonical, Canonicalizer, Classes, PencilmarkCanonical, PencilmarkCanonicalizer,
-};
+use crate::canon::{line_digest, Classes};
 use crate::interrupt;
 use crate::opts;
 use crate::outfile::{KeptRows, RunOutput, RunSpec};
 use crate::pipeline::{self, Record};
+pub use crate::rows::canon::{canon_one, CanonRow, CanonState, Form, CANON_HEADER};
 use crate::rows::{Carried, Carry};
 use std::process::ExitCode;
-
-/// The header of `canon`'s CSV, in column order.
-pub const CANON_HEADER: [&str; 6] = [
-    "index",
-    "puzzle",
-    "canonical",
-    "automorphisms",
-    "class_index",
-    "error",
-];
 
 /// Options of `sudoflow canon`.
 #[derive(Debug, clap::Args)]
@@ -85,92 +74,6 @@ pub struct CanonArgs {
     /// class gets a row: class_index = index).
     #[command(flatten)]
     pub map: opts::MapArgs,
-}
-
-/// The form of one record: of its 81 cells, or of its candidates.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Form {
-    /// An 81-cell puzzle's form ([`Canonicalizer`]).
-    Puzzle(Canonical),
-    /// A pencilmark puzzle's form ([`PencilmarkCanonicalizer`]).
-    Pencilmarks(Box<PencilmarkCanonical>),
-}
-
-impl Form {
-    /// The `canonical` column: 81 characters (`0` blank), or 729.
-    pub fn to_line(&self) -> String {
-        match self {
-            Form::Puzzle(c) => c.to_line(),
-            Form::Pencilmarks(c) => c.to_line(),
-        }
-    }
-
-    /// The `automorphisms` column.
-    pub fn automorphisms(&self) -> u64 {
-        match self {
-            Form::Puzzle(c) => c.automorphisms,
-            Form::Pencilmarks(c) => c.automorphisms,
-        }
-    }
-}
-
-/// A worker's result for one record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CanonRow {
-    /// 1-based position of the record among all records.
-    pub index: u64,
-    /// The puzzle with `.` for blanks, a pencilmark line as read, or the raw
-    /// text of an invalid record.
-    pub puzzle: String,
-    /// The form, or the error message (naming `source:line`) of an invalid
-    /// record.
-    pub result: Result<Form, String>,
-}
-
-/// A worker's canonicalizers (one per kind of record).
-#[derive(Debug, Default)]
-pub struct CanonState {
-    puzzles: Canonicalizer,
-    pencilmarks: Option<PencilmarkCanonicalizer>,
-}
-
-/// The row for one record: its form if it parsed (as 81 cells or as
-/// candidates), its error otherwise.
-pub fn canon_one(state: &mut CanonState, record: &Record) -> CanonRow {
-    if let Some(pm) = &record.pencilmarks {
-        let canon = state
-            .pencilmarks
-            .get_or_insert_with(PencilmarkCanonicalizer::new);
-        return CanonRow {
-            index: record.index,
-            puzzle: record.raw.clone(),
-            result: Ok(Form::Pencilmarks(Box::new(canon.canonicalize(pm)))),
-        };
-    }
-    match &record.grid {
-        Ok(grid) => CanonRow {
-            index: record.index,
-            puzzle: grid.to_line(),
-            result: Ok(Form::Puzzle(state.puzzles.canonicalize(grid))),
-        },
-        Err(message) => CanonRow {
-            index: record.index,
-            puzzle: record.raw.clone(),
-            result: Err(message.clone()),
-        },
-    }
-}
-
-impl pipeline::FromPanic for CanonRow {
-    /// An error row: no form, the panic in the error column. (Counted with
-    /// the invalid rows in the summary for now.)
-    fn from_panic(record: &Record, message: &str) -> CanonRow {
-        CanonRow {
-            index: record.index,
-            puzzle: record.raw.clone(),
-            result: Err(pipeline::panic_message(record, message)),
-        }
-    }
 }
 
 /// Takes back what the rows `kept` say of the run so far: each first

@@ -1,28 +1,81 @@
-//! `sudoflow explain`: the path Sudoku Explainer follows through one
-//! puzzle, one line per step, with its rating.
+//! `sudoflow explain`: the path Sudoku Explainer follows through each
+//! puzzle, step by step, each step with the facts of SE's hint (the cells
+//! it names, the value placed, the candidates removed, its chains of
+//! implications) and told in words.
 //!
-//! The steps are those [`crate::rating::se::Rater`] takes to rate the
-//! puzzle (kept with [`crate::rating::se::Options::keep_steps`]), so
-//! `explain`'s ER/EP/ED are `rate`'s.
+//! Puzzles given on the command line are explained one after another;
+//! files (or stdin) stream through [`crate::pipeline`] as in `rate`, one
+//! object (or text block) per record in input order, the same bytes for
+//! any `-j`. Each record's work is `rate`'s with the steps kept
+//! ([`crate::rows::explain`]): the rating is made once and its chains are
+//! kept as the searches found them.
 
-use crate::cmd::rate::{RateLimits, RateOutcome, RateState};
 use crate::exit;
-use crate::grid::{cell_name, Grid};
-use crate::pipeline::reader;
-use crate::rating::se::{self, Hint, RateError, Rater, Rating};
-use anyhow::{bail, Context};
-use serde::Serialize;
-use std::ops::ControlFlow;
-use std::path::PathBuf;
+use crate::grid::Grid;
+use crate::opts;
+use crate::outfile::{RunOutput, RunSpec};
+use crate::output::CsvSink;
+use crate::pipeline::{self, Emit, Record};
+use crate::rows::explain::{explain_record, ExplainRow, EXPLAIN_HEADER};
+use crate::rows::rate::{RateLimits, RateState, DEFAULT_BUDGET};
+use anyhow::bail;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Statuses in the order the summary line lists them (`rate`'s).
+const STATUSES: [&str; 6] = [
+    "rated",
+    "multiple",
+    "unsolvable",
+    "timeout",
+    "invalid",
+    "error",
+];
 
 /// Output formats of `explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// A table for people.
+    /// For people: a summary, then each step's line and the step in words.
     Text,
-    /// One JSON object for programs.
+    /// One pretty-printed JSON object per puzzle.
     Json,
+    /// JSON Lines: one JSON object per record, on one line.
+    Jsonl,
+    /// A picture of one step (SVG); with -o DIR, one file per step.
+    Svg,
+    /// One self-contained HTML page with every step's picture.
+    Html,
+}
+
+impl Format {
+    /// `--format`, else the one `-o`'s extension names (`.jsonl`,
+    /// `.ndjson` or `.json`: JSON Lines, as for every command), else text.
+    fn resolve(explicit: Option<Format>, output: Option<&Path>) -> Format {
+        if let Some(f) = explicit {
+            return f;
+        }
+        let ext = output
+            .and_then(Path::extension)
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("jsonl" | "ndjson" | "json") => Format::Jsonl,
+            Some("svg") => Format::Svg,
+            Some("html" | "htm") => Format::Html,
+            _ => Format::Text,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Jsonl => "jsonl",
+            Format::Svg => "svg",
+            Format::Html => "html",
+        }
+    }
 }
 
 /// Options of `sudoflow explain`.
@@ -33,228 +86,535 @@ from the easiest, the first hint applied. A step's result is the value placed (r
 candidates removed (r1c3<>9). ER is the hardest step, EP the hardest up to the first value \
 placed, ED the first step; `sudoflow rate` gives the same three numbers.
 
-Exit codes: 0 explained; 1 the puzzle has no solution or more than one, or the time budget \
-ran out; 2 the puzzle cannot be read.
+Each step carries the facts of SE's hint: its rating (SE's own double: 6.699999999999999 is \
+SE's 6.7), technique, the cells SE's hint names (a pair's cells, a wing's pivot and pincers, a \
+loop's cells, a chain's start), the value placed, the candidates removed, and for chains \
+(cycles, forcing chains, Nishio, cell, region, contradiction, double and dynamic forcing \
+chains) each chain as SE lists it: implications {\"if\": [[cell, digit, on], ...], \"then\": \
+[cell, digit, on], \"why\": \"cell\"|\"row\"|\"column\"|\"block\"|\"\"}, on true for 'holds the \
+digit'; why is the rule: one digit per cell or the last one left in it, once per unit or the \
+last place left in it (\"\": another technique inside a dynamic chain).
+
+JSON keys (json and jsonl): index, puzzle, status, er, ep, ed, technique, hardest_step, steps \
+(the array of steps: rating, technique, cells, placed, removed, chains), error. Statuses are \
+rate's: rated; multiple; unsolvable; timeout (error says after how many steps); invalid (error \
+names source:line); error (a bug).
+
+Exit codes, puzzles on the command line: 0 explained; 1 a puzzle has no solution or more than \
+one, or its budget ran out (in text and json; jsonl writes its row); 2 a puzzle cannot be \
+read. Files: as rate's (0 the run completed, whatever the statuses; 1 --strict and an invalid \
+record; 2 usage or I/O error; 3 an internal error; 130/143 stopped, see --resume).
+
+Pictures (--format svg, html; one puzzle, the first record of a file): the candidate grid before the step, the pattern's cells shaded, the candidates the step removes struck through in red, the value it places ringed in green, and its chains as arrows from cause to effect: solid for a strong link (the candidate pointed to must be true), dashed for a weak link (it must be false). Digits in black are givens, in blue values placed by earlier steps. The page (html) lists the steps; the arrow keys move between them, and it loads nothing from elsewhere.
 
 Examples:
   sudoflow explain 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..
-  head -1 puzzles.txt | sudoflow explain - --format json")]
+  sudoflow explain puzzles.txt -o explained.jsonl -j 2
+  sudoflow explain PUZZLE --format svg > hardest.svg
+  sudoflow explain PUZZLE --format svg -o steps/     (steps/step-001.svg, ...)
+  sudoflow explain PUZZLE --format html -o explained.html
+  head -1 puzzles.txt | sudoflow explain --format json | jq '.steps[] | select(.rating >= 6)'")]
 pub struct ExplainArgs {
-    /// The puzzle: 81 cells ('.', '0', '_', '-', '*', 'x' or 'X' blank), or '-' for the first record on stdin.
-    #[arg(
-        value_name = "PUZZLE",
-        long_help = "The puzzle: 81 cells row-major, 1-9 givens, '.', '0', '_', '-', '*', 'x' \
-            or 'X' blanks; text after whitespace, ',', ';' or ':' is ignored. '-' reads the \
-            first record of stdin (any format `solve` reads).\n\
-            Example: '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'"
-    )]
-    pub puzzle: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub input: opts::InputArgs,
 
-    /// Output format.
+    /// Output format: text, json or jsonl [default: -o's extension, else text].
     #[arg(
         long,
         value_enum,
-        default_value_t = Format::Text,
-        long_help = "Output format: 'text', a table with one line per step, or 'json', one \
-            object {puzzle, er, ep, ed, technique, steps: [{step, rating, technique, placed, \
-            removed}]} with cells in r1c2 notation.\n\
-            Example: --format json | jq '.steps[] | select(.rating >= 6)'"
+        value_name = "FORMAT",
+        long_help = "Output format: 'text', for people: per puzzle a summary, then per step \
+            its line (number, rating, technique, result) and the step in words, chains \
+            implication by implication; 'json', one pretty-printed JSON object per puzzle \
+            (several puzzles make a stream of objects, which jq reads); 'jsonl', JSON Lines: \
+            one object per record on one line, in input order, which --resume continues. \
+            'svg', the picture of one step (--step, by default the hardest), or with -o DIR \
+            one file per step (DIR/step-001.svg ...); 'html', one page with every step's \
+            picture, opened at --step. svg and html draw one puzzle (the first record of a \
+            file). Without --format, -o's extension decides: .jsonl, .ndjson or .json write \
+            JSON Lines, .svg and .html those, anything else text.\n\
+            Example: puzzles.txt --format jsonl | jq -c '.steps | length'"
     )]
-    pub format: Format,
+    pub format: Option<Format>,
 
-    /// The rating's budget [default: 10s of work].
     #[command(flatten)]
-    pub budget: crate::opts::BudgetArgs,
+    #[allow(missing_docs)]
+    pub output: opts::OutputFileArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub work: opts::WorkArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub budget: opts::BudgetArgs,
+
+    /// svg, html: the step to draw or open at, from 1 [default: the hardest step].
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u64).range(1..),
+        long_help = "With --format svg, the step drawn (with -o DIR, the one file written); \
+            with --format html, the step the page opens at. Steps count from 1; the default is \
+            the hardest step (the first rated ER). With --format svg, -o names a directory \
+            that gets one picture per step (step-001.svg, ...), unless it ends in .svg: then \
+            the one picture of this step.\n\
+            Example: --format svg --step 12 -o step12.svg"
+    )]
+    pub step: Option<u64>,
 }
 
-/// One step as `--format json` writes it.
-#[derive(Debug, Serialize)]
-struct StepJson {
-    step: usize,
-    rating: f64,
-    technique: String,
-    placed: Option<String>,
-    removed: Vec<String>,
-}
+/// `INPUT`'s long help for `explain`: puzzles or files.
+pub const INPUTS_HELP: &str = "Puzzles to explain, given on the command line (81 cells \
+    row-major, 1-9 givens, '.', '0', '_', '-', '*', 'x' or 'X' blanks; text after whitespace, \
+    ',', ';' or ':' is ignored), or puzzle files read in order as one stream, as `rate` reads \
+    them ('-' or none: stdin; CSV columns, gzip and zip, pencilmark lines; every record gets \
+    exactly one row, an invalid one says why). An argument that is no file and holds only \
+    the characters of a puzzle is a puzzle.\n\
+    Example: puzzles.txt.gz; '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'";
 
-/// The whole explanation as `--format json` writes it.
-#[derive(Debug, Serialize)]
-struct ExplainJson {
-    puzzle: String,
-    er: f64,
-    ep: f64,
-    ed: f64,
-    technique: String,
-    hardest_step: usize,
-    steps: Vec<StepJson>,
-}
-
-/// A rating in tenths as a JSON number (7.1, not 7.1000000001).
-fn tenths(x: f64) -> f64 {
-    Rating::tenths(x) as f64 / 10.0
-}
-
-/// The value a hint places, `r4c2=1`.
-pub fn placed(hint: &Hint) -> Option<String> {
-    hint.placement
-        .map(|(c, v)| format!("{}={v}", cell_name(c as usize)))
-}
-
-/// The candidates a hint removes, `r1c3<>9` each; for a hint that places a
-/// value, the other candidates of that cell are left out (placing removes
-/// them anyway).
-pub fn removed(hint: &Hint) -> Vec<String> {
-    let mut out = Vec::new();
-    for &(cell, mask) in &hint.removals {
-        if hint.placement.is_some_and(|(c, _)| c == cell) {
-            continue;
-        }
-        for v in 1..=9 {
-            if mask >> v & 1 != 0 {
-                out.push(format!("{}<>{v}", cell_name(cell as usize)));
-            }
-        }
+/// Whether the argument `arg` is a puzzle rather than a file: no file of
+/// that name, and its first field (up to whitespace, `,`, `;` or `:`) holds
+/// only a puzzle's characters.
+fn is_puzzle(arg: &Path) -> bool {
+    if arg.as_os_str() == "-" || arg.exists() {
+        return false;
     }
-    out
+    let text = arg.to_string_lossy();
+    first_field(&text)
+        .chars()
+        .all(|c| c.is_ascii_digit() || ".-_*xX".contains(c))
 }
 
-/// The puzzle named on the command line.
-fn read_puzzle(text: &str) -> anyhow::Result<Grid> {
-    if text == "-" {
-        let mut first = None;
-        reader::for_each_record(&[PathBuf::from("-")], |r| {
-            first = Some(r);
-            ControlFlow::Break(())
-        })?;
-        let Some(record) = first else {
-            bail!("no puzzle on stdin")
-        };
-        return record.grid.map_err(|e| anyhow::anyhow!(e));
-    }
-    let field = text
-        .trim()
+/// The puzzle field of an argument.
+fn first_field(text: &str) -> &str {
+    text.trim()
         .split(|c: char| c.is_whitespace() || ",;:".contains(c))
         .next()
-        .unwrap_or("");
-    Grid::parse(field).with_context(|| format!("cannot read the puzzle {field:?}"))
+        .unwrap_or("")
+}
+
+/// What the record's row is written as, made on the worker that explained
+/// it: the JSON Lines fields, or the text or JSON document.
+enum Done {
+    Fields(&'static str, Box<[String; 10]>),
+    Document(&'static str, String),
+    /// A row made by the pipeline after a panic, formatted when emitted.
+    Row(Box<ExplainRow>),
+}
+
+impl pipeline::FromPanic for Done {
+    fn from_panic(record: &Record, message: &str) -> Done {
+        Done::Row(Box::new(ExplainRow::from_panic(record, message)))
+    }
+}
+
+/// The row in `format`.
+fn format_row(row: ExplainRow, format: Format) -> Done {
+    let status = row.status();
+    match format {
+        Format::Jsonl => Done::Fields(status, Box::new(row.fields())),
+        Format::Json => Done::Document(status, row.json_pretty()),
+        // Pictures are drawn by `pictures::run`, never as rows; text
+        // stands in should a row of theirs be formatted.
+        Format::Text | Format::Svg | Format::Html => Done::Document(status, row.text()),
+    }
+}
+
+/// Writes one record's output; returns its status. Text blocks after the
+/// first are set apart by a blank line.
+fn write_done(
+    done: Done,
+    format: Format,
+    sink: &mut CsvSink,
+    first: &mut bool,
+) -> anyhow::Result<&'static str> {
+    let done = match done {
+        Done::Row(row) => format_row(*row, format),
+        d => d,
+    };
+    let status = match done {
+        Done::Fields(status, fields) => {
+            sink.write_record(fields.iter())?;
+            status
+        }
+        Done::Document(status, text) => {
+            if format == Format::Text && !*first {
+                sink.write_formatted(b"\n")?;
+            }
+            sink.write_formatted(text.as_bytes())?;
+            status
+        }
+        Done::Row(_) => unreachable!("formatted above"),
+    };
+    *first = false;
+    Ok(status)
 }
 
 /// Runs `sudoflow explain`.
 ///
-/// Errors: the puzzle cannot be read, or stdout cannot be written.
+/// Errors: a puzzle on the command line cannot be read, puzzles and files
+/// are mixed, an input cannot be opened or read, or the output cannot be
+/// written.
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let grid = read_puzzle(&args.puzzle)?;
     let limits = RateLimits {
-        time: Some(
-            args.budget
-                .time_budget
-                .unwrap_or(crate::cmd::rate::DEFAULT_BUDGET),
-        ),
+        time: Some(args.budget.time_budget.unwrap_or(DEFAULT_BUDGET)),
         wall: args.budget.wall_limit,
     };
-    // The uniqueness check and clash message of `rate`, then the rating
-    // again with its steps kept.
-    let mut state = RateState::new(limits);
-    match state.rate_grid(&grid) {
-        Err(clash) => bail!("the puzzle is not valid: {clash}"),
-        Ok(RateOutcome::Multiple) => {
-            eprintln!("sudoflow: the puzzle has more than one solution: Sudoku Explainer rates only proper puzzles");
-            return Ok(ExitCode::from(exit::FAILURE));
-        }
-        Ok(RateOutcome::Unsolvable(why)) => {
-            eprintln!("sudoflow: the puzzle has {why}");
-            return Ok(ExitCode::from(exit::FAILURE));
-        }
-        Ok(_) => {}
+    let format = Format::resolve(args.format, args.output.output.as_deref());
+    if args.step.is_some() && !matches!(format, Format::Svg | Format::Html) {
+        bail!("--step chooses the step of --format svg or html");
     }
-    let opts = se::Options {
-        budget: limits.budget(),
-        keep_steps: true,
-        ceiling: None,
+    let (puzzles, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        args.input.inputs.iter().partition(|p| is_puzzle(p));
+    if matches!(format, Format::Svg | Format::Html) {
+        return pictures::run(&args, &puzzles, format == Format::Svg, limits);
+    }
+    if !puzzles.is_empty() && !files.is_empty() {
+        bail!(
+            "explain takes puzzles or files, not both: {:?} is a file (or stdin), {:?} a puzzle",
+            files[0].display().to_string(),
+            puzzles[0].display().to_string()
+        );
+    }
+    if !puzzles.is_empty() {
+        return run_puzzles(&args, &puzzles, format, limits);
+    }
+    if args.output.resume && format != Format::Jsonl {
+        bail!(
+            "--resume continues JSON Lines runs: write --format jsonl (or -o FILE.jsonl) to \
+             be able to resume"
+        );
+    }
+    // The row machinery's format: JSON Lines for jsonl (typed fields from
+    // EXPLAIN_HEADER), else documents written as they are.
+    let rows_format = if format == Format::Jsonl {
+        crate::output::Format::Jsonl
+    } else {
+        crate::output::Format::Csv
     };
-    let rating = match Rater::new().rate(&grid, &opts) {
-        Ok(r) => r,
-        Err(RateError::Timeout { cut, steps }) => {
-            eprintln!("sudoflow: {}", limits.timeout_message(cut, steps));
-            return Ok(ExitCode::from(exit::FAILURE));
-        }
-        Err(e) => {
-            eprintln!("sudoflow: {e}");
-            return Ok(ExitCode::from(exit::FAILURE));
-        }
+    let output = args.output.with_format(rows_format);
+    let own: Vec<String> = EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect();
+    let opts = opts::start_run(
+        &args.input,
+        &opts::MapArgs::default(),
+        &own,
+        &output,
+        &args.work,
+    )?;
+    let spec = RunSpec {
+        command: "explain",
+        resumable: format == Format::Jsonl,
+        inputs: args.input.sidecar_inputs(),
+        options: vec![
+            ("time-budget", opts::duration_text(limits.time)),
+            ("wall-limit", opts::duration_text(limits.wall)),
+            ("blank", char::from(args.input.blank).to_string()),
+            ("column", args.input.column_text()),
+            ("puzzle", args.input.puzzle_text()),
+            ("format", format.name().to_string()),
+        ],
+        header: if format == Format::Jsonl {
+            own
+        } else {
+            Vec::new()
+        },
+        text_columns: Vec::new(),
+        format: rows_format,
     };
-    let text = match args.format {
-        Format::Json => {
-            let json = ExplainJson {
-                puzzle: grid.to_line(),
-                er: tenths(rating.er),
-                ep: tenths(rating.ep),
-                ed: tenths(rating.ed),
-                technique: rating.technique.clone(),
-                hardest_step: rating.hardest + 1,
-                steps: rating
-                    .steps
-                    .iter()
-                    .enumerate()
-                    .map(|(i, h)| StepJson {
-                        step: i + 1,
-                        rating: tenths(h.difficulty),
-                        technique: h.name.to_string(),
-                        placed: placed(h),
-                        removed: removed(h),
-                    })
-                    .collect(),
-            };
-            serde_json::to_string_pretty(&json)? + "\n"
-        }
-        Format::Text => text_table(&grid, &rating),
-    };
-    use std::io::Write;
-    std::io::stdout().lock().write_all(text.as_bytes())?;
-    Ok(ExitCode::from(exit::OK))
+    let (mut out, mut sink, mut kept) =
+        RunOutput::open(output.output.as_deref(), &spec, output.resume)?;
+    opts::note_terminal_stdin(&opts, output.quiet);
+    let blank = args.input.blank;
+    let mut counts = [0u64; STATUSES.len()];
+    let mut first = true;
+    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let result = pipeline::run_resumed(
+        &opts,
+        Some(&mut check),
+        || RateState::explaining(limits),
+        |state: &mut RateState, record: &Record| {
+            let mut row = explain_record(state, record);
+            if record.grid.is_ok() {
+                row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
+            }
+            format_row(row, format)
+        },
+        |e: Emit<Done>| match e {
+            Emit::Row(done) => {
+                let status = write_done(done, format, &mut sink, &mut first)?;
+                let slot = STATUSES.iter().position(|&s| s == status);
+                counts[slot.expect("every status is listed")] += 1;
+                out.row_written(&mut sink)
+            }
+            Emit::Flush => out.flush(&mut sink),
+        },
+    );
+    out.finish(
+        sink,
+        result,
+        kept.as_mut(),
+        &STATUSES,
+        &mut counts,
+        output.quiet,
+        args.input.strict,
+    )
 }
 
-/// The text format: a summary, then one line per step.
-pub fn text_table(grid: &Grid, rating: &Rating) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::new();
-    let _ = writeln!(s, "puzzle   {}", grid.to_line());
-    let _ = writeln!(
-        s,
-        "rating   ER {}  EP {}  ED {}   (Sudoku Explainer 1.2.1.3 scale)",
-        Rating::format(rating.er),
-        Rating::format(rating.ep),
-        Rating::format(rating.ed)
-    );
-    if !rating.steps.is_empty() {
-        let _ = writeln!(
-            s,
-            "hardest  step {}: {}",
-            rating.hardest + 1,
-            rating.technique
-        );
+/// Explains the puzzles given on the command line, in order: every one is
+/// read first (exit 2 if one cannot be), then explained and written. In
+/// text and json, a puzzle that cannot be explained is said on stderr
+/// (exit 1 at the end); jsonl writes its row.
+fn run_puzzles(
+    args: &ExplainArgs,
+    puzzles: &[&PathBuf],
+    format: Format,
+    limits: RateLimits,
+) -> anyhow::Result<ExitCode> {
+    use anyhow::Context;
+    if args.output.resume {
+        bail!("--resume continues a run over files: puzzles on the command line are not resumed");
     }
-    let _ = writeln!(s, "steps    {}", rating.step_count);
-    let _ = writeln!(s);
-    let width = rating
-        .steps
-        .iter()
-        .map(|h| h.name.len())
-        .max()
-        .unwrap_or(9)
-        .max(9);
-    let _ = writeln!(s, "step  rating  {:width$}  result", "technique");
-    for (i, h) in rating.steps.iter().enumerate() {
-        let mut result: Vec<String> = placed(h).into_iter().collect();
-        result.extend(removed(h));
-        let _ = writeln!(
-            s,
-            "{:>4}  {:>6}  {:width$}  {}",
-            i + 1,
-            Rating::format(h.difficulty),
-            h.name,
-            result.join(", ")
-        );
+    let source: Arc<str> = Arc::from("argument");
+    let mut records = Vec::with_capacity(puzzles.len());
+    for (i, arg) in puzzles.iter().enumerate() {
+        let text = arg.to_string_lossy();
+        let field = first_field(&text);
+        let grid =
+            Grid::parse(field).with_context(|| format!("cannot read the puzzle {field:?}"))?;
+        if let Err(clash) = grid.check_givens() {
+            bail!("the puzzle {field:?} is not valid: {clash}");
+        }
+        records.push(Record {
+            index: i as u64 + 1,
+            source: Arc::clone(&source),
+            line: i as u64 + 1,
+            raw: String::new(),
+            grid: Ok(grid),
+            pencilmarks: None,
+            kept: Vec::new(),
+        });
     }
-    s
+    let rows_format = if format == Format::Jsonl {
+        crate::output::Format::Jsonl
+    } else {
+        crate::output::Format::Csv
+    };
+    let spec = RunSpec {
+        command: "explain",
+        resumable: false,
+        inputs: Vec::new(),
+        options: vec![("format", format.name().to_string())],
+        header: if format == Format::Jsonl {
+            EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect()
+        } else {
+            Vec::new()
+        },
+        text_columns: Vec::new(),
+        format: rows_format,
+    };
+    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let (mut out, mut sink, _) = RunOutput::open(args.output.output.as_deref(), &spec, false)?;
+    let mut state = RateState::explaining(limits);
+    let blank = args.input.blank;
+    let mut failed = false;
+    let mut first = true;
+    for record in &records {
+        if let Some(signal) = crate::interrupt::requested() {
+            return out.interrupted(sink, signal, "stopped between puzzles");
+        }
+        let mut row = explain_record(&mut state, record);
+        row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
+        if row.explanation.is_none() && format != Format::Jsonl {
+            // As for one puzzle always: the reason on stderr, exit 1.
+            let why = row
+                .unexplained(record)
+                .expect("a row without an explanation");
+            if records.len() > 1 {
+                eprintln!("sudoflow: puzzle {}: {why}", record.index);
+            } else {
+                eprintln!("sudoflow: {why}");
+            }
+            failed = true;
+            continue;
+        }
+        write_done(format_row(row, format), format, &mut sink, &mut first)?;
+        out.row_written(&mut sink)?;
+    }
+    out.commit(sink)?;
+    Ok(ExitCode::from(if failed {
+        exit::FAILURE
+    } else {
+        exit::OK
+    }))
+}
+
+/// `--format svg|html`: pictures of one puzzle's steps.
+mod pictures {
+    use super::{first_field, ExplainArgs};
+    use crate::cmd::print::write_output;
+    use crate::exit;
+    use crate::grid::Grid;
+    use crate::pipeline::reader;
+    use crate::rating::se::{self, RateError, Rater, Rating};
+    use crate::render::{html, step as steps, svg};
+    use crate::rows::rate::{RateLimits, RateOutcome, RateState};
+    use anyhow::{bail, Context};
+    use std::ops::ControlFlow;
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    /// The one puzzle: the argument, or the first record of the inputs.
+    fn puzzle(args: &ExplainArgs, puzzles: &[&PathBuf]) -> anyhow::Result<Grid> {
+        // -p PUZZLE (clap refuses it beside inputs).
+        if let Some(text) = &args.input.puzzle {
+            return Grid::parse(first_field(text))
+                .with_context(|| format!("cannot read the puzzle {text:?}"));
+        }
+        match puzzles {
+            [one] => {
+                let text = one.to_string_lossy();
+                let field = first_field(&text);
+                return Grid::parse(field)
+                    .with_context(|| format!("cannot read the puzzle {field:?}"));
+            }
+            [_, _, ..] => bail!(
+                "--format svg and html draw one puzzle: give one (or a file, whose first \
+                 record is drawn)"
+            ),
+            [] => {}
+        }
+        let inputs = if args.input.inputs.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            args.input.inputs.clone()
+        };
+        let mut first = None;
+        reader::for_each_item(
+            &inputs,
+            args.input.column.as_ref(),
+            &[],
+            |item| match item {
+                reader::Item::Record(r) => {
+                    first = Some(r);
+                    ControlFlow::Break(())
+                }
+                reader::Item::Waiting => ControlFlow::Continue(()),
+            },
+        )?;
+        let Some(record) = first else {
+            bail!("no puzzle to draw: the input holds no record")
+        };
+        record.grid.map_err(|e| anyhow::anyhow!(e))
+    }
+
+    /// Rates the puzzle with its steps kept; `Err` with the exit code after
+    /// saying why on stderr.
+    fn rate(grid: &Grid, limits: RateLimits) -> anyhow::Result<Result<Rating, ExitCode>> {
+        let mut state = RateState::new(limits);
+        match state.rate_grid(grid) {
+            Err(clash) => bail!("the puzzle is not valid: {clash}"),
+            Ok(RateOutcome::Multiple) => {
+                eprintln!(
+                    "sudoflow: the puzzle has more than one solution: Sudoku Explainer rates \
+                     only proper puzzles"
+                );
+                return Ok(Err(ExitCode::from(exit::FAILURE)));
+            }
+            Ok(RateOutcome::Unsolvable(why)) => {
+                eprintln!("sudoflow: the puzzle has no solution: {why}");
+                return Ok(Err(ExitCode::from(exit::FAILURE)));
+            }
+            Ok(_) => {}
+        }
+        let opts = se::Options {
+            budget: limits.budget(),
+            keep_steps: true,
+            ceiling: None,
+        };
+        match Rater::new().rate(grid, &opts) {
+            Ok(r) => Ok(Ok(r)),
+            Err(RateError::Timeout { cut, steps }) => {
+                eprintln!("sudoflow: {}", limits.timeout_message(cut, steps));
+                Ok(Err(ExitCode::from(exit::FAILURE)))
+            }
+            Err(e) => {
+                eprintln!("sudoflow: {e}");
+                Ok(Err(ExitCode::from(exit::FAILURE)))
+            }
+        }
+    }
+
+    /// Runs `explain --format svg|html`.
+    pub fn run(
+        args: &ExplainArgs,
+        puzzles: &[&PathBuf],
+        svg_format: bool,
+        limits: RateLimits,
+    ) -> anyhow::Result<ExitCode> {
+        if args.output.resume {
+            bail!("--resume continues JSON Lines runs, not pictures");
+        }
+        let grid = puzzle(args, puzzles)?;
+        let rating = match rate(&grid, limits)? {
+            Ok(r) => r,
+            Err(code) => return Ok(code),
+        };
+        let step = match args.step {
+            Some(n) if n as usize > rating.steps.len() => bail!(
+                "--step {n}: the path has {} step{}",
+                rating.steps.len(),
+                if rating.steps.len() == 1 { "" } else { "s" }
+            ),
+            Some(n) => n as usize,
+            None => rating.hardest + 1,
+        };
+        let output = args.output.output.as_deref();
+        let all = steps::steps(&grid, &rating);
+        if !svg_format {
+            let page = html::page(&grid, &rating, &all, step);
+            write_output(output, page.as_bytes())?;
+            return Ok(ExitCode::from(exit::OK));
+        }
+        if all.is_empty() {
+            bail!("the puzzle has no step to draw: every cell is given");
+        }
+        let draw = |n: usize| svg::document(&steps::picture(&all[n - 1], grid.cells(), all.len()));
+        let dir = match output {
+            Some(p) if p.as_os_str() != "-" => p,
+            _ => {
+                write_output(None, draw(step).as_bytes())?;
+                return Ok(ExitCode::from(exit::OK));
+            }
+        };
+        if dir
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+        {
+            write_output(Some(dir), draw(step).as_bytes())?;
+            return Ok(ExitCode::from(exit::OK));
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot make the directory {}", dir.display()))?;
+        let chosen: Vec<usize> = match args.step {
+            Some(_) => vec![step],
+            None => (1..=all.len()).collect(),
+        };
+        for &n in &chosen {
+            write_output(
+                Some(&dir.join(format!("step-{n:03}.svg"))),
+                draw(n).as_bytes(),
+            )?;
+        }
+        if !args.output.quiet {
+            eprintln!(
+                "sudoflow: wrote {} picture{} to {}",
+                chosen.len(),
+                if chosen.len() == 1 { "" } else { "s" },
+                dir.display()
+            );
+        }
+        Ok(ExitCode::from(exit::OK))
+    }
 }

@@ -180,6 +180,10 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub exclude: Vec<std::path::PathBuf>,
 
+    /// With --se, add a label column: the level of er (Easy, Medium, Hard, Fiendish, Diabolical).
+    #[arg(long, requires = "se", long_help = crate::cmd::rate::LABELS_HELP)]
+    pub labels: bool,
+
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: opts::OutputArgs,
@@ -210,8 +214,10 @@ pub struct GenerateArgs {
 const AFTER_HELP: &str = "\
 Output: CSV with solve's columns (index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
 guesses,backtracks,error), with --se the rating columns er,ep,ed, then `seed`, the candidate
-seed that rebuilds that puzzle alone (--puzzle-seed). `sudoflow solve` (--se) on the puzzles
-gives the same score columns.
+seed that rebuilds that puzzle alone (--puzzle-seed), then with --labels `label`, the level of
+er (Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up:
+Sudoku Explainer's own generator levels). `sudoflow solve` (--se) on the puzzles gives the
+same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --max-time ran out (the puzzles before it are written, in order);
@@ -472,21 +478,9 @@ fn distinct(
     Ok(q)
 }
 
-/// A record of an `--exclude` file: its class's digest, `None` for one
-/// that is no 81-cell puzzle, or the panic that canonicalizing it met.
-struct ExcludedRecord(Result<Option<u128>, String>);
-
-impl crate::pipeline::FromPanic for ExcludedRecord {
-    fn from_panic(record: &crate::pipeline::Record, message: &str) -> ExcludedRecord {
-        ExcludedRecord(Err(crate::pipeline::panic_message(record, message)))
-    }
-}
-
-/// `--exclude`: the classes of the puzzles in `files` (read as every
-/// command reads its inputs, on `threads` threads) and the records that
-/// are no 81-cell puzzle (skipped); `None` without files.
-///
-/// Errors: a file cannot be read (the reader's message names it).
+/// `--exclude`: the classes of the puzzles in `files` and the records
+/// that are no 81-cell puzzle ([`crate::rows::classes_in`]); `None`
+/// without files.
 fn excluded_classes(
     files: &[std::path::PathBuf],
     threads: usize,
@@ -494,45 +488,25 @@ fn excluded_classes(
     if files.is_empty() {
         return Ok(None);
     }
-    let opts = crate::pipeline::PipelineOptions {
-        inputs: files.to_vec(),
-        threads,
-        ..Default::default()
-    };
-    let (mut classes, mut skipped) = (Classes::new(), 0);
-    crate::pipeline::run(
-        &opts,
-        Canonicalizer::new,
-        |canon: &mut Canonicalizer, record: &crate::pipeline::Record| {
-            let grid = record
-                .grid
-                .as_ref()
-                .ok()
-                .filter(|_| record.pencilmarks.is_none());
-            ExcludedRecord(Ok(grid.map(|g| canon.canonicalize(g).digest())))
-        },
-        |ExcludedRecord(digest)| {
-            match digest.map_err(anyhow::Error::msg)? {
-                Some(digest) => {
-                    classes.first_of(digest, 0);
-                }
-                None => skipped += 1,
-            }
-            Ok(())
-        },
-    )
-    .context("--exclude")?;
-    Ok(Some((classes, skipped)))
+    crate::rows::classes_in(files, threads)
+        .context("--exclude")
+        .map(Some)
 }
 
-fn write_row(w: &mut CsvSink, index: u64, p: &Generated) -> anyhow::Result<()> {
+/// Writes puzzle `index`'s row; with `labels`, the label of its rating last.
+fn write_row(w: &mut CsvSink, index: u64, p: &Generated, labels: bool) -> anyhow::Result<()> {
     // Scored with solve's default options, so the limit is the default one.
     let row = SolveRow::solved(index, &p.puzzle, &p.outcome, SolveOptions::default().limit);
     let seed = p.seed.to_string();
     match p.se {
         Some(se) => {
+            let label = crate::rating::labels::label(se[0]);
             let [er, ep, ed] = se.map(Rating::format);
-            w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed])
+            if labels {
+                w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed, label])
+            } else {
+                w.write_solve_row_with(&row, &[&er, &ep, &ed, &seed])
+            }
         }
         None => w.write_solve_row_with(&row, &[&seed]),
     }
@@ -552,6 +526,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         .chain(se_columns)
         .copied()
         .chain(["seed"])
+        .chain(args.labels.then_some("label"))
         .map(String::from)
         .collect();
     let output = args.output.output.as_deref().unwrap_or(Path::new("-"));
@@ -599,6 +574,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("max-tries", args.max_tries.to_string()),
             ("distinct", args.distinct.to_string()),
             ("exclude", args.exclude.len().to_string()),
+            ("labels", args.labels.to_string()),
         ],
         header,
         text_columns: Vec::new(),
@@ -632,7 +608,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         let result = Generator::new(opts).candidate(seed);
         return match result {
             Ok(p) => {
-                write_row(&mut w, 1, &p)?;
+                write_row(&mut w, 1, &p, args.labels)?;
                 out.commit(w)?;
                 Ok(ExitCode::from(exit::OK))
             }
@@ -658,6 +634,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     // Rows written by this run, for the progress bar.
     let shown = AtomicU64::new(0);
     let mut written = 0u64;
+    let labels = args.labels;
     let mut failure = None;
 
     // Indices taken by the workers and not yet written hold a token each:
@@ -745,7 +722,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 };
                 match row {
                     Ok(p) => {
-                        write_row(&mut w, i, &p)?;
+                        write_row(&mut w, i, &p, labels)?;
                         out.row_written(&mut w)?;
                         written += 1;
                         shown.store(written, Relaxed);

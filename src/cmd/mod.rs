@@ -6,5 +6,6 @@ pub mod count;
 pub mod count_grids;
 pub mod explain;
 pub mod generate;
+pub mod print;
 pub mod rate;
 pub mod solve;

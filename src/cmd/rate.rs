@@ -34,6 +34,7 @@ Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
   ed  the diamond: the first step (%d);
   all three with one decimal as serate prints them; technique is SE's name of the step that
   set er, steps the number of steps of the path.
+  label (with --labels, after steps) the level of er on SE's own generator scale: Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up.
 Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
 unsolvable (no solution; error says where the contradiction lies); timeout (--time-budget \
 or --wall-limit ran out; error says after how many steps);
@@ -70,11 +71,32 @@ pub struct RateArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub budget: opts::BudgetArgs,
+
+    /// Add a label column: the level of er (Easy, Medium, Hard, Fiendish, Diabolical).
+    #[arg(long, long_help = LABELS_HELP)]
+    pub labels: bool,
 }
+
+/// `--labels`' long help (`rate`, `generate`).
+pub const LABELS_HELP: &str =
+    "Add a column 'label' (after the rating columns, before --source's): the level of the \
+    puzzle's er on the scale of Sudoku Explainer 1.2.1.3's own generator (its Generate \
+    dialog's levels): Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, \
+    Diabolical 6.1 and up. Empty where there is no rating. `print` uses it in captions.\n\
+    Example: --labels -o rated.csv";
 
 pub use crate::rows::rate::{
     rate_record, RateLimits, RateOutcome, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
 };
+
+/// `--labels`' column for `row`: the label of its er, blank for a row
+/// that is not rated.
+fn rate_label(row: &RateRow) -> &'static str {
+    match &row.outcome {
+        RateOutcome::Rated(r) => crate::rating::labels::label(r.er),
+        _ => "",
+    }
+}
 
 /// Runs `sudoflow rate`.
 ///
@@ -86,7 +108,11 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         time: Some(args.budget.time_budget.unwrap_or(DEFAULT_BUDGET)),
         wall: args.budget.wall_limit,
     };
-    let own: Vec<String> = RATE_HEADER.iter().map(|h| h.to_string()).collect();
+    let own: Vec<String> = RATE_HEADER
+        .iter()
+        .chain(args.labels.then_some(&"label"))
+        .map(|h| h.to_string())
+        .collect();
     let opts = opts::start_run(&args.input, &args.map, &own, &args.output, &args.work)?;
     let carry = args.map.carry();
     let spec = RunSpec {
@@ -99,6 +125,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
             ("blank", char::from(args.input.blank).to_string()),
             ("column", args.input.column_text()),
             ("puzzle", args.input.puzzle_text()),
+            ("labels", args.labels.to_string()),
         ]
         .into_iter()
         .chain(args.map.sidecar_options())
@@ -111,6 +138,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         RunOutput::open(args.output.output.as_deref(), &spec, args.output.resume)?;
     opts::note_terminal_stdin(&opts, args.output.quiet);
     let blank = args.input.blank;
+    let labels = args.labels;
 
     let work = |state: &mut RateState, record: &Record| {
         let mut row = rate_record(state, record);
@@ -135,7 +163,13 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         },
         |e: Emit<Carried<RateRow>>| match e {
             Emit::Row(carried) => {
-                let fields = |row: &RateRow| Vec::from(row.fields());
+                let fields = |row: &RateRow| {
+                    let mut fields = Vec::from(row.fields());
+                    if labels {
+                        fields.push(rate_label(row).to_string());
+                    }
+                    fields
+                };
                 match write_carried(&mut sink, &carry, classes.as_ref(), &carried, fields)? {
                     Some(row) => {
                         let slot = STATUSES.iter().position(|&s| s == row.status());

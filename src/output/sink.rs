@@ -106,11 +106,13 @@ pub enum ColumnKind {
     Text,
 }
 
-/// The kind of the CLI's column `name`.
+/// The kind of the CLI's column `name`. (`explain`'s JSON Lines put the
+/// array of steps in `steps`: JSON Lines writes every column that is not
+/// text as it is.)
 pub fn column_kind(name: &str) -> ColumnKind {
     match name {
         "index" | "solutions" | "clues" | "wnf_level" | "guesses" | "backtracks" | "steps"
-        | "row" | "automorphisms" | "class_index" | "line" => ColumnKind::Int,
+        | "row" | "automorphisms" | "class_index" | "line" | "hardest_step" => ColumnKind::Int,
         "seed" => ColumnKind::UInt,
         "wnf" | "er" | "ep" | "ed" => ColumnKind::Float,
         _ => ColumnKind::Text,

@@ -4,7 +4,10 @@
 //!   section 2), computed from the givens alone in a few nanoseconds.
 //! - [`se`]: Sudoku Explainer's human-technique rating (ER/EP/ED), found by
 //!   solving the puzzle step by step the way SE 1.2.1.3 does.
+//! - [`labels`]: names for ER ranges (Easy ... Diabolical), the levels of
+//!   SE's own generator.
 
+pub mod labels;
 pub mod se;
 mod wnf;
 

@@ -1,9 +1,11 @@
 //! The row each streaming command writes for one input record, and the work
-//! that makes it: what `sudoflow solve`, `count` and `rate` run on every
+//! that makes it: what `sudoflow solve`, `count`, `rate`, `canon` and `explain` run on every
 //! record (through [`crate::pipeline`]), in a form the Python package and
 //! other library users call directly, without the command line.
 
+pub mod canon;
 pub mod count;
+pub mod explain;
 pub mod rate;
 pub mod solve;
 
@@ -250,6 +252,57 @@ pub fn resume_check<'a>(
         }
         Ok(skipped)
     }
+}
+
+/// A record of an `--exclude` file: its class's digest, `None` for one
+/// that is no 81-cell puzzle, or the panic that canonicalizing it met.
+struct ExcludedRecord(Result<Option<u128>, String>);
+
+impl crate::pipeline::FromPanic for ExcludedRecord {
+    fn from_panic(record: &crate::pipeline::Record, message: &str) -> ExcludedRecord {
+        ExcludedRecord(Err(crate::pipeline::panic_message(record, message)))
+    }
+}
+
+/// The classes (minlex forms, [`crate::canon`]) of the puzzles in
+/// `files`, read as every command reads its inputs, on `threads` threads,
+/// and the number of records that are no 81-cell puzzle (skipped): what
+/// `generate --exclude` and the Python package's `generate(exclude=)`
+/// pass over.
+///
+/// Errors: a file cannot be read (the reader's message names it).
+pub fn classes_in(
+    files: &[std::path::PathBuf],
+    threads: usize,
+) -> anyhow::Result<(crate::canon::Classes, u64)> {
+    let opts = crate::pipeline::PipelineOptions {
+        inputs: files.to_vec(),
+        threads,
+        ..Default::default()
+    };
+    let (mut classes, mut skipped) = (crate::canon::Classes::new(), 0);
+    crate::pipeline::run(
+        &opts,
+        crate::canon::Canonicalizer::new,
+        |canon: &mut crate::canon::Canonicalizer, record: &crate::pipeline::Record| {
+            let grid = record
+                .grid
+                .as_ref()
+                .ok()
+                .filter(|_| record.pencilmarks.is_none());
+            ExcludedRecord(Ok(grid.map(|g| canon.canonicalize(g).digest())))
+        },
+        |ExcludedRecord(digest)| {
+            match digest.map_err(anyhow::Error::msg)? {
+                Some(digest) => {
+                    classes.first_of(digest, 0);
+                }
+                None => skipped += 1,
+            }
+            Ok(())
+        },
+    )?;
+    Ok((classes, skipped))
 }
 
 #[cfg(test)]

@@ -184,6 +184,8 @@ pub struct RateState {
     solver: Solver,
     rater: Rater,
     limits: RateLimits,
+    /// Keep the path's steps in the rating (`explain`).
+    keep_steps: bool,
 }
 
 impl RateState {
@@ -193,6 +195,17 @@ impl RateState {
             solver: Solver::new(SolveOptions::default()),
             rater: Rater::new(),
             limits,
+            keep_steps: false,
+        }
+    }
+
+    /// A worker state for `explain`: as [`RateState::new`], and each
+    /// rating keeps its steps with their cells and chains
+    /// ([`se::Options::keep_steps`]).
+    pub fn explaining(limits: RateLimits) -> RateState {
+        RateState {
+            keep_steps: true,
+            ..RateState::new(limits)
         }
     }
 
@@ -236,7 +249,7 @@ impl RateState {
             1 => {
                 let opts = se::Options {
                     budget: self.limits.budget(),
-                    keep_steps: false,
+                    keep_steps: self.keep_steps,
                     ceiling: None,
                 };
                 Ok(match self.rater.rate_board(board(), &opts) {

@@ -104,6 +104,7 @@ mod records;
 mod streaming;
 
 pub use puzzle::parse_valid;
+pub use records::item_record;
 
 use super::formats;
 use super::Record;

@@ -3,11 +3,12 @@
 use super::csv::{line_fields, quoting, unquoted_field, Fields, Parser, Step};
 use super::lines::{Input, Line, Lines};
 use super::puzzle::{clip, make_record, parse_valid};
-use super::{streaming, utf16_message, Column, Item, Reading};
+use super::{streaming, utf16_message, Column, Item, Reading, LINE_CAP};
 use crate::grid::Grid;
 use crate::pipeline::formats::{self, Pasted};
 use crate::pipeline::Record;
 use anyhow::{bail, Context};
+use std::io::BufRead;
 use std::sync::Arc;
 
 /// The records of one input's lines, one at a time ([`InputRecords::next`]):
@@ -404,6 +405,66 @@ impl<R: Input> InputRecords<R> {
             }
             emit!(make_record(next_index(index), name, line_no, field));
         }
+    }
+}
+
+/// The record of one item of a list of puzzles, each item one record (the
+/// Python package's input): `item` read as a line of an input named `source`
+/// is read (see the module documentation: text after a separator ignored,
+/// a quoted field, 729-character pencilmarks, cells pasted between spaces or
+/// `|`), numbered `index` (from 1) and named `source:index` in its error,
+/// a line end after it ignored. What only makes sense across lines is not
+/// looked for (a header) or is an error, so that every item is exactly one
+/// record: an item that is blank, a `#` comment or a box rule, one row of a
+/// 9-line grid, or that holds more than one line.
+pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
+    let invalid = |raw: &[u8], error: &str| Record {
+        index,
+        source: Arc::clone(source),
+        line: index,
+        raw: clip(&String::from_utf8_lossy(raw)),
+        grid: Err(format!("{source}:{index}: {error}")),
+        pencilmarks: None,
+        kept: Vec::new(),
+    };
+    let line = formats::trim_line_end(item);
+    if let Some(at) = memchr::memchr(b'\n', line) {
+        let lines = line.split(|&b| b == b'\n').count();
+        return invalid(
+            &line[..at],
+            &format!("{lines} lines in one item: an item holds one puzzle, on one line"),
+        );
+    }
+    if let Some(grid) = line_of_valid_puzzle(line) {
+        return Record {
+            index,
+            source: Arc::clone(source),
+            line: index,
+            raw: String::new(),
+            grid: Ok(grid),
+            pencilmarks: None,
+            kept: Vec::new(),
+        };
+    }
+    let reading = Reading {
+        line_cap: LINE_CAP,
+        column: None,
+        keep: &[],
+        watch: None,
+    };
+    let input: Box<dyn BufRead + Send + '_> = Box::new(line);
+    let mut records = InputRecords::new(source, input, &reading);
+    // A line of a file past its header, numbered as the item.
+    records.first = false;
+    records.line_no = index.saturating_sub(1);
+    let mut counter = index.saturating_sub(1);
+    let text = line.trim_ascii();
+    match records.next(&mut counter, None) {
+        Ok(Some(Item::Record(record))) => record,
+        Ok(_) if text.is_empty() => invalid(text, "no puzzle (an empty item)"),
+        Ok(_) if text[0] == b'#' => invalid(text, "no puzzle (a # comment)"),
+        Ok(_) => invalid(text, "no puzzle (a box rule)"),
+        Err(e) => invalid(text, &format!("{e:#}")),
     }
 }
 

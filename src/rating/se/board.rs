@@ -246,7 +246,7 @@ pub fn indices(mask: u16) -> impl Iterator<Item = usize> {
 /// positions of each digit and number of empty cells, kept in step by
 /// [`Board::remove`] and [`Board::place`] so that the techniques read them
 /// in one load.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Cell values, row-major: 0 empty, 1..=9 placed.
     pub(crate) values: [u8; 81],

@@ -327,9 +327,11 @@ pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
         if found.is_none() {
             memo.gave_nothing(&cells);
         }
-        found
+        found.map(|removable| (removable, cells))
     })
-    .map(|removable| Hint::new(6.2, "Aligned Pair Exclusion", &removable, None))
+    .map(|(removable, cells)| {
+        Hint::new(6.2, "Aligned Pair Exclusion", &removable, None).with_cells(cells)
+    })
 }
 
 /// SE's `AlignedExclusion(3)`: the first triplet exclusion that removes
@@ -367,11 +369,13 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
                 continue;
             }
             if let Some(removable) = exclude(board, &cells, common) {
-                return Some(removable);
+                return Some((removable, cells));
             }
             memo.gave_nothing(&cells);
         }
         None
     })
-    .map(|removable| Hint::new(7.5, "Aligned Triplet Exclusion", &removable, None))
+    .map(|(removable, cells)| {
+        Hint::new(7.5, "Aligned Triplet Exclusion", &removable, None).with_cells(cells)
+    })
 }

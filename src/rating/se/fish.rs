@@ -20,7 +20,7 @@ pub fn fish(board: &Board, degree: usize) -> Option<Hint> {
         occurrences[v as usize] = board.occurrences(v);
     }
     for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
-        let mut first: Option<(u16, u8, [u16; 81])> = None;
+        let mut first: Option<(u16, u8, [u16; 81], u16)> = None;
         for v in 1..=9u8 {
             if occurrences[v as usize] as usize + degree * 2 > 9 {
                 continue;
@@ -29,7 +29,7 @@ pub fn fish(board: &Board, degree: usize) -> Option<Hint> {
                 .filter(|&k| (2..=degree as u32).contains(&board.positions(base * 9 + k, v).card()))
                 .fold(0u16, |m, k| m | 1 << k);
             for combo in subsets_of(eligible, degree) {
-                if first.as_ref().is_some_and(|&(c, _, _)| c < combo) {
+                if first.as_ref().is_some_and(|&(c, _, _, _)| c < combo) {
                     break; // a lower digit already has an earlier fish
                 }
                 let mut sets = [0u16; 4];
@@ -49,17 +49,28 @@ pub fn fish(board: &Board, degree: usize) -> Option<Hint> {
                     }
                 }
                 if any {
-                    if first.as_ref().is_none_or(|&(c, _, _)| combo < c) {
-                        first = Some((combo, v, removable));
+                    if first.as_ref().is_none_or(|&(c, _, _, _)| combo < c) {
+                        first = Some((combo, v, removable, covers));
                     }
                     break;
                 }
             }
         }
-        if let Some((_, _, removable)) = first {
+        if let Some((combo, v, removable, covers)) = first {
             let (difficulty, name) =
                 [(3.2, "X-Wing"), (3.8, "Swordfish"), (5.2, "Jellyfish")][degree - 2];
-            return Some(Hint::new(difficulty, name, &removable, None));
+            // SE's text names the fish's cells cover line by cover line,
+            // each along the base lines.
+            let mut cells = Vec::new();
+            for i in indices(covers) {
+                for j in indices(combo) {
+                    let c = REGION_CELLS[cover * 9 + i][j] as usize;
+                    if board.cands[c] & bit(v) != 0 {
+                        cells.push(c);
+                    }
+                }
+            }
+            return Some(Hint::new(difficulty, name, &removable, None).with_cells(cells));
         }
     }
     None

@@ -1,6 +1,7 @@
 //! A step of the path: what a technique found and what it changes.
 
 use super::board::Board;
+use super::explain::chain::Chain;
 use std::borrow::Cow;
 
 /// One hint, as SE applies it: candidates removed, then at most one value
@@ -21,6 +22,13 @@ pub struct Hint {
     /// Candidates removed: `(cell, mask)` pairs, ascending by cell, mask bit
     /// `v` for digit `v`. Empty for a plain single.
     pub removals: Vec<(u8, u16)>,
+    /// The cells SE's one-line text of the hint names, in its order
+    /// (row-major 0..81; see [`super::explain`]).
+    pub cells: Vec<u8>,
+    /// The chains SE explains a chaining hint with, in its order (see
+    /// [`super::explain`]); kept only when the rating keeps its steps
+    /// ([`super::Options::keep_steps`]), else empty.
+    pub chains: Vec<Chain>,
 }
 
 impl Hint {
@@ -31,6 +39,8 @@ impl Hint {
             name: Cow::Borrowed(name),
             placement: Some((cell as u8, value)),
             removals: Vec::new(),
+            cells: vec![cell as u8],
+            chains: Vec::new(),
         }
     }
 
@@ -47,7 +57,16 @@ impl Hint {
             name: name.into(),
             placement: placement.map(|(c, v)| (c as u8, v)),
             removals: removals_of(removable),
+            cells: Vec::new(),
+            chains: Vec::new(),
         }
+    }
+
+    /// The hint with `cells` as the cells its text names, in SE's order
+    /// (see [`super::explain`]).
+    pub(crate) fn with_cells(mut self, cells: impl IntoIterator<Item = usize>) -> Hint {
+        self.cells = cells.into_iter().map(|c| c as u8).collect();
+        self
     }
 
     /// SE's `IndirectHint.apply()`: remove the candidates, then place the

@@ -186,5 +186,10 @@ fn hint(board: &Board, r1: usize, r2: usize, single: Option<usize>, v: u8, point
     if single.is_some() {
         removable = [0; 81];
     }
-    Hint::new(difficulty, name, &removable, single.map(|c| (c, v)))
+    // SE's text names the locked cells: r2's cells in r1 holding v.
+    let locked = REGION_CELLS[r2]
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| REGION_MASK[r1] >> c & 1 != 0 && board.cands[c] & bit(v) != 0);
+    Hint::new(difficulty, name, &removable, single.map(|c| (c, v))).with_cells(locked)
 }

@@ -88,6 +88,7 @@
 pub mod board;
 pub mod chains;
 pub mod exclusion;
+pub mod explain;
 pub mod fish;
 pub mod hint;
 pub mod intersections;
@@ -175,7 +176,8 @@ pub struct Options {
     /// Whatever the budget, a stop request ([`crate::interrupt`]) ends
     /// the rating within a few thousand units.
     pub budget: Budget,
-    /// Keep every step in [`Rating::steps`] (for `explain`).
+    /// Keep every step in [`Rating::steps`], each with the cells and
+    /// chains SE explains it with ([`explain::Step`]), for `explain`.
     pub keep_steps: bool,
     /// Stop as soon as a step is rated above this (SE's generator does the
     /// same): the puzzle's ER is then known to exceed it, and
@@ -442,6 +444,7 @@ impl Rater {
     /// ([`Chainer::forget`]).
     pub fn rate_board(&mut self, board: Board, options: &Options) -> Result<Rating, RateError> {
         self.chainer.forget();
+        self.chainer.set_explain(options.keep_steps);
         let mut meter = Meter::new(options.budget);
         let mut board = board;
         let mut rating = Rating {

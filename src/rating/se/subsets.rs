@@ -65,7 +65,8 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Hint> {
                 if any {
                     let name = format!("Naked {}", GROUP[degree - 2]);
                     let difficulty = [3.0, 3.6, 5.0][degree - 2];
-                    return Some(Hint::new(difficulty, name, &removable, None));
+                    let set = bit_nums(u64::from(combo)).map(|k| cells[k] as usize);
+                    return Some(Hint::new(difficulty, name, &removable, None).with_cells(set));
                 }
             }
         }
@@ -124,6 +125,7 @@ fn hidden_hint(
     positions: &[u16; 10],
 ) -> Option<Hint> {
     let cells = &REGION_CELLS[r];
+    let set = indices(common).map(|k| cells[k] as usize);
     let mut removable = [0u16; 81];
     let mut any = false;
     for k in indices(common) {
@@ -142,7 +144,9 @@ fn hidden_hint(
                     let difficulty = if degree == 2 { 2.0 } else { 2.5 };
                     // SE's direct hint only places the single: the subset's
                     // removals are shown, not applied.
-                    return Some(Hint::new(difficulty, name, &[0; 81], Some((cell, v))));
+                    return Some(
+                        Hint::new(difficulty, name, &[0; 81], Some((cell, v))).with_cells(set),
+                    );
                 }
             }
         }
@@ -150,7 +154,7 @@ fn hidden_hint(
     } else if any {
         let name = format!("Hidden {}", GROUP[degree - 2]);
         let difficulty = [3.4, 4.0, 5.4][degree - 2];
-        Some(Hint::new(difficulty, name, &removable, None))
+        Some(Hint::new(difficulty, name, &removable, None).with_cells(set))
     } else {
         None
     }

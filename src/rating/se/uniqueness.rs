@@ -37,6 +37,9 @@ struct LoopHint {
     difficulty: f64,
     kind: u8,
     len: usize,
+    /// The loop's cells, along the loop from its start (SE's text names
+    /// them so).
+    cells: Vec<usize>,
     removable: [u16; 81],
 }
 
@@ -48,7 +51,7 @@ impl LoopHint {
         } else {
             format!("Unique {shape} type {}", self.kind)
         };
-        Hint::new(self.difficulty, name, &self.removable, None)
+        Hint::new(self.difficulty, name, &self.removable, None).with_cells(self.cells)
     }
 }
 
@@ -196,6 +199,7 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
                         difficulty: loop_difficulty(lp.len()),
                         kind: 1,
                         len: lp.len(),
+                        cells: lp.to_vec(),
                         removable,
                     });
                 }
@@ -350,6 +354,7 @@ fn type2(board: &Board, lp: &[usize], extra: &[usize], pair: u16) -> LoopHint {
         difficulty: loop_difficulty(lp.len()),
         kind: 2,
         len: lp.len(),
+        cells: lp.to_vec(),
         removable,
     }
 }
@@ -405,6 +410,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         difficulty: base + to_add,
                         kind: 3,
                         len: lp.len(),
+                        cells: lp.to_vec(),
                         removable,
                     });
                 }
@@ -444,6 +450,7 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                         difficulty: base + to_add,
                         kind: 3,
                         len: lp.len(),
+                        cells: lp.to_vec(),
                         removable,
                     });
                 }
@@ -487,6 +494,7 @@ fn type4(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8) -> O
         difficulty: loop_difficulty(lp.len()),
         kind: 4,
         len: lp.len(),
+        cells: lp.to_vec(),
         removable,
     })
 }
@@ -552,7 +560,7 @@ pub fn bug(board: &Board) -> Option<Hint> {
         let cell = bug_cells[0];
         let mut removable = [0u16; 81];
         removable[cell] = board.cands[cell] & !all_bug_values;
-        return Some(Hint::new(5.6, "BUG type 1", &removable, None));
+        return Some(Hint::new(5.6, "BUG type 1", &removable, None).with_cells([cell]));
     }
     if all_bug_values.card() == 1 {
         if common != 0 {
@@ -566,7 +574,10 @@ pub fn bug(board: &Board) -> Option<Hint> {
                 }
             }
             if any {
-                return Some(Hint::new(5.7, "BUG type 2", &removable, None));
+                return Some(
+                    Hint::new(5.7, "BUG type 2", &removable, None)
+                        .with_cells(bug_cells.iter().copied()),
+                );
             }
         }
         if bug_cells.len() == 2 {
@@ -637,7 +648,10 @@ fn bug3(board: &Board, bug_cells: &[usize], all_bug_values: u16, common: u128) -
                 }
                 if any {
                     let difficulty = 5.7 + (naked.card() as i32 - 1) as f64 * 0.1;
-                    return Some(Hint::new(difficulty, "BUG type 3", &removable, None));
+                    return Some(
+                        Hint::new(difficulty, "BUG type 3", &removable, None)
+                            .with_cells(bug_cells.iter().copied()),
+                    );
                 }
             }
         }
@@ -662,6 +676,6 @@ fn bug4(
         let mut removable = [0u16; 81];
         removable[c1] = board.cands[c1] & !bug_values[c1] & !common;
         removable[c2] = board.cands[c2] & !bug_values[c2] & !common;
-        Some(Hint::new(5.7, "BUG type 4", &removable, None))
+        Some(Hint::new(5.7, "BUG type 4", &removable, None).with_cells([c1, c2]))
     })
 }

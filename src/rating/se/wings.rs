@@ -52,7 +52,8 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Hint> {
                     } else {
                         (4.2, "XY-Wing")
                     };
-                    return Some(Hint::new(difficulty, name, &removable, None));
+                    let cells = [xy_cell, xz_cell as usize, yz_cell as usize];
+                    return Some(Hint::new(difficulty, name, &removable, None).with_cells(cells));
                 }
             }
         }

@@ -17,6 +17,7 @@
 //! | dynamic (+) | `Chaining(true,true,false,1)` | 9.0 | as above |
 //! | nested levels 2-5 | `Chaining(true,true,false,n)` | 9.5, 10.0, 10.5, 11.0 | as above |
 
+pub(crate) mod explain;
 pub(crate) mod multiple;
 pub(crate) mod net;
 pub(crate) mod reach;
@@ -62,6 +63,12 @@ pub struct Candidate {
     /// Its place in SE's order of search when the search runs in another
     /// order (see [`Select::set_order`]); `u64::MAX` otherwise.
     pub order: u64,
+    /// The cells SE's text of the hint names (see
+    /// [`super::explain`](mod@super::explain)).
+    pub cells: Vec<u8>,
+    /// Its chains of implications, when the net explains
+    /// (`Net::explain` in `net`); else empty.
+    pub chains: Vec<super::explain::chain::Chain>,
 }
 
 /// Keeps the hint SE would apply: the first of those that sort lowest.
@@ -139,8 +146,12 @@ impl Select {
 
     /// The selected hint.
     pub fn into_hint(self) -> Option<Hint> {
-        self.best
-            .map(|c| Hint::new(c.difficulty, c.name, &c.removable, c.placement))
+        self.best.map(|c| {
+            let mut hint = Hint::new(c.difficulty, c.name, &c.removable, c.placement);
+            hint.cells = c.cells;
+            hint.chains = c.chains;
+            hint
+        })
     }
 }
 
@@ -348,6 +359,18 @@ impl Chainer {
         self.nishio_nothing = DigitMemo::default();
         self.xy_reach = None;
         self.multiple.forget();
+    }
+
+    /// Whether the hints found carry their chains of implications (for
+    /// `explain`; see `Net::explain` in `net`). The X pass's kept hints and
+    /// what nested searches gave (their hints' names and chains are kept
+    /// only when explaining) are forgotten when this changes.
+    pub fn set_explain(&mut self, explain: bool) {
+        if self.net.explain != explain {
+            self.net.explain = explain;
+            self.x_cache = unary::XCache::default();
+            self.multiple.forget();
+        }
     }
 
     /// Runs `search` with `meter` in the net (where every search charges

@@ -53,8 +53,11 @@ struct Tables {
 struct HintBuf {
     removals: Vec<(u8, u16)>,
     parents: Vec<u16>,
-    /// Per hint: removals start..end, parents start..end.
-    spans: Vec<[u32; 4]>,
+    /// Per hint: removals start..end, parents start..end, and the
+    /// technique ([`super::net::Node::rule`]).
+    spans: Vec<[u32; 5]>,
+    /// The technique of the hints closed next.
+    rule: u32,
 }
 
 impl HintBuf {
@@ -78,6 +81,7 @@ impl HintBuf {
             self.removals.len() as u32,
             parents_at as u32,
             self.parents.len() as u32,
+            self.rule,
         ]);
     }
 }
@@ -228,13 +232,16 @@ struct NestedGift {
 
 /// A nested hint that gave an outer chain potentials: its complexity and
 /// `FullChain` identity (the outer node's [`Nested`]), its rule parents (off
-/// keys of the outer chain) and its removals.
+/// keys of the outer chain) and its removals; its name and chains when the
+/// net explains ([`Net::explain`]), else empty.
 struct UsedHint {
     complexity: u32,
     flat: u32,
     identity: Vec<u16>,
     parents: Vec<u16>,
     removals: Vec<(u8, u16)>,
+    name: String,
+    chains: Vec<crate::rating::se::explain::chain::Chain>,
 }
 
 /// The nested searches' gifts, by what decides them: the nested rule, the
@@ -946,7 +953,15 @@ impl Multiple {
                         }
                         found = true;
                         let removals = &buf.removals[span[0] as usize..span[1] as usize];
-                        self.push_advanced(depth, parents, removals, super::net::NO_NESTED, net);
+                        let rule = span[4] as u8;
+                        self.push_advanced(
+                            depth,
+                            parents,
+                            removals,
+                            super::net::NO_NESTED,
+                            rule,
+                            net,
+                        );
                     }
                     self.tables[depth].hints = buf;
                     found
@@ -959,16 +974,18 @@ impl Multiple {
     }
 
     /// The off nodes of one advanced hint's removals, each with the hint's
-    /// rule parents (as nodes of the running chain) as parents. A removal
-    /// the chain holds already, or an earlier hint of the same look gave,
-    /// gets no node: the chain takes a potential from the first hint that
-    /// gives it.
+    /// rule parents (as nodes of the running chain) as parents; `nested`
+    /// the nested chain's index, or `rule` the basic technique's
+    /// ([`super::net::Node::rule`]). A removal the chain holds already, or
+    /// an earlier hint of the same look gave, gets no node: the chain takes
+    /// a potential from the first hint that gives it.
     fn push_advanced(
         &mut self,
         depth: usize,
         rule_parents: &[u16],
         removals: &[(u8, u16)],
         nested: u32,
+        rule: u8,
         net: &mut Net,
     ) {
         let tables = &mut self.tables[depth];
@@ -987,6 +1004,7 @@ impl Multiple {
                 tables.provide(k);
                 let n = net.push(k, Cause::Advanced, &tables.parents);
                 net.nodes[n as usize].nested = nested;
+                net.nodes[n as usize].rule = rule;
                 tables.advanced.push((k, n));
             }
         }
@@ -1037,9 +1055,11 @@ impl Multiple {
                 complexity: h.complexity,
                 flat: h.flat,
                 identity: h.identity.clone(),
+                name: h.name.clone(),
+                chains: h.chains.clone(),
             });
             let nested = (net.nested.len() - 1) as u32;
-            self.push_advanced(depth, &h.parents, &h.removals, nested, net);
+            self.push_advanced(depth, &h.parents, &h.removals, nested, 0, net);
         }
         gift.any
     }
@@ -1140,12 +1160,21 @@ impl Multiple {
                     given[k as usize / 64] |= 1 << (k % 64);
                 }
             }
+            // What explain shows of it (SE's name and chains), read off
+            // the net only for the hints the outer chain uses.
+            let chains = if net.explain {
+                sink.chains_of(net, h)
+            } else {
+                Vec::new()
+            };
             gift.used.push(UsedHint {
                 complexity: h.complexity,
                 flat: h.flat,
                 identity,
                 parents,
                 removals: removals.to_vec(),
+                name: h.name.clone(),
+                chains,
             });
         }
         net.truncate(mark);
@@ -1187,6 +1216,8 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
     match which {
         Advanced::Locking => {
             for (t1, t2) in [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)] {
+                // Pointing (a block's digit in one line), else claiming.
+                out.rule = if t1 == BLOCK { 1 } else { 2 };
                 for i1 in 0..9 {
                     for i2 in 0..9 {
                         let (r1, r2) = (t1 * 9 + i1, t2 * 9 + i2);
@@ -1223,6 +1254,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             }
         }
         Advanced::HiddenPair => {
+            out.rule = 3;
             for ty in [BLOCK, COLUMN, ROW] {
                 for i in 0..9 {
                     let r = ty * 9 + i;
@@ -1260,6 +1292,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             }
         }
         Advanced::NakedPair => {
+            out.rule = 4;
             for ty in [BLOCK, COLUMN, ROW] {
                 for i in 0..9 {
                     let r = ty * 9 + i;
@@ -1293,6 +1326,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             }
         }
         Advanced::XWing => {
+            out.rule = 5;
             let mut occurrences = [0u32; 10];
             for v in 1..=9u8 {
                 occurrences[v as usize] = grid.occurrences(v);

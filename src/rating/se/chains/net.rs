@@ -81,6 +81,9 @@ pub struct Node {
     /// The nested chain (index into [`Net::nested`]) an advanced potential
     /// comes from, or [`NO_NESTED`].
     pub nested: u32,
+    /// For an advanced potential from a basic technique, which one
+    /// ([`super::explain::ADVANCED_NAMES`]); 0 otherwise.
+    pub rule: u8,
     /// Number of first-parent steps back to the chain's start: the node and
     /// its first-parent ancestors are `depth + 1` distinct potentials, a
     /// lower bound of its ancestor count (exact when no node has a second
@@ -103,6 +106,11 @@ pub struct Nested {
     pub flat: u32,
     /// Its targets and their ancestors in SE's breadth-first order.
     pub identity: Vec<u16>,
+    /// SE's name of the nested hint's technique, when the net explains
+    /// ([`Net::explain`]); empty otherwise.
+    pub name: String,
+    /// The nested hint's chains, when the net explains; empty otherwise.
+    pub chains: Vec<crate::rating::se::explain::chain::Chain>,
 }
 
 /// The arena of nodes, with scratch tables for walking it.
@@ -128,6 +136,10 @@ pub struct Net {
     /// searches charge their other work, and every search loop looks at
     /// it ([`crate::work::Meter::stopped`]) to stop when it says so.
     pub meter: crate::work::Meter,
+    /// Whether the hint kept at the top level carries its cells' chains of
+    /// implications ([`super::explain`]), for `explain`; a search may then
+    /// build a chain it would otherwise only measure.
+    pub explain: bool,
 }
 
 impl Default for Net {
@@ -142,6 +154,7 @@ impl Default for Net {
             chain_scratch: Vec::new(),
             stamp: 0,
             meter: crate::work::Meter::default(),
+            explain: false,
         }
     }
 }
@@ -166,10 +179,18 @@ impl Net {
             nparents: parents.len() as u16,
             parents_at: at,
             nested: NO_NESTED,
+            rule: 0,
             depth,
             ancestors: 0,
         });
         (self.nodes.len() - 1) as u32
+    }
+
+    /// The parents of node `n`.
+    #[inline]
+    pub fn parents_of(&self, n: u32) -> &[u32] {
+        let node = &self.nodes[n as usize];
+        &self.parents[node.parents_at as usize..node.parents_at as usize + node.nparents as usize]
     }
 
     /// The first parent of node `n`, if any.

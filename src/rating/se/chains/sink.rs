@@ -6,9 +6,11 @@
 
 use super::super::board::{bit, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, ROW};
+use super::explain;
 use super::net::{cell_of, is_on, key, length_difficulty, value_of, Cause};
 use super::net::{Net, REGION_CAUSE};
 use super::{Candidate, ChainKind, Select};
+use crate::rating::se::explain::chain::Chain;
 
 /// A hint of a nested rule as found: what sorts it, and where its removals
 /// and the chains behind it are kept in [`Sink::All`]. What the outer chain
@@ -28,6 +30,10 @@ pub(crate) struct NestedHint {
     /// Its chains' last nodes: a span of [`Found::targets`].
     targets: (u32, u32),
     layout: LayoutKind,
+    /// SE's name of the hint's technique when the net explains
+    /// ([`Net::explain`]), else empty (its chains are read off the net
+    /// only for the hints the outer chain uses, [`Sink::chains_of`]).
+    pub(super) name: String,
 }
 
 /// The hints a nested search found, flat.
@@ -44,6 +50,17 @@ impl Found {
     /// The candidates `hint` removes, ascending by cell.
     pub(super) fn removals_of(&self, hint: &NestedHint) -> &[(u8, u16)] {
         &self.removals[hint.removals.0 as usize..hint.removals.1 as usize]
+    }
+
+    /// How `hint`'s chains are laid out.
+    fn layout_of(&self, hint: &NestedHint) -> Layout<'_> {
+        let targets = &self.targets[hint.targets.0 as usize..hint.targets.1 as usize];
+        match hint.layout {
+            LayoutKind::Plain => Layout::Plain(targets),
+            LayoutKind::Cell => Layout::Cell(targets),
+            LayoutKind::Region(ty) => Layout::Region(targets, ty),
+            LayoutKind::Cycle => Layout::Cycle(targets[0]),
+        }
     }
 
     /// Empties the lists, keeping their capacity.
@@ -156,6 +173,7 @@ impl Sink {
         match self {
             Sink::Best(select) => {
                 if select.improves(difficulty, complexity, sort_key) {
+                    let (cells, chains) = facts(net, &layout, kind, net.explain);
                     select.offer(Candidate {
                         difficulty,
                         complexity,
@@ -165,6 +183,8 @@ impl Sink {
                         placement,
                         kind,
                         order: u64::MAX,
+                        cells,
+                        chains,
                     });
                 }
             }
@@ -185,6 +205,7 @@ impl Sink {
                     removals: (at, found.removals.len() as u32),
                     targets: (t_at, found.targets.len() as u32),
                     layout: kind_of_layout,
+                    name: if net.explain { name() } else { String::new() },
                 });
             }
         }
@@ -206,14 +227,16 @@ impl Sink {
         else {
             unreachable!("only a sink keeping all hints keeps their chains")
         };
-        let targets = &found.targets[hint.targets.0 as usize..hint.targets.1 as usize];
-        let layout = match hint.layout {
-            LayoutKind::Plain => Layout::Plain(targets),
-            LayoutKind::Cell => Layout::Cell(targets),
-            LayoutKind::Region(ty) => Layout::Region(targets, ty),
-            LayoutKind::Cycle => Layout::Cycle(targets[0]),
+        rule_parents_and_identity(net, &found.layout_of(hint), init, current)
+    }
+
+    /// The chains of a hint this sink kept, for `explain` (its chains must
+    /// still be in `net`): read only for the hints the outer chain uses.
+    pub fn chains_of(&self, net: &Net, hint: &NestedHint) -> Vec<Chain> {
+        let Sink::All { found, .. } = self else {
+            unreachable!("only a sink keeping all hints keeps their chains")
         };
-        rule_parents_and_identity(net, &layout, init, current)
+        chains(net, &found.layout_of(hint))
     }
 }
 
@@ -314,4 +337,114 @@ fn rule_parents_and_identity(
         }
     }
     (parents, identity)
+}
+
+/// The cells and chains of a chaining hint laid out as `layout`, of kind
+/// `kind`; chains only when `with_chains` (cells are cheap).
+pub(crate) fn facts(
+    net: &Net,
+    layout: &Layout,
+    kind: ChainKind,
+    with_chains: bool,
+) -> (Vec<u8>, Vec<Chain>) {
+    let cell = |n: u32| cell_of(net.key(n)) as u8;
+    match *layout {
+        Layout::Cycle(dst_on) => {
+            // SE's getSelectedCells: the reversed cycle's cells from its
+            // end, i.e. the forward path from the start's child to dst_on.
+            let path = explain::cycle_path(net, dst_on);
+            let mut cells = Vec::new();
+            for &n in path[..path.len() - 1].iter().rev() {
+                if !cells.contains(&cell(n)) {
+                    cells.push(cell(n));
+                }
+            }
+            let chains = if with_chains {
+                self::chains(net, layout)
+            } else {
+                Vec::new()
+            };
+            (cells, chains)
+        }
+        Layout::Plain(targets) | Layout::Cell(targets) | Layout::Region(targets, _) => {
+            let t0 = targets[0];
+            let cells = match (kind, layout) {
+                // `Forcing Chain: B4.1 on`, `Region Forcing Chains: 5 in
+                // block ==> B4.1 on`: the target.
+                (ChainKind::Forcing, _) | (_, Layout::Region(..)) => vec![cell(t0)],
+                // `Cell Forcing Chains: C1 ==> I1.8 off`, `Contradiction
+                // Forcing Chain: B4.1 on ==> C5.2 both on & off`, `Double
+                // Forcing Chain: B4.1 on & off ==> C5.2 off`: the cell
+                // assumed, then the target.
+                _ => vec![cell(explain::source(net, t0)), cell(t0)],
+            };
+            let chains = if with_chains {
+                self::chains(net, layout)
+            } else {
+                Vec::new()
+            };
+            (cells, chains)
+        }
+    }
+}
+
+/// The chains of a chaining hint laid out as `layout` (a cycle's forward
+/// and reversed chains; else each target's chain, then the nested hints'
+/// chains they use).
+fn chains(net: &Net, layout: &Layout) -> Vec<Chain> {
+    match *layout {
+        Layout::Cycle(dst_on) => [
+            explain::chain(net, dst_on),
+            explain::reversed_cycle(net, dst_on),
+        ]
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .collect(),
+        Layout::Plain(targets) | Layout::Cell(targets) | Layout::Region(targets, _) => {
+            let mut own: Vec<Chain> = targets
+                .iter()
+                .map(|&t| explain::chain(net, t))
+                .filter(|c| !c.is_empty())
+                .collect();
+            own.extend(nested_chains(net, targets));
+            own
+        }
+    }
+}
+
+/// SE's `appendNestedChainsDetails`: the chains of the nested hints the
+/// chains ending at `targets` use, each nested hint once (by SE's
+/// `FullChain`), in the order met (targets in order, each chain's
+/// potentials breadth-first). (A nested hint's own nested hints, from level
+/// 5 on, are not listed.)
+fn nested_chains(net: &Net, targets: &[u32]) -> Vec<Chain> {
+    let mut out = Vec::new();
+    if net.nested.is_empty() {
+        return out;
+    }
+    let mut seen: Vec<u32> = Vec::new();
+    for &t in targets {
+        for n in explain::breadth_first(net, t) {
+            let nested = net.nodes[n as usize].nested;
+            if nested == super::net::NO_NESTED {
+                continue;
+            }
+            let identity = &net.nested[nested as usize].identity;
+            if seen
+                .iter()
+                .any(|&s| s == nested || net.nested[s as usize].identity == *identity)
+            {
+                continue;
+            }
+            seen.push(nested);
+            out.extend(
+                net.nested[nested as usize]
+                    .chains
+                    .iter()
+                    .filter(|c| !c.is_empty())
+                    .cloned(),
+            );
+        }
+    }
+    out
 }

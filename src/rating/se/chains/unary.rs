@@ -396,6 +396,22 @@ fn from_candidate(
                     forcing_hint(work, target, Some(depth), pass, net, un, sink);
                 }
             } else if let Some(depth) = forcing_distance(reach, start, pass, un, sink) {
+                if net.explain && sink.can_improve(pass.chain_base(), depth + 1, pass.sort_key()) {
+                    // An explanation needs the chain SE found: searched
+                    // again from `start` as SE searches, off the meter, so
+                    // that explaining a puzzle charges rate's work (and runs
+                    // out of a budget where rating it does).
+                    let (meter, counted) = (net.meter.clone(), un.expanded_count);
+                    if let Some((target, d)) = forcing_from(reach, start, pass, un, sink) {
+                        debug_assert_eq!(d, depth);
+                        forcing_hint(work, target, Some(d), pass, net, un, sink);
+                    }
+                    (net.meter, un.expanded_count) = (meter, counted);
+                    // What the measured chain costs below: its conclusion's
+                    // node.
+                    net.meter.count(1);
+                    continue;
+                }
                 let target = un.entries.len() as u32;
                 un.entries.push(Entry {
                     key: start ^ 1,

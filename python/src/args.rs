@@ -1,0 +1,139 @@
+//! Checking the keyword arguments shared by the functions: each error is a
+//! `ValueError` naming the parameter, the value and what it takes, as the
+//! CLI names its option.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::ops::RangeInclusive;
+use std::time::Duration;
+use sudoflow::generator::Symmetry;
+use sudoflow::solver::Prune;
+
+/// Integer arguments are taken as `i128` (any Python int up to 2^127), so
+/// that a negative or a too large value is a `ValueError` naming the
+/// parameter, not pyo3's `OverflowError`.
+pub type Int = i128;
+
+/// `value` of parameter `name` as a `u64` of at least `min`.
+///
+/// Errors: `ValueError` naming `name` for a value below `min` or above
+/// 2^64 - 1.
+pub fn natural(name: &str, value: Int, min: u64) -> PyResult<u64> {
+    if value < Int::from(min) {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be at least {min}, not {value}"
+        )));
+    }
+    u64::try_from(value).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name} must be at most 2**64 - 1 (18446744073709551615), not {value}"
+        ))
+    })
+}
+
+/// The worker threads for `threads` (`None`: every core the process may
+/// use), at most the CLI's `-j` takes ([`sudoflow::threads::max_threads`]).
+///
+/// Errors: `ValueError` for a value below 1 or above that.
+pub fn threads(value: Option<Int>) -> PyResult<usize> {
+    let Some(value) = value else {
+        return Ok(sudoflow::threads::cores());
+    };
+    let max = sudoflow::threads::max_threads();
+    if value < 1 || value > max as Int {
+        return Err(PyValueError::new_err(format!(
+            "threads must be between 1 and {max} (4 per core, at least 16), not {value}; \
+             None: all cores"
+        )));
+    }
+    Ok(value as usize)
+}
+
+/// A time budget in seconds (`None`: none).
+///
+/// Errors: `ValueError` naming `name` for a value that is not a positive,
+/// finite number of seconds.
+pub fn seconds(secs: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
+    secs.map(|s| {
+        Duration::try_from_secs_f64(s)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "{name} must be a positive number of seconds, not {s}"
+                ))
+            })
+    })
+    .transpose()
+}
+
+/// `prune`: `basic`, `matching` or `matching-root` (as `solve --prune`).
+pub fn prune(name: &str) -> PyResult<Prune> {
+    Ok(match name.to_ascii_lowercase().replace('_', "-").as_str() {
+        "basic" => Prune::Basic,
+        "matching" => Prune::Matching,
+        "matching-root" => Prune::MatchingRoot,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "prune {name:?}: expected \"basic\", \"matching\" or \"matching-root\""
+            )))
+        }
+    })
+}
+
+/// `blank`: the character blanks are written as in the `puzzle` column (as
+/// `solve --blank`).
+pub fn blank(text: &str) -> PyResult<u8> {
+    match text {
+        "." | "0" | "_" | "-" | "*" | "x" | "X" => Ok(text.as_bytes()[0]),
+        _ => Err(PyValueError::new_err(format!(
+            "blank {text:?}: expected '.', '0', '_', '-', '*', 'x' or 'X' (what the reader \
+             takes for a blank)"
+        ))),
+    }
+}
+
+/// `symmetry`: one of the names of `generate --symmetry`.
+pub fn symmetry(name: &str) -> PyResult<Symmetry> {
+    Ok(match name.to_ascii_lowercase().as_str() {
+        "none" => Symmetry::None,
+        "rot180" => Symmetry::Rot180,
+        "rot90" => Symmetry::Rot90,
+        "mirror" => Symmetry::Mirror,
+        "flip" => Symmetry::Flip,
+        "diagonal" => Symmetry::Diagonal,
+        "antidiagonal" => Symmetry::Antidiagonal,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "symmetry {name:?}: expected none, rot180, rot90, mirror, flip, diagonal or \
+                 antidiagonal"
+            )))
+        }
+    })
+}
+
+/// An inclusive range from `int`, `(lo, hi)` or the CLI's text (`"20..25"`).
+///
+/// Errors: `ValueError` naming `name` for anything else, or a range the
+/// CLI refuses.
+pub fn span<T>(
+    value: Option<&Bound<'_, PyAny>>,
+    parse: fn(&str) -> Result<RangeInclusive<T>, String>,
+    name: &str,
+) -> PyResult<Option<RangeInclusive<T>>> {
+    let Some(v) = value else { return Ok(None) };
+    let text = if let Ok(s) = v.extract::<String>() {
+        s
+    } else if let Ok(x) = v.extract::<Int>() {
+        x.to_string()
+    } else if let Ok((a, b)) = v.extract::<(Int, Int)>() {
+        format!("{a}..{b}")
+    } else {
+        return Err(PyValueError::new_err(format!(
+            "{name}: expected a number, a (min, max) pair or text such as \"20..25\""
+        )));
+    };
+    parse(&text)
+        .map(Some)
+        .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))
+}

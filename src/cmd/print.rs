@@ -1,0 +1,703 @@
+//! `sudoflow print`: a book of puzzles as a PDF (or SVG pages): the
+//! puzzles N to a page with their index and rating, optional chapters by ER,
+//! the answers at the end, and optional step-by-step solutions.
+//!
+//! The corpus is any file `generate`, `rate` or `solve` writes (CSV or JSON
+//! Lines, columns found by name: the puzzle column, and `index`, `er`,
+//! `label` when present), or a plain list of puzzles. A puzzle without an
+//! `er` is rated here; its solution is always found again (the answers
+//! must be right whatever the corpus says). The layout is in
+//! [`crate::render::book`].
+
+use crate::exit;
+use crate::grid::Grid;
+use crate::opts;
+use crate::pipeline::reader::{self, Column};
+use crate::rating::labels;
+use crate::rating::se::{self, Rater, Rating};
+use crate::render::book::{self, Book, Chapter, Entry, Paper, Solution};
+use crate::rows::rate::{RateLimits, RateOutcome, RateState, DEFAULT_BUDGET};
+use crate::solver::{SolveOptions, Solver};
+use anyhow::{bail, Context};
+use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Paper sizes `--page` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PaperArg {
+    /// ISO A4 (210 x 297 mm).
+    A4,
+    /// US Letter (8.5 x 11 in).
+    Letter,
+}
+
+/// One `--chapters` item: an ER range in tenths and an optional title.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChapterSpec {
+    /// Lowest ER, in tenths.
+    pub min: i64,
+    /// Highest ER, in tenths, inclusive.
+    pub max: i64,
+    /// The title given after `=`, if any.
+    pub title: Option<String>,
+}
+
+/// Parses one `--chapters` item: `MIN..MAX` (ER with one decimal, either
+/// end may be left out) and an optional `=TITLE`.
+///
+/// Errors: no `..`, an end that is not a rating, or MIN above MAX.
+pub fn parse_chapter(text: &str) -> Result<ChapterSpec, String> {
+    let (range, title) = match text.split_once('=') {
+        Some((r, t)) => (
+            r.trim(),
+            Some(t.trim().to_string()).filter(|t| !t.is_empty()),
+        ),
+        None => (text.trim(), None),
+    };
+    let Some((lo, hi)) = range.split_once("..") else {
+        return Err(format!(
+            "{text:?}: a chapter is an ER range MIN..MAX with an optional title, e.g. \
+             1.0..2.5 or '2.6..4.0=Tougher'"
+        ));
+    };
+    let end = |t: &str, default: i64| -> Result<i64, String> {
+        if t.trim().is_empty() {
+            return Ok(default);
+        }
+        let x: f64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?}: {t:?} is not a rating (write ratings like 2.5)"))?;
+        if !x.is_finite() || x < 0.0 {
+            return Err(format!(
+                "{text:?}: {t:?} is not a rating (0 or more, like 2.5)"
+            ));
+        }
+        Ok((x * 10.0).round() as i64)
+    };
+    let (min, max) = (end(lo, 0)?, end(hi, i64::MAX)?);
+    if min > max {
+        return Err(format!("{text:?}: the range is empty ({lo} is above {hi})"));
+    }
+    Ok(ChapterSpec {
+        min,
+        max,
+        title: title.map(|t| t.to_string()),
+    })
+}
+
+/// Options of `sudoflow print`.
+#[derive(Debug, clap::Args)]
+#[command(after_long_help = "\
+The corpus: CSV or JSON Lines as generate, rate and solve write them (columns by name: the \
+puzzle column puzzle/quizzes/quiz or --column, and index, er, label when there), or plain \
+puzzle lists (any input solve reads). A record without an er is rated here (--time-budget); \
+without an index it is numbered by its place in the input. A record that cannot be printed \
+(not a puzzle, no single solution, rating out of time) is named on stderr with its \
+source:line and the reason, and left out; the summary counts them.
+
+The book: the puzzles N to a page (--per-page, default 6), each captioned with its index, ER \
+and label (the corpus's label column, else the level of ER: Easy 1.0-1.2, Medium 1.3-1.5, \
+Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up, Sudoku Explainer's generator levels); \
+with --chapters, one chapter per ER range, in the order given, each from a new page (puzzles \
+in no range go to a last chapter 'Other ratings'); then the answers, small; then with \
+--explain, the chosen puzzles' solutions step by step (the pictures of explain --format svg). \
+The PDF embeds its font (Bitstream Vera Sans) and its text reads in order: `pdftotext -raw` \
+gives each grid's caption, then its rows, blanks as '.'.
+
+Exit codes: 0 the book is written; 1 no record could be printed; 2 usage or I/O error (an \
+input missing, --explain naming no record).
+
+Examples:
+  sudoflow generate -n 300 --se 1.0.. --labels --symmetry rot180 -o corpus.csv
+  sudoflow print corpus.csv -o book.pdf
+  sudoflow print corpus.csv -o book.pdf --page letter --per-page 4 \\
+      --chapters '1.0..2.5=Warm-up,2.6..6.0=Fiendish,6.1..=Diabolical' --explain 12 40
+  sudoflow print corpus.csv -o pages.svg        (pages-001.svg, pages-002.svg, ...)")]
+pub struct PrintArgs {
+    /// Corpus files: CSV or JSON Lines with a puzzle column, or puzzle lists ('-': stdin).
+    #[arg(value_name = "CORPUS", required = true)]
+    pub inputs: Vec<PathBuf>,
+
+    /// Read the puzzle from CSV column NAME (in the header) or N (1-based).
+    #[arg(long, value_name = "NAME|N", value_parser = opts::parse_column)]
+    pub column: Option<Column>,
+
+    /// The book: FILE.pdf, or FILE.svg for one SVG file per page (FILE-001.svg, ...).
+    #[arg(
+        short,
+        long,
+        value_name = "FILE",
+        long_help = "Where the book goes: a PDF (FILE.pdf, or any name with --format pdf; '-' \
+            is stdout), written whole or not at all (FILE.partial, renamed when complete); or \
+            SVG pages, one file per page: FILE.svg gives FILE-001.svg, FILE-002.svg, ...\n\
+            Example: -o book.pdf"
+    )]
+    pub output: PathBuf,
+
+    /// pdf or svg [default: -o's extension, else pdf].
+    #[arg(long, value_enum)]
+    pub format: Option<BookFormat>,
+
+    /// Paper size.
+    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    pub page: PaperArg,
+
+    /// Puzzles per page (1-36).
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=36))]
+    pub per_page: u32,
+
+    /// Answers per page (1-80).
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=80))]
+    pub answers_per_page: u32,
+
+    /// Chapters by ER range, in order: MIN..MAX[=TITLE],... (e.g. 1.0..2.5=Easy,2.6..4.0).
+    #[arg(
+        long,
+        value_name = "RANGES",
+        value_delimiter = ',',
+        value_parser = parse_chapter,
+        long_help = "Chapters by ER range, in the order given, each from a new page: \
+            MIN..MAX with one decimal (either end may be left out: 6.1..), and =TITLE for a \
+            title (default 'ER MIN to MAX'); ranges separated by commas or given in several \
+            --chapters. A puzzle goes to the first chapter whose range holds its ER; puzzles in \
+            none go to a last chapter, 'Other ratings'.\n\
+            Example: --chapters '1.0..2.5=Gentle,2.6..4.0=Moderate,4.1..=Tough'"
+    )]
+    pub chapters: Vec<ChapterSpec>,
+
+    /// The book's title (page headings without chapters, PDF metadata).
+    #[arg(long, value_name = "TEXT", default_value = "Sudoku")]
+    pub title: String,
+
+    /// Print these puzzles' solutions step by step (their index column values).
+    #[arg(long, value_name = "INDEX", num_args = 1.., value_delimiter = ',')]
+    pub explain: Vec<String>,
+
+    /// Leave out the answer pages.
+    #[arg(long)]
+    pub no_answers: bool,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub threads: opts::ThreadsArg,
+
+    /// The rating's budget for records without er [default: 10s of work].
+    #[command(flatten)]
+    pub budget: opts::BudgetArgs,
+
+    /// No summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// The book's file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BookFormat {
+    /// One PDF file.
+    Pdf,
+    /// One SVG file per page.
+    Svg,
+}
+
+/// One record of the corpus, as read: where it is and its fields by name.
+#[derive(Debug, Clone, Default)]
+struct Raw {
+    source: String,
+    line: u64,
+    index: Option<String>,
+    puzzle: String,
+    er: Option<String>,
+    label: Option<String>,
+}
+
+/// The puzzle column's names a header may use (as the reader takes them).
+const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
+
+/// The bytes of `path` (`-`: stdin), gunzipped if they are gzip.
+fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read stdin")?;
+    } else {
+        reader::check_file(path)?;
+        reader::open_file(path)?
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read input {}", path.display()))?;
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .with_context(|| format!("input {} is not readable gzip", path.display()))?;
+        bytes = out;
+    }
+    Ok(bytes)
+}
+
+/// The name an input's records give as their source.
+fn source_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        reader::STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Which field of a header holds the puzzle: `--column`, else the first
+/// field named like a puzzle column.
+fn puzzle_field(header: &[String], column: Option<&Column>) -> Option<usize> {
+    match column {
+        Some(Column::Number(n)) => Some(n.get() - 1),
+        Some(Column::Name(name)) => header.iter().position(|h| h.eq_ignore_ascii_case(name)),
+        None => header
+            .iter()
+            .position(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p))),
+    }
+}
+
+/// The records of one input: JSON Lines, CSV with a header naming the
+/// puzzle column, or (anything else) records as every command reads them.
+/// `next_index` numbers records that have no index column.
+fn read_input(
+    path: &Path,
+    column: Option<&Column>,
+    next_index: &mut u64,
+) -> anyhow::Result<Vec<Raw>> {
+    let source = source_name(path);
+    let bytes = read_bytes(path)?;
+    let is_zip = bytes.starts_with(b"PK\x03\x04");
+    let text =
+        String::from_utf8_lossy(bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes)).into_owned();
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    let mut out = Vec::new();
+    let mut number = || {
+        *next_index += 1;
+        next_index.to_string()
+    };
+    if !is_zip && first.starts_with('{') {
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let mut raw = Raw {
+                source: source.clone(),
+                line: i as u64 + 1,
+                ..Raw::default()
+            };
+            let field = |v: &serde_json::Value, name: &str| -> Option<String> {
+                let obj = v.as_object()?;
+                let (_, x) = obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(name))?;
+                match x {
+                    serde_json::Value::String(s) => Some(s.clone()),
+                    serde_json::Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                }
+            };
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(v) => {
+                    let names: Vec<String> = match column {
+                        Some(Column::Name(n)) => vec![n.clone()],
+                        _ => PUZZLE_NAMES.iter().map(|s| s.to_string()).collect(),
+                    };
+                    raw.puzzle = names.iter().find_map(|n| field(&v, n)).unwrap_or_default();
+                    raw.index = field(&v, "index");
+                    raw.er = field(&v, "er");
+                    raw.label = field(&v, "label");
+                }
+                Err(e) => raw.puzzle = format!("(not JSON: {e})"),
+            }
+            let n = number();
+            raw.index.get_or_insert(n);
+            out.push(raw);
+        }
+        return Ok(out);
+    }
+    let header: Vec<String> = if is_zip {
+        Vec::new()
+    } else {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(first.as_bytes());
+        r.records()
+            .next()
+            .and_then(Result::ok)
+            .map(|rec| rec.iter().map(|f| f.trim().to_string()).collect())
+            .unwrap_or_default()
+    };
+    let named = match column {
+        Some(Column::Name(n)) => header.iter().any(|h| h.eq_ignore_ascii_case(n)),
+        Some(Column::Number(_)) => false,
+        None => header
+            .iter()
+            .any(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p))),
+    };
+    if named {
+        let Some(pf) = puzzle_field(&header, column) else {
+            bail!("input {source}: its header names no puzzle column");
+        };
+        let find = |name: &str| header.iter().position(|h| h.eq_ignore_ascii_case(name));
+        let (fi, fe, fl) = (find("index"), find("er"), find("label"));
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(true)
+            .comment(Some(b'#'))
+            .from_reader(text.as_bytes());
+        for rec in r.records() {
+            let (line, raw) = match rec {
+                Ok(rec) => {
+                    let get = |i: Option<usize>| {
+                        i.and_then(|i| rec.get(i))
+                            .map(|f| f.trim().to_string())
+                            .filter(|f| !f.is_empty())
+                    };
+                    let line = rec.position().map_or(0, |p| p.line());
+                    let puzzle = match rec.get(pf) {
+                        Some(p) => p.trim().to_string(),
+                        None => format!(
+                            "(the row has {} fields, the puzzle is field {})",
+                            rec.len(),
+                            pf + 1
+                        ),
+                    };
+                    (
+                        line,
+                        Raw {
+                            source: source.clone(),
+                            line,
+                            index: get(fi),
+                            puzzle,
+                            er: get(fe),
+                            label: get(fl),
+                        },
+                    )
+                }
+                Err(e) => {
+                    let line = e.position().map_or(0, |p| p.line());
+                    (
+                        line,
+                        Raw {
+                            source: source.clone(),
+                            line,
+                            puzzle: format!("(not CSV: {e})"),
+                            ..Raw::default()
+                        },
+                    )
+                }
+            };
+            let _ = line;
+            let mut raw = raw;
+            let n = number();
+            raw.index.get_or_insert(n);
+            out.push(raw);
+        }
+        return Ok(out);
+    }
+    // Puzzle lists and everything else the reader takes (pasted grids,
+    // zip archives).
+    let mut push = |rec: crate::pipeline::Record| {
+        out.push(Raw {
+            source: rec.source.to_string(),
+            line: rec.line,
+            index: Some(number()),
+            puzzle: match &rec.grid {
+                Ok(g) => g.to_line(),
+                Err(e) => format!("({e})"),
+            },
+            er: None,
+            label: None,
+        });
+        ControlFlow::Continue(())
+    };
+    if is_zip {
+        let input = [path.to_path_buf()];
+        reader::for_each_item(&input, column, &[], |item| match item {
+            reader::Item::Record(rec) => push(rec),
+            reader::Item::Waiting => ControlFlow::Continue(()),
+        })?;
+    } else {
+        let input = Box::new(std::io::Cursor::new(text.into_bytes()));
+        reader::for_each_record_in(&source, input, reader::LINE_CAP, push)?;
+    }
+    Ok(out)
+}
+
+/// What became of one record.
+enum Made {
+    /// Printable.
+    Entry(Entry),
+    /// Left out, and why (with `source:line`).
+    Skipped(String),
+}
+
+/// Checks, solves and (without an `er`) rates one record.
+fn make_entry(raw: &Raw, limits: RateLimits) -> Made {
+    let at = format!("{}:{}", raw.source, raw.line);
+    let text = raw.puzzle.trim();
+    if text.starts_with('(') {
+        return Made::Skipped(format!(
+            "{at}: {}",
+            text.trim_start_matches('(').trim_end_matches(')')
+        ));
+    }
+    let grid = match Grid::parse(
+        text.split(|c: char| c.is_whitespace() || ",;:".contains(c))
+            .next()
+            .unwrap_or(""),
+    ) {
+        Ok(g) => g,
+        Err(e) => return Made::Skipped(format!("{at}: {e}")),
+    };
+    if let Err(clash) = grid.check_givens() {
+        return Made::Skipped(format!("{at}: {clash}"));
+    }
+    let outcome = Solver::new(SolveOptions::default()).solve(&grid);
+    let solution = match (outcome.solutions, outcome.solution) {
+        (1, Some(s)) => *s.cells(),
+        (0, _) => return Made::Skipped(format!("{at}: the puzzle has no solution")),
+        _ => return Made::Skipped(format!("{at}: the puzzle has more than one solution")),
+    };
+    let er = match raw.er.as_deref().map(str::parse::<f64>) {
+        Some(Ok(x)) if x.is_finite() && x >= 0.0 => x,
+        Some(_) => {
+            return Made::Skipped(format!(
+                "{at}: er {:?} is not a rating",
+                raw.er.as_deref().unwrap_or("")
+            ))
+        }
+        None => match RateState::new(limits).rate_grid(&grid) {
+            Ok(RateOutcome::Rated(r)) => r.er,
+            Ok(RateOutcome::Timeout { message, .. }) => {
+                return Made::Skipped(format!("{at}: {message}"))
+            }
+            Ok(_) => return Made::Skipped(format!("{at}: the puzzle could not be rated")),
+            Err(clash) => return Made::Skipped(format!("{at}: {clash}")),
+        },
+    };
+    let label = match raw.label.as_deref() {
+        Some(l) if !l.is_empty() => l.to_string(),
+        _ => labels::label(er).to_string(),
+    };
+    Made::Entry(Entry {
+        index: raw.index.clone().unwrap_or_default(),
+        puzzle: grid,
+        solution,
+        er,
+        label,
+    })
+}
+
+/// Writes `bytes` to `path` whole or not at all (`path.partial`, then
+/// renamed), or to stdout for `None` or `-`.
+///
+/// Errors: the file cannot be written or renamed, or stdout is closed.
+pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> anyhow::Result<()> {
+    match path {
+        None => std::io::stdout()
+            .lock()
+            .write_all(bytes)
+            .context("cannot write to stdout"),
+        Some(p) if p.as_os_str() == "-" => write_output(None, bytes),
+        Some(p) => {
+            let mut partial = p.as_os_str().to_owned();
+            partial.push(".partial");
+            let partial = PathBuf::from(partial);
+            std::fs::write(&partial, bytes)
+                .with_context(|| format!("cannot write {}", partial.display()))?;
+            std::fs::rename(&partial, p)
+                .with_context(|| format!("cannot rename {} to {}", partial.display(), p.display()))
+        }
+    }
+}
+
+/// A chapter's default title: `ER 2.6 to 4.0`, `ER 6.1 and up`.
+fn chapter_title(c: &ChapterSpec) -> String {
+    let f = |t: i64| format!("{}.{}", t / 10, t % 10);
+    match (c.min, c.max) {
+        (0, i64::MAX) => "All ratings".to_string(),
+        (lo, i64::MAX) => format!("ER {} and up", f(lo)),
+        (0, hi) => format!("ER up to {}", f(hi)),
+        (lo, hi) => format!("ER {} to {}", f(lo), f(hi)),
+    }
+}
+
+/// Runs `sudoflow print`.
+///
+/// Errors: an input cannot be read, `--explain` names no printed record, or
+/// the book cannot be written.
+pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let format =
+        args.format
+            .unwrap_or_else(|| match args.output.extension().and_then(|e| e.to_str()) {
+                Some(e) if e.eq_ignore_ascii_case("svg") => BookFormat::Svg,
+                _ => BookFormat::Pdf,
+            });
+    if format == BookFormat::Svg && args.output.as_os_str() == "-" {
+        bail!("SVG pages are one file each: give -o NAME.svg (NAME-001.svg, ...), not '-'");
+    }
+    let limits = RateLimits {
+        time: Some(args.budget.time_budget.unwrap_or(DEFAULT_BUDGET)),
+        wall: args.budget.wall_limit,
+    };
+    let mut raws = Vec::new();
+    let mut next_index = 0;
+    for path in &args.inputs {
+        raws.extend(read_input(path, args.column.as_ref(), &mut next_index)?);
+    }
+    let pool = opts::worker_pool(args.threads.threads)?;
+    let made: Vec<Made> = pool.install(|| raws.par_iter().map(|r| make_entry(r, limits)).collect());
+    let mut entries = Vec::new();
+    let mut skipped = 0usize;
+    for m in made {
+        match m {
+            Made::Entry(e) => entries.push(e),
+            Made::Skipped(why) => {
+                skipped += 1;
+                eprintln!("sudoflow: {why}: not printed");
+            }
+        }
+    }
+    if entries.is_empty() {
+        eprintln!(
+            "sudoflow: no puzzle to print ({} record{} read, none printable)",
+            raws.len(),
+            if raws.len() == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(exit::FAILURE));
+    }
+
+    // Chapters: each puzzle in the first range that holds its ER.
+    let mut chapters: Vec<Chapter> = args
+        .chapters
+        .iter()
+        .map(|c| Chapter {
+            title: c.title.clone().unwrap_or_else(|| chapter_title(c)),
+            entries: Vec::new(),
+        })
+        .collect();
+    let mut other = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let t = Rating::tenths(e.er);
+        match args.chapters.iter().position(|c| c.min <= t && t <= c.max) {
+            Some(k) => chapters[k].entries.push(i),
+            None => other.push(i),
+        }
+    }
+    if args.chapters.is_empty() {
+        chapters.push(Chapter {
+            title: String::new(),
+            entries: other,
+        });
+    } else if !other.is_empty() {
+        eprintln!(
+            "sudoflow: {} puzzle{} in no --chapters range: printed in a last chapter, 'Other ratings'",
+            other.len(),
+            if other.len() == 1 { " is" } else { "s are" }
+        );
+        chapters.push(Chapter {
+            title: "Other ratings".to_string(),
+            entries: other,
+        });
+    }
+    let empty: Vec<&str> = chapters
+        .iter()
+        .filter(|c| c.entries.is_empty())
+        .map(|c| c.title.as_str())
+        .collect();
+    if !empty.is_empty() && !args.quiet {
+        eprintln!(
+            "sudoflow: no puzzle in chapter{} {}: left out",
+            if empty.len() == 1 { "" } else { "s" },
+            empty.join(", ")
+        );
+    }
+    chapters.retain(|c| !c.entries.is_empty());
+
+    // Solutions step by step.
+    let mut solutions = Vec::new();
+    for want in &args.explain {
+        let Some(i) = entries.iter().position(|e| e.index == want.trim()) else {
+            bail!("--explain {want}: no printed puzzle has index {want}");
+        };
+        let opts = se::Options {
+            budget: limits.budget(),
+            keep_steps: true,
+            ceiling: None,
+        };
+        let rating = Rater::new()
+            .rate(&entries[i].puzzle, &opts)
+            .map_err(|e| anyhow::anyhow!("--explain {want}: {e}"))?;
+        solutions.push(Solution {
+            entry: i,
+            steps: crate::render::step::steps(&entries[i].puzzle, &rating),
+        });
+    }
+
+    let book = Book {
+        title: args.title.clone(),
+        paper: match args.page {
+            PaperArg::A4 => Paper::A4,
+            PaperArg::Letter => Paper::Letter,
+        },
+        per_page: args.per_page as usize,
+        chapters,
+        answers: !args.no_answers,
+        answers_per_page: args.answers_per_page as usize,
+        solutions,
+    };
+    let pages = book::pages(&book, &entries);
+    match format {
+        BookFormat::Pdf => {
+            let pdf =
+                crate::render::pdf::document(&pages, &args.title).map_err(anyhow::Error::msg)?;
+            write_output(Some(&args.output), &pdf)?;
+        }
+        BookFormat::Svg => {
+            let stem = args.output.with_extension("");
+            for (n, page) in pages.iter().enumerate() {
+                let mut name = stem.as_os_str().to_owned();
+                name.push(format!("-{:03}.svg", n + 1));
+                write_output(
+                    Some(Path::new(&name)),
+                    crate::render::svg::document(page).as_bytes(),
+                )?;
+            }
+        }
+    }
+    if !args.quiet {
+        eprintln!(
+            "sudoflow: printed {} puzzle{} on {} page{} to {}{} in {:.2} s",
+            entries.len(),
+            if entries.len() == 1 { "" } else { "s" },
+            pages.len(),
+            if pages.len() == 1 { "" } else { "s" },
+            if format == BookFormat::Svg {
+                format!("{}-NNN.svg", args.output.with_extension("").display())
+            } else {
+                args.output.display().to_string()
+            },
+            if skipped > 0 {
+                format!(
+                    " ({skipped} record{} left out, named above)",
+                    if skipped == 1 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            },
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::from(exit::OK))
+}

@@ -1,0 +1,490 @@
+//! `sudoflow print` and `--labels` through the binary, as a user runs
+//! them: books from the corpora generate, rate and solve write, read back
+//! with poppler (pdftotext -raw for the text layer in reading order,
+//! pdfinfo for pages and paper, pdftoppm for the pages' pixels; `make
+//! test-tools` installs poppler-utils), chapters, answers, solutions step
+//! by step, SVG pages, and records that cannot be printed.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn sudoflow() -> Command {
+    Command::cargo_bin("sudoflow").unwrap()
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
+/// Runs a poppler tool; its stdout.
+fn poppler(tool: &str, args: &[&str], file: &Path) -> String {
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .arg(file)
+        .args(if tool == "pdftotext" { &["-"][..] } else { &[][..] })
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("{tool} is needed for the book tests ({e}): `make test-tools` installs poppler-utils")
+        });
+    assert!(
+        out.status.success(),
+        "{tool}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A grid's 81 characters as the text layer gives its rows: `8 . . 3 ...`.
+fn rows_of(cells: &str) -> Vec<String> {
+    cells
+        .as_bytes()
+        .chunks(9)
+        .map(|r| {
+            r.iter()
+                .map(|&b| if b == b'0' { '.' } else { b as char }.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// A generated corpus of `n` rated, labelled puzzles (seed 7), as CSV.
+fn corpus(dir: &Path, n: usize) -> (std::path::PathBuf, Vec<Vec<String>>) {
+    let path = dir.join("corpus.csv");
+    sudoflow()
+        .args([
+            "generate",
+            "-n",
+            &n.to_string(),
+            "--seed",
+            "7",
+            "--se",
+            "1.0..",
+            "--labels",
+            "-o",
+        ])
+        .arg(&path)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rows = text
+        .lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    (path, rows)
+}
+
+fn col(header: &[String], name: &str) -> usize {
+    header.iter().position(|h| h == name).unwrap()
+}
+
+#[test]
+fn labels_follow_se_generator_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, rows) = corpus(dir.path(), 30);
+    let header = &rows[0];
+    assert_eq!(header.last().unwrap(), "label", "label is the last column");
+    let (er, label) = (col(header, "er"), col(header, "label"));
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &rows[1..] {
+        let x: f64 = r[er].parse().unwrap();
+        let want = match (x * 10.0).round() as i64 {
+            ..=12 => "Easy",
+            13..=15 => "Medium",
+            16..=25 => "Hard",
+            26..=60 => "Fiendish",
+            _ => "Diabolical",
+        };
+        assert_eq!(r[label], want, "er {x}");
+        seen.insert(want);
+    }
+    assert!(seen.len() >= 3, "the corpus spans levels: {seen:?}");
+
+    // rate --labels: the same labels, empty for a row without a rating.
+    let mut input: String = rows[1..].iter().map(|r| r[1].clone() + "\n").collect();
+    input.push_str("12345\n");
+    let out = stdout_of(
+        sudoflow()
+            .args(["rate", "--labels", "-q"])
+            .write_stdin(input),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "index,puzzle,status,er,ep,ed,technique,steps,error,label"
+    );
+    for (line, r) in lines[1..].iter().zip(&rows[1..]) {
+        assert!(line.ends_with(&format!(",{}", r[label])), "{line}");
+    }
+    assert!(lines
+        .last()
+        .unwrap()
+        .starts_with(&format!("{},12345,invalid", rows.len())));
+    assert!(
+        lines.last().unwrap().ends_with("\","),
+        "invalid row: empty label"
+    );
+    // Without --labels, no column.
+    let plain = stdout_of(
+        sudoflow()
+            .args(["rate", "-q"])
+            .write_stdin(rows[1][1].clone()),
+    );
+    assert!(!plain.contains("label"));
+    // generate --labels needs --se (the rating it labels).
+    sudoflow()
+        .args(["generate", "-n", "1", "--labels"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--se"));
+}
+
+#[test]
+fn pdf_book_reads_in_order_with_captions_rows_and_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, rows) = corpus(dir.path(), 14);
+    let book = dir.path().join("book.pdf");
+    sudoflow()
+        .args(["print"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&book)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("printed 14 puzzles on 4 pages"));
+    let info = poppler("pdfinfo", &[], &book);
+    assert!(info.contains("Pages:           4"), "{info}");
+    assert!(info.contains("595.28 x 841.89 pts (A4)"), "{info}");
+    assert!(info.contains("Title:           Sudoku"), "{info}");
+
+    // The text layer in reading order: each puzzle's caption, then its 9
+    // rows, blanks as '.'; then the answers, each caption then 9 rows of the
+    // solution.
+    let text = poppler("pdftotext", &["-raw"], &book);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let header = &rows[0];
+    let (er, label, sol) = (
+        col(header, "er"),
+        col(header, "label"),
+        col(header, "solution"),
+    );
+    let mut at = 0;
+    for r in &rows[1..] {
+        let caption = format!("#{} ER {} \u{b7} {}", r[0], r[er], r[label]);
+        let k = lines[at..]
+            .iter()
+            .position(|l| *l == caption)
+            .unwrap_or_else(|| panic!("no caption {caption:?} after line {at}"))
+            + at;
+        assert_eq!(
+            lines[k + 1..k + 10],
+            rows_of(&r[1].replace('.', "0"))[..],
+            "puzzle {}",
+            r[0]
+        );
+        at = k + 10;
+    }
+    let answers = lines
+        .iter()
+        .position(|l| *l == "Answers Sudoku")
+        .expect("answer pages");
+    assert!(answers >= at);
+    at = answers;
+    for r in &rows[1..] {
+        let caption = format!("#{}", r[0]);
+        let k = lines[at..].iter().position(|l| *l == caption).unwrap() + at;
+        assert_eq!(
+            lines[k + 1..k + 10],
+            rows_of(&r[sol])[..],
+            "answer {}",
+            r[0]
+        );
+        at = k + 10;
+    }
+    assert_eq!(
+        lines.iter().filter(|l| l.ends_with(" / 4")).count(),
+        4,
+        "page numbers"
+    );
+
+    // The pages as pixels: page 1 has two columns of grids, mostly paper.
+    let prefix = dir.path().join("page");
+    let out = std::process::Command::new("pdftoppm")
+        .args(["-r", "30", "-gray", "-f", "1", "-l", "1"])
+        .arg(&book)
+        .arg(&prefix)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pgm = std::fs::read(dir.path().join("page-1.pgm")).unwrap();
+    let (w, h, pixels) = parse_pgm(&pgm);
+    let dark = |x0: usize, x1: usize| {
+        (0..h)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| pixels[y * w + x] < 128)
+            .count()
+    };
+    let (left, right) = (dark(0, w / 2), dark(w / 2, w));
+    let total = (w * h) as f64;
+    assert!(
+        left as f64 / total > 0.01 && right as f64 / total > 0.01,
+        "{left} {right}"
+    );
+    assert!(((left + right) as f64) / total < 0.25);
+}
+
+/// Width, height and grey levels of a binary PGM (pdftoppm -gray).
+fn parse_pgm(data: &[u8]) -> (usize, usize, &[u8]) {
+    let mut fields = Vec::new();
+    let mut i = 0;
+    while fields.len() < 4 {
+        while data[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while !data[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        fields.push(std::str::from_utf8(&data[start..i]).unwrap().to_string());
+    }
+    let (w, h) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    (w, h, &data[i + 1..])
+}
+
+#[test]
+fn chapters_by_rating_letter_paper_and_solutions_step_by_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, rows) = corpus(dir.path(), 20);
+    let header = &rows[0];
+    let er = col(header, "er");
+    let book = dir.path().join("book.pdf");
+    let hard = rows[1..]
+        .iter()
+        .find(|r| r[er].parse::<f64>().unwrap() > 2.5)
+        .unwrap()[0]
+        .clone();
+    sudoflow()
+        .args(["print"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&book)
+        .args([
+            "--page",
+            "letter",
+            "--per-page",
+            "4",
+            "--chapters",
+            "1.0..1.5=Warm-up,1.6..2.5",
+            "--explain",
+            &hard,
+            "--no-answers",
+        ])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("in no --chapters range"));
+    assert!(poppler("pdfinfo", &[], &book).contains("612 x 792 pts (letter)"));
+    let text = poppler("pdftotext", &["-raw"], &book);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    // The chapters in order, each puzzle in the first whose range holds it.
+    let chapter_of = |l: &str| {
+        if l.starts_with("Warm-up") {
+            Some(1)
+        } else if l.starts_with("ER 1.6 to 2.5") {
+            Some(2)
+        } else if l.starts_with("Other ratings") {
+            Some(3)
+        } else {
+            None
+        }
+    };
+    let mut chapter = 0;
+    let mut printed = 0;
+    for l in &lines {
+        if let Some(c) = chapter_of(l) {
+            assert!(c >= chapter, "chapters out of order at {l:?}");
+            chapter = c;
+        } else if l.starts_with('#') && l.contains(" ER ") {
+            let x: f64 = l
+                .split(" ER ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let want = if x <= 1.5 {
+                1
+            } else if x <= 2.5 {
+                2
+            } else {
+                3
+            };
+            assert_eq!(chapter, want, "{l}");
+            printed += 1;
+        }
+    }
+    assert_eq!(printed, 20);
+    assert!(!text.contains("Answers"));
+    // The solution pages: every step's picture, titled.
+    let solution = lines
+        .iter()
+        .position(|l| l.starts_with(&format!("Solution of #{hard} (")))
+        .expect("solution pages");
+    let steps = lines[solution..]
+        .iter()
+        .filter(|l| l.starts_with("Step ") && l.contains(" of "))
+        .count();
+    assert!(steps > 10, "{steps} steps");
+    assert!(text.contains(&format!("Step {steps} of {steps}")));
+
+    // --explain of an index no record has: refused before anything is written.
+    let none = dir.path().join("none.pdf");
+    sudoflow()
+        .args(["print"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&none)
+        .args(["--explain", "999"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--explain 999: no printed puzzle has index 999",
+        ));
+    assert!(!none.exists());
+    // A bad chapter range.
+    sudoflow()
+        .args(["print"])
+        .arg(&path)
+        .args(["-o", "x.pdf", "--chapters", "3.0..2.0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("the range is empty"));
+}
+
+#[test]
+fn any_corpus_reads_and_bad_records_are_named_not_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, rows) = corpus(dir.path(), 6);
+    let puzzles: Vec<String> = rows[1..].iter().map(|r| r[1].clone()).collect();
+    // solve's CSV (no er: rated by print), rate's JSON Lines, a plain list
+    // with a bad line and a puzzle with two solutions.
+    let list = dir.path().join("list.txt");
+    let multiple =
+        "8.........95.......76.........426798...571243...893165......916....3.487....1.532";
+    std::fs::write(
+        &list,
+        format!("{}\n12345\n{multiple}\n{}\n", puzzles[0], puzzles[1]),
+    )
+    .unwrap();
+    let solved = dir.path().join("solved.csv");
+    sudoflow()
+        .arg("solve")
+        .arg(&list)
+        .arg("-o")
+        .arg(&solved)
+        .assert()
+        .success();
+    let rated = dir.path().join("rated.jsonl");
+    sudoflow()
+        .arg("rate")
+        .arg(&list)
+        .arg("-o")
+        .arg(&rated)
+        .arg("--labels")
+        .assert()
+        .success();
+    let ers = stdout_of(sudoflow().args(["rate", "-q"]).arg(&list));
+    let er_of = |i: usize| {
+        ers.lines()
+            .nth(i)
+            .unwrap()
+            .split(',')
+            .nth(3)
+            .unwrap()
+            .to_string()
+    };
+    for input in [&list, &solved, &rated] {
+        let book = dir.path().join("b.pdf");
+        let assert = sudoflow()
+            .arg("print")
+            .arg(input)
+            .arg("-o")
+            .arg(&book)
+            .assert()
+            .success();
+        let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let name = input.display().to_string();
+        assert!(err.contains(&format!("{name}:")), "{err}");
+        assert!(
+            err.contains("wrong length") || err.contains("invalid"),
+            "{input:?}: {err}"
+        );
+        assert!(err.contains("more than one solution"), "{input:?}: {err}");
+        assert!(
+            err.contains("printed 2 puzzles") && err.contains("2 records left out"),
+            "{err}"
+        );
+        let text = poppler("pdftotext", &["-raw"], &book);
+        // The records keep their index (1 and 4), rated as rate rates them.
+        assert!(
+            text.contains(&format!("#1 ER {} \u{b7}", er_of(1))),
+            "{input:?}: {text}"
+        );
+        assert!(
+            text.contains(&format!("#4 ER {} \u{b7}", er_of(4))),
+            "{input:?}"
+        );
+    }
+    // Nothing printable: exit 1, no book.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "12345\n").unwrap();
+    let book = dir.path().join("nothing.pdf");
+    sudoflow()
+        .arg("print")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&book)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("bad.txt:1:"))
+        .stderr(predicates::str::contains("no puzzle to print"));
+    assert!(!book.exists());
+    // A missing input: exit 2, naming it.
+    sudoflow()
+        .args(["print", "missing.csv", "-o"])
+        .arg(&book)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("missing.csv"));
+}
+
+#[test]
+fn svg_pages_one_file_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = corpus(dir.path(), 7);
+    let out = dir.path().join("pages.svg");
+    sudoflow()
+        .arg("print")
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .args(["--per-page", "6"])
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("pages"))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["pages-001.svg", "pages-002.svg", "pages-003.svg"]);
+    let first = std::fs::read_to_string(dir.path().join("pages-001.svg")).unwrap();
+    assert!(first.contains("width=\"595.28\" height=\"841.89\""));
+    assert_eq!(first.matches(">#").count(), 6, "six captions");
+    // Every page parses as SVG.
+    for n in &names {
+        let text = std::fs::read_to_string(dir.path().join(n)).unwrap();
+        resvg::usvg::Tree::from_str(&text, &resvg::usvg::Options::default()).unwrap();
+    }
+}
