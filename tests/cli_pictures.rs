@@ -296,6 +296,16 @@ fn svg_steps_to_a_directory_and_bad_steps() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("cannot be used with"));
+    // A puzzle without a path is refused with the text form's message.
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    let text = sudoflow().args(["explain", &unsolvable]).assert().code(1);
+    let want = String::from_utf8(text.get_output().stderr.clone()).unwrap();
+    assert!(want.contains("no solution: r1c9"), "{want}");
+    sudoflow()
+        .args(["explain", &unsolvable, "--format", "svg"])
+        .assert()
+        .code(1)
+        .stderr(want);
     // A solved grid has no step to draw.
     let solved =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";

@@ -3,8 +3,8 @@
 //!
 //! Records stream through [`crate::pipeline`] exactly as in `solve` (same
 //! reader, worker pool, ordering and invalid rows); each worker reuses one
-//! [`Canonicalizer`] (and, for pencilmark lines, a
-//! [`PencilmarkCanonicalizer`]). The class of a record (the first record
+//! [`Canonicalizer`](crate::canon::Canonicalizer) (and, for pencilmark lines, a
+//! [`PencilmarkCanonicalizer`](crate::canon::PencilmarkCanonicalizer)). The class of a record (the first record
 //! with the same form) is looked up on the calling thread, in input order,
 //! in a [`Classes`] set, so the output is the same for any `-j`. `-o` is
 //! atomic and `--resume` continues a stopped run ([`crate::outfile`]): the

@@ -459,6 +459,7 @@ mod pictures {
     use crate::pipeline::reader;
     use crate::rating::se::{self, RateError, Rater, Rating};
     use crate::render::{html, step as steps, svg};
+    use crate::rows::explain::Unexplained;
     use crate::rows::rate::{RateLimits, RateOutcome, RateState};
     use anyhow::{bail, Context};
     use std::ops::ControlFlow;
@@ -515,15 +516,13 @@ mod pictures {
         let mut state = RateState::new(limits);
         match state.rate_grid(grid) {
             Err(clash) => bail!("the puzzle is not valid: {clash}"),
+            // The messages of the text and json forms (Unexplained's).
             Ok(RateOutcome::Multiple) => {
-                eprintln!(
-                    "sudoflow: the puzzle has more than one solution: Sudoku Explainer rates \
-                     only proper puzzles"
-                );
+                eprintln!("sudoflow: {}", Unexplained::Multiple);
                 return Ok(Err(ExitCode::from(exit::FAILURE)));
             }
             Ok(RateOutcome::Unsolvable(why)) => {
-                eprintln!("sudoflow: the puzzle has no solution: {why}");
+                eprintln!("sudoflow: {}", Unexplained::Unsolvable(why));
                 return Ok(Err(ExitCode::from(exit::FAILURE)));
             }
             Ok(_) => {}

@@ -137,11 +137,7 @@ impl ExplainRow {
         let _ = writeln!(s, "puzzle   {}", self.rate.puzzle);
         let Some(ex) = &self.explanation else {
             let why = match &self.rate.outcome {
-                RateOutcome::Multiple => {
-                    "the puzzle has more than one solution: Sudoku Explainer rates only \
-                     proper puzzles"
-                        .to_string()
-                }
+                RateOutcome::Multiple => Unexplained::Multiple.to_string(),
                 _ => self.error().unwrap_or("").to_string(),
             };
             let _ = writeln!(s, "status   {}: {why}", self.status());
