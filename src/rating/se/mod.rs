@@ -329,14 +329,17 @@ impl Default for Rater {
 ///
 /// What these producers find depends on parts of the board: a naked or
 /// hidden subset on one region's cells, a fish on the cells holding its
-/// digit, an XY- or XYZ-Wing on its three cells (the cells it removes from
-/// only lose candidates along a path). A producer that found nothing on a
-/// board finds nothing in a part that has not changed since, so it searches
+/// digit, an XY- or XYZ-Wing on its three cells as long as the board is
+/// one the kept board leads to (the cells it removes from only lose
+/// candidates along a path; on any other board every wing is searched). A
+/// producer that found nothing on a board finds nothing in a part that has
+/// not changed since, so it searches
 /// the changed parts only ([`subsets::naked_set_in`],
 /// [`subsets::hidden_set_in`], [`fish::fish_in`], [`wings::xy_wing_in`]),
 /// in its own order: the first hint is the one its full search finds
-/// first. This holds whatever the two boards are (the parts are compared,
-/// not the path), so the boards are kept from one puzzle to the next.
+/// first. For subsets and fish this holds whatever the two boards are (the
+/// parts are compared, not the path), so the boards are kept from one
+/// puzzle to the next.
 #[derive(Default)]
 struct Quiet {
     /// Per producer (index in [`PRODUCERS`]), the id of the board it last
@@ -372,16 +375,24 @@ impl Changed {
             regions: 0,
             digits: 0,
         };
+        // Whether the board is not one the kept board leads to (a cell
+        // gained a candidate or lost its value): then a wing's removals,
+        // which lie outside its cells, may be new too.
+        let mut grew = false;
         for c in 0..81 {
             let (v, m) = (board.values[c], board.cands[c]);
             let (kv, km) = (kept.0[c], kept.1[c]);
             if v != kv || m != km {
+                grew |= m & !km != 0 || (kv != 0 && v != kv);
                 ch.cells |= 1 << c;
                 for &r in &board::CELL_REGIONS[c] {
                     ch.regions |= 1 << r;
                 }
                 ch.digits |= (m ^ km) | (board::bit(v) | board::bit(kv)) & 0x3fe;
             }
+        }
+        if grew {
+            ch.cells = Changed::ALL.cells;
         }
         ch
     }
