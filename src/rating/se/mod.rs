@@ -223,6 +223,9 @@ pub struct Rater {
     locking: [intersections::LockingMemo; 2],
     /// The digit pairs known to close no unique loop.
     loops: uniqueness::LoopMemo,
+    /// The boards the region-, digit- and cell-local producers last found
+    /// nothing on.
+    quiet: Quiet,
     /// Time spent and hints found per producer, when profiling.
     profile: Option<Vec<(Duration, u64)>>,
 }
@@ -314,8 +317,136 @@ impl Default for Rater {
             triplets: exclusion::ExclusionMemo::new(3),
             locking: Default::default(),
             loops: Default::default(),
+            quiet: Quiet::default(),
             profile: None,
         }
+    }
+}
+
+/// The boards on which the subset, fish and wing producers last found
+/// nothing, so that the next search looks only where the board changed
+/// since.
+///
+/// What these producers find depends on parts of the board: a naked or
+/// hidden subset on one region's cells, a fish on the cells holding its
+/// digit, an XY- or XYZ-Wing on its three cells as long as the board is
+/// one the kept board leads to (the cells it removes from only lose
+/// candidates along a path; on any other board every wing is searched). A
+/// producer that found nothing on a board finds nothing in a part that has
+/// not changed since, so it searches
+/// the changed parts only ([`subsets::naked_set_in`],
+/// [`subsets::hidden_set_in`], [`fish::fish_in`], [`wings::xy_wing_in`]),
+/// in its own order: the first hint is the one its full search finds
+/// first. For subsets and fish this holds whatever the two boards are (the
+/// parts are compared, not the path), so the boards are kept from one
+/// puzzle to the next.
+#[derive(Default)]
+struct Quiet {
+    /// Per producer (index in [`PRODUCERS`]), the id of the board it last
+    /// found nothing on; 0: none.
+    last: [u32; PRODUCERS.len()],
+    /// Those boards, by id: values and candidates.
+    boards: Vec<(u32, Box<([u8; 81], [u16; 81])>)>,
+    /// The last id given.
+    id: u32,
+}
+
+/// What changed between a kept board and the current one.
+#[derive(Clone, Copy)]
+struct Changed {
+    /// Cells whose value or candidates differ (81-bit set).
+    cells: u128,
+    /// Regions holding such a cell (bit `r` for region `r`).
+    regions: u32,
+    /// Digits whose cells differ (bit `v` for digit `v`).
+    digits: u16,
+}
+
+impl Changed {
+    const ALL: Changed = Changed {
+        cells: (1 << 81) - 1,
+        regions: subsets::ALL_REGIONS,
+        digits: 0x3fe,
+    };
+
+    fn between(kept: &([u8; 81], [u16; 81]), board: &Board) -> Changed {
+        let mut ch = Changed {
+            cells: 0,
+            regions: 0,
+            digits: 0,
+        };
+        // Whether the board is not one the kept board leads to (a cell
+        // gained a candidate or lost its value): then a wing's removals,
+        // which lie outside its cells, may be new too.
+        let mut grew = false;
+        for c in 0..81 {
+            let (v, m) = (board.values[c], board.cands[c]);
+            let (kv, km) = (kept.0[c], kept.1[c]);
+            if v != kv || m != km {
+                grew |= m & !km != 0 || (kv != 0 && v != kv);
+                ch.cells |= 1 << c;
+                for &r in &board::CELL_REGIONS[c] {
+                    ch.regions |= 1 << r;
+                }
+                ch.digits |= (m ^ km) | (board::bit(v) | board::bit(kv)) & 0x3fe;
+            }
+        }
+        if grew {
+            ch.cells = Changed::ALL.cells;
+        }
+        ch
+    }
+}
+
+impl Quiet {
+    /// Whether `producer` is searched only where the board changed.
+    fn local(producer: Producer) -> bool {
+        matches!(
+            producer,
+            Producer::HiddenSet(..)
+                | Producer::NakedSet(_)
+                | Producer::Fish(_)
+                | Producer::XyWing(_)
+        )
+    }
+
+    /// What changed for producer `i` since the board it last found nothing
+    /// on (`cache`: the changes worked out so far in this step, by id).
+    fn changed(&self, i: usize, board: &Board, cache: &mut Vec<(u32, Changed)>) -> Changed {
+        let id = self.last[i];
+        if id == 0 {
+            return Changed::ALL;
+        }
+        if let Some(&(_, ch)) = cache.iter().find(|(k, _)| *k == id) {
+            return ch;
+        }
+        let kept = &self
+            .boards
+            .iter()
+            .find(|(k, _)| *k == id)
+            .expect("kept board")
+            .1;
+        let ch = Changed::between(kept, board);
+        cache.push((id, ch));
+        ch
+    }
+
+    /// Notes that producer `i` found nothing on `board` (`current`: this
+    /// board's id once kept).
+    fn nothing(&mut self, i: usize, board: &Board, current: &mut u32) {
+        if *current == 0 {
+            self.id = self.id.wrapping_add(1).max(1);
+            *current = self.id;
+            self.boards
+                .push((self.id, Box::new((board.values, board.cands))));
+        }
+        self.last[i] = *current;
+    }
+
+    /// Drops the boards no producer refers to any more.
+    fn prune(&mut self) {
+        let last = self.last;
+        self.boards.retain(|(id, _)| last.contains(id));
     }
 }
 
@@ -370,6 +501,23 @@ impl Rater {
         meter: &mut Meter,
         ceiling: Option<f64>,
     ) -> Result<Option<Hint>, NoHint> {
+        let mut changes = Vec::new();
+        let mut current = 0u32;
+        let result = self.next_hint_in(board, meter, ceiling, &mut changes, &mut current);
+        if current != 0 {
+            self.quiet.prune();
+        }
+        result
+    }
+
+    fn next_hint_in(
+        &mut self,
+        board: &Board,
+        meter: &mut Meter,
+        ceiling: Option<f64>,
+        changes: &mut Vec<(u32, Changed)>,
+        current: &mut u32,
+    ) -> Result<Option<Hint>, NoHint> {
         for (i, producer) in PRODUCERS.into_iter().enumerate() {
             if let Some(c) = ceiling {
                 if producer.base() > c {
@@ -377,19 +525,27 @@ impl Rater {
                 }
             }
             let start = self.profile.as_ref().map(|_| Instant::now());
+            let ch = if Quiet::local(producer) {
+                self.quiet.changed(i, board, changes)
+            } else {
+                Changed::ALL
+            };
             let (hint, cancelled) = match producer {
                 Producer::HiddenSingle => (singles::hidden_single(board), false),
                 Producer::Locking(direct) => {
                     let memo = &mut self.locking[usize::from(direct)];
                     (intersections::locking_with(board, direct, memo), false)
                 }
-                Producer::HiddenSet(degree, direct) => {
-                    (subsets::hidden_set(board, degree, direct), false)
-                }
+                Producer::HiddenSet(degree, direct) => (
+                    subsets::hidden_set_in(board, degree, direct, ch.regions),
+                    false,
+                ),
                 Producer::NakedSingle => (singles::naked_single(board), false),
-                Producer::NakedSet(degree) => (subsets::naked_set(board, degree), false),
-                Producer::Fish(degree) => (fish::fish(board, degree), false),
-                Producer::XyWing(xyz) => (wings::xy_wing(board, xyz), false),
+                Producer::NakedSet(degree) => {
+                    (subsets::naked_set_in(board, degree, ch.regions), false)
+                }
+                Producer::Fish(degree) => (fish::fish_in(board, degree, ch.digits), false),
+                Producer::XyWing(xyz) => (wings::xy_wing_in(board, xyz, ch.cells), false),
                 Producer::UniqueLoops => {
                     (uniqueness::unique_loops_with(board, &mut self.loops), false)
                 }
@@ -410,6 +566,9 @@ impl Rater {
             }
             if hint.is_some() {
                 return Ok(hint);
+            }
+            if Quiet::local(producer) {
+                self.quiet.nothing(i, board, current);
             }
             if meter.stopped() {
                 return Err(NoHint::Cut(meter.cut().unwrap_or(Cut::Work)));

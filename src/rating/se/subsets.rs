@@ -36,10 +36,23 @@ pub(crate) fn common_tuple(sets: &[u16], degree: usize) -> Option<u16> {
 /// together are `degree` digits remove those digits from the region's other
 /// cells.
 pub fn naked_set(board: &Board, degree: usize) -> Option<Hint> {
+    naked_set_in(board, degree, ALL_REGIONS)
+}
+
+/// Every region, as a region set of [`naked_set_in`] and [`hidden_set_in`].
+pub const ALL_REGIONS: u32 = (1 << 27) - 1;
+
+/// [`naked_set`] searched only in `regions` (bit `r` for region `r`).
+///
+/// What either search finds in a region depends only on that region's
+/// cells (their values and candidates), so where another board of the
+/// same path gave no hint, searching the regions whose cells changed
+/// since then finds the first hint SE's full search would.
+pub fn naked_set_in(board: &Board, degree: usize, regions: u32) -> Option<Hint> {
     for ty in REGION_ORDER {
         for i in 0..9 {
             let r = ty * 9 + i;
-            if (board.empty_count(r) as usize) < degree * 2 {
+            if regions >> r & 1 == 0 || (board.empty_count(r) as usize) < degree * 2 {
                 continue;
             }
             let cells = &REGION_CELLS[r];
@@ -77,11 +90,17 @@ pub fn naked_set(board: &Board, degree: usize) -> Option<Hint> {
 /// SE's `HiddenSet(degree, direct)`: `degree` digits confined to `degree`
 /// cells of a region remove the other candidates of those cells.
 pub fn hidden_set(board: &Board, degree: usize, direct: bool) -> Option<Hint> {
+    hidden_set_in(board, degree, direct, ALL_REGIONS)
+}
+
+/// [`hidden_set`] searched only in `regions` (bit `r` for region `r`; see
+/// [`naked_set_in`]).
+pub fn hidden_set_in(board: &Board, degree: usize, direct: bool, regions: u32) -> Option<Hint> {
     for ty in REGION_ORDER {
         for i in 0..9 {
             let r = ty * 9 + i;
             let empty = board.empty_count(r) as usize;
-            if !(empty > degree * 2 || (direct && empty > degree)) {
+            if regions >> r & 1 == 0 || !(empty > degree * 2 || (direct && empty > degree)) {
                 continue;
             }
             let mut positions = [0u16; 10];

@@ -11,10 +11,23 @@ use super::hint::Hint;
 /// SE's `XYWing(xyz)`: the first XY-Wing (or XYZ-Wing) that removes
 /// something.
 pub fn xy_wing(board: &Board, xyz: bool) -> Option<Hint> {
+    xy_wing_in(board, xyz, !0)
+}
+
+/// [`xy_wing`] among the wings with a cell in `changed` (an 81-bit cell
+/// set). A wing whose three cells are as on another board of the same path
+/// where no wing removed anything removes nothing (the other cells' candidates
+/// only shrink), so with `changed` the cells whose candidates changed since
+/// then this finds the first wing SE's full search would.
+pub fn xy_wing_in(board: &Board, xyz: bool, changed: u128) -> Option<Hint> {
     let target = if xyz { 3 } else { 2 };
     for xy_cell in 0..81 {
         let xy = board.cands[xy_cell];
         if xy.card() != target {
+            continue;
+        }
+        let pivot_changed = changed >> xy_cell & 1 != 0;
+        if !pivot_changed && changed & PEER_MASK[xy_cell] == 0 {
             continue;
         }
         for &xz_cell in &HOUSE[xy_cell] {
@@ -22,9 +35,10 @@ pub fn xy_wing(board: &Board, xyz: bool) -> Option<Hint> {
             if xz.card() != 2 || (xy & !xz).card() != 1 {
                 continue;
             }
+            let xz_changed = pivot_changed || changed >> xz_cell & 1 != 0;
             for &yz_cell in &HOUSE[xy_cell] {
                 let yz = board.cands[yz_cell as usize];
-                if yz.card() != 2 {
+                if yz.card() != 2 || !(xz_changed || changed >> yz_cell & 1 != 0) {
                     continue;
                 }
                 let union = (xy | xz | yz).card();
