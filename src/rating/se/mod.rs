@@ -346,10 +346,13 @@ struct Quiet {
     /// found nothing on; 0: none.
     last: [u32; PRODUCERS.len()],
     /// Those boards, by id: values and candidates.
-    boards: Vec<(u32, Box<([u8; 81], [u16; 81])>)>,
+    boards: Vec<(u32, Box<KeptBoard>)>,
     /// The last id given.
     id: u32,
 }
+
+/// A board [`Quiet`] keeps: its values and candidates.
+type KeptBoard = ([u8; 81], [u16; 81]);
 
 /// What changed between a kept board and the current one.
 #[derive(Clone, Copy)]
@@ -369,7 +372,7 @@ impl Changed {
         digits: 0x3fe,
     };
 
-    fn between(kept: &([u8; 81], [u16; 81]), board: &Board) -> Changed {
+    fn between(kept: &KeptBoard, board: &Board) -> Changed {
         let mut ch = Changed {
             cells: 0,
             regions: 0,
