@@ -298,20 +298,7 @@ impl Net {
         let mut total = count;
         let mut chain = std::mem::take(&mut self.chain_scratch);
         self.chain_into(n, &mut chain);
-        for &p in &chain {
-            let nested = self.nodes[p as usize].nested;
-            if nested == NO_NESTED {
-                continue;
-            }
-            let identity = &self.nested[nested as usize].identity;
-            if !seen
-                .iter()
-                .any(|&s| s == nested || self.nested[s as usize].identity == *identity)
-            {
-                seen.push(nested);
-                total += self.nested[nested as usize].flat;
-            }
-        }
+        total += self.distinct_nested(&chain, &mut seen, |n| n.flat);
         self.chain_scratch = chain;
         total
     }
@@ -329,19 +316,33 @@ impl Net {
         let mut chain = Vec::new();
         for &t in targets {
             self.chain_into(t, &mut chain);
-            for &p in &chain {
-                let nested = self.nodes[p as usize].nested;
-                if nested == NO_NESTED {
-                    continue;
-                }
-                let identity = &self.nested[nested as usize].identity;
-                if !seen
-                    .iter()
-                    .any(|&s| s == nested || self.nested[s as usize].identity == *identity)
-                {
-                    seen.push(nested);
-                    total += self.nested[nested as usize].complexity;
-                }
+            total += self.distinct_nested(&chain, &mut seen, |n| n.complexity);
+        }
+        total
+    }
+
+    /// `value` summed over the nested chains of the nodes `chain` that
+    /// are not in `seen` (by index or identity), each once; they join
+    /// `seen`.
+    fn distinct_nested(
+        &self,
+        chain: &[u32],
+        seen: &mut Vec<u32>,
+        value: impl Fn(&Nested) -> u32,
+    ) -> u32 {
+        let mut total = 0;
+        for &p in chain {
+            let nested = self.nodes[p as usize].nested;
+            if nested == NO_NESTED {
+                continue;
+            }
+            let identity = &self.nested[nested as usize].identity;
+            if !seen
+                .iter()
+                .any(|&s| s == nested || self.nested[s as usize].identity == *identity)
+            {
+                seen.push(nested);
+                total += value(&self.nested[nested as usize]);
             }
         }
         total
