@@ -7,8 +7,8 @@
 //! unreachable can be skipped: it would explore everything it reaches and
 //! find nothing. Most candidates can be proved neither false nor true.
 
-use super::super::board::digits;
-use super::net::{key, off_to_on, on_to_off, Cause, OnConsequence, Work, KEYS};
+use super::super::board::{digits, PEER_MASK};
+use super::net::{cell_of, key, off_to_on, on_to_off, value_of, Cause, OnConsequence, Work, KEYS};
 
 /// 512 bits of a reach set: whole blocks are or-ed at once.
 type Block = [u64; 8];
@@ -21,6 +21,24 @@ const BLOCK_BITS: usize = 512;
 fn set_bit(set: &mut [Block], w: u32) {
     let w = w as usize;
     set[w / BLOCK_BITS][w % BLOCK_BITS / 64] |= 1 << (w % 64);
+}
+
+/// Whether a cycle of the potentials `keys` (one strongly connected
+/// component) could remove a candidate: whether some cell holding a digit
+/// sees an on and an off potential of that digit among them (`cells`: the
+/// cells holding each digit). A cycle has at least four potentials.
+fn cycle_may_remove(keys: impl ExactSizeIterator<Item = u16>, cells: &[u128; 10]) -> bool {
+    if keys.len() < 4 {
+        return false;
+    }
+    // Per digit, the peers of the component's on and of its off potentials.
+    let (mut on, mut off) = ([0u128; 10], [0u128; 10]);
+    for k in keys {
+        let (cell, v) = (cell_of(k), value_of(k) as usize);
+        let side = if k & 1 != 0 { &mut on } else { &mut off };
+        side[v] |= PEER_MASK[cell];
+    }
+    (1..10).any(|v| on[v] & off[v] & cells[v] != 0)
 }
 
 /// A link of the implication graph: the potential it leads to, why, and
@@ -56,6 +74,9 @@ pub struct Reach {
     /// else `u32::MAX`. Its reach set is that node alone, which another
     /// component's set takes as one bit.
     alone: Vec<u32>,
+    /// Per component: whether a cycle inside it could remove a candidate
+    /// (see [`Reach::may_cycle_remove`]).
+    cycle_removes: Vec<bool>,
     // Scratch of the build.
     keys: Vec<u16>,
     edges: Vec<u32>,
@@ -98,7 +119,7 @@ impl Reach {
         }
         let n = self.keys.len();
         self.build_links(work, y, x);
-        self.close(n);
+        self.close(n, &work.cells);
     }
 
     /// The graph in CSR form: each compact node's links and their targets'
@@ -142,9 +163,11 @@ impl Reach {
     }
 
     /// Tarjan's strongly connected components of the `n` compact nodes,
-    /// iteratively, and each component's reach set. Components come out
-    /// sinks first, so each one's successors are done before it.
-    fn close(&mut self, n: usize) {
+    /// iteratively, and each component's reach set and
+    /// [`Reach::may_cycle_remove`] flag (`cells`: the cells holding each
+    /// digit). Components come out sinks first, so each one's successors
+    /// are done before it.
+    fn close(&mut self, n: usize, cells: &[u128; 10]) {
         const UNSEEN: u32 = u32::MAX;
         let blocks = n.div_ceil(BLOCK_BITS).max(1);
         self.blocks = blocks;
@@ -159,6 +182,7 @@ impl Reach {
         self.call.clear();
         self.sets.clear();
         self.alone.clear();
+        self.cycle_removes.clear();
         // The component whose set last took each component's (to take it
         // once per component however many links lead there).
         self.taken.clear();
@@ -172,6 +196,7 @@ impl Reach {
             &mut self.taken[..],
             &mut self.alone,
         );
+        let (keys, cycle_removes) = (&self.keys[..], &mut self.cycle_removes);
         let mut ncomp = 0u32;
         let mut counter = 0u32;
         for root in 0..n as u32 {
@@ -255,6 +280,10 @@ impl Reach {
                     } else {
                         UNSEEN
                     });
+                    cycle_removes.push(cycle_may_remove(
+                        stack[at..first].iter().map(|&w| keys[w as usize]),
+                        cells,
+                    ));
                     stack.truncate(at);
                     ncomp += 1;
                 }
@@ -294,6 +323,21 @@ impl Reach {
             }
         }
         true
+    }
+
+    /// Whether a cycle through potential `k` (with links of this graph or
+    /// fewer) could remove a candidate. False when `k` is not a candidate.
+    ///
+    /// Every potential of a cycle through `k` reaches `k` and is reached
+    /// from it: the cycle lies in `k`'s strongly connected component. A
+    /// cycle removes a candidate of digit `d` in cell `x` only where `x`
+    /// holds `d` and sees an on potential and an off potential of `d` on
+    /// the cycle ([`super::unary`]'s `cycle_hint`), so where no cell sees
+    /// both among the component's potentials, no cycle through `k`
+    /// removes anything and its search can be skipped.
+    pub fn may_cycle_remove(&self, k: u16) -> bool {
+        let i = self.index[k as usize];
+        i != u32::MAX && self.cycle_removes[self.comp[i as usize] as usize]
     }
 
     /// Whether potential `to` can follow from potential `from`.

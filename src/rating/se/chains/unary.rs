@@ -380,7 +380,7 @@ fn from_candidate(
     sink: &mut Sink,
 ) {
     let source = key(cell, v, true);
-    if cycles_possible {
+    if cycles_possible && reach.may_cycle_remove(source) {
         for dst_on in cycles_from(work, reach, source, pass, un, sink) {
             cycle_hint(work, dst_on, pass, net, un, sink);
         }
