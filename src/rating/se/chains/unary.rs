@@ -258,6 +258,9 @@ pub(crate) fn search_into(
             }
             continue;
         }
+        // Y-cycles lie in the Y graph's components, finer than the XY
+        // graph's.
+        let y_sources = (pass.y && !pass.x && cycles_possible).then(|| y_cycle_sources(&work));
         for cell in 0..81 {
             let cands = board.cands[cell];
             if board.values[cell] != 0 || cands.card() <= 1 {
@@ -268,17 +271,10 @@ pub(crate) fn search_into(
             }
             for v in digits(cands) {
                 let mark = net.nodes.len();
-                from_candidate(
-                    &work,
-                    cell,
-                    v,
-                    pass,
-                    reach,
-                    cycles_possible,
-                    net,
-                    unary,
-                    sink,
-                );
+                let search_cycles = cycles_possible
+                    && reach.may_cycle_remove(key(cell, v, true))
+                    && y_sources.as_ref().is_none_or(|s| s[cell] & bit(v) != 0);
+                from_candidate(&work, cell, v, pass, reach, search_cycles, net, unary, sink);
                 // A sink keeping all hints keeps their chains in the net
                 // until the outer chain has read them.
                 if !sink.keeps_all() {
@@ -330,7 +326,7 @@ fn x_pass_by_digit(
                         v,
                         pass,
                         reach,
-                        cycles_possible,
+                        cycles_possible && reach.may_cycle_remove(key(cell, v, true)),
                         net,
                         un,
                         &mut sink,
@@ -366,7 +362,8 @@ fn x_pass_by_digit(
     true
 }
 
-/// SE's `doUnaryChaining` for candidate (`cell`, `v`).
+/// SE's `doUnaryChaining` for candidate (`cell`, `v`); its cycles only
+/// with `search_cycles` (false where none could remove anything).
 #[allow(clippy::too_many_arguments)]
 fn from_candidate(
     work: &Work,
@@ -374,13 +371,13 @@ fn from_candidate(
     v: u8,
     pass: Pass,
     reach: &Reach,
-    cycles_possible: bool,
+    search_cycles: bool,
     net: &mut Net,
     un: &mut Unary,
     sink: &mut Sink,
 ) {
     let source = key(cell, v, true);
-    if cycles_possible && reach.may_cycle_remove(source) {
+    if search_cycles {
         for dst_on in cycles_from(work, reach, source, pass, un, sink) {
             cycle_hint(work, dst_on, pass, net, un, sink);
         }
@@ -424,6 +421,115 @@ fn from_candidate(
         }
     }
     net.meter.count(std::mem::take(&mut un.expanded_count));
+}
+
+/// Per cell, the digits `v` from which a Y-cycle (the Y pass: region
+/// links from on potentials, cell links from off ones) could remove a
+/// candidate.
+///
+/// Off potentials lead on only in bivalue cells, so a Y-cycle goes from
+/// bivalue cell to bivalue cell: `on(c, a)`, then `off(c', a)` in a peer
+/// `c'` holding `a`, then `on(c', b)`, `b` the other digit of `c'`. Its on
+/// potentials are nodes of the graph `on(c, a) -> on(c', b)` over the
+/// bivalue cells' candidates, and the cycle is a cycle of that graph, in
+/// one strongly connected component (Tarjan), each node `on(c', b)`
+/// bringing `off(c', a)` along. As in [`Reach::may_cycle_remove`], a
+/// component where no cell holding a digit sees an on and an off potential
+/// of it has no cycle that removes anything.
+fn y_cycle_sources(work: &Work) -> [u16; 81] {
+    const UNSEEN: u8 = u8::MAX;
+    let mut out = [0u16; 81];
+    // Nodes: (cell, digit) of bivalue cells, numbered in cell order.
+    let mut nodes: Vec<(u8, u8)> = Vec::with_capacity(162);
+    let mut id = [[UNSEEN; 10]; 81];
+    let mut bivalue_with = [0u128; 10];
+    for c in 0..81 {
+        if work.cands[c].card() == 2 {
+            for v in digits(work.cands[c]) {
+                id[c][v as usize] = nodes.len() as u8;
+                nodes.push((c as u8, v));
+                bivalue_with[v as usize] |= 1u128 << c;
+            }
+        }
+    }
+    let n = nodes.len();
+    if n < 4 {
+        return out;
+    }
+    // Iterative Tarjan (successors of `on(c, a)`: `on(c', b)` for the
+    // bivalue peers `c'` holding `a`); `done[i]` once node `i`'s component
+    // is popped.
+    let (mut order, mut low, mut done) = (vec![UNSEEN; n], vec![0u8; n], vec![false; n]);
+    let (mut stack, mut call): (Vec<u8>, Vec<(u8, u128)>) = (Vec::new(), Vec::new());
+    let mut counter = 0u8;
+    for root in 0..n {
+        if order[root] != UNSEEN {
+            continue;
+        }
+        // Each frame: its node and the peer cells not yet followed.
+        let frame = |i: usize| {
+            let (c, a) = nodes[i];
+            (i as u8, PEER_MASK[c as usize] & bivalue_with[a as usize])
+        };
+        order[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u8);
+        call.push(frame(root));
+        while let Some(&mut (v, ref mut left)) = call.last_mut() {
+            let v = v as usize;
+            let mut descended = false;
+            while *left != 0 {
+                let c2 = left.trailing_zeros() as usize;
+                *left &= *left - 1;
+                let b = (work.cands[c2] & !bit(nodes[v].1)).trailing_zeros() as usize;
+                let w = id[c2][b] as usize;
+                if order[w] == UNSEEN {
+                    order[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w as u8);
+                    call.push(frame(w));
+                    descended = true;
+                    break;
+                } else if !done[w] && order[w] < low[v] {
+                    low[v] = order[w];
+                }
+            }
+            if descended {
+                continue;
+            }
+            call.pop();
+            if let Some(&(parent, _)) = call.last() {
+                low[parent as usize] = low[parent as usize].min(low[v]);
+            }
+            if low[v] == order[v] {
+                let at = stack
+                    .iter()
+                    .rposition(|&w| w as usize == v)
+                    .expect("on the stack");
+                let members = &stack[at..];
+                let (mut on, mut off) = ([0u128; 10], [0u128; 10]);
+                for &w in members {
+                    let (c, y) = nodes[w as usize];
+                    let x = (work.cands[c as usize] & !bit(y)).trailing_zeros() as usize;
+                    on[y as usize] |= PEER_MASK[c as usize];
+                    off[x] |= PEER_MASK[c as usize];
+                }
+                let removes =
+                    members.len() >= 2 && (1..10).any(|d| on[d] & off[d] & work.cells[d] != 0);
+                for &w in members {
+                    done[w as usize] = true;
+                    if removes {
+                        let (c, y) = nodes[w as usize];
+                        out[c as usize] |= bit(y);
+                    }
+                }
+                stack.truncate(at);
+            }
+        }
+    }
+    out
 }
 
 /// The off keys whose "on" consequences include `source`: SE's cycles end
