@@ -644,6 +644,9 @@ fn cycles_from(
                     // An ancestor of p (every potential on the path was
                     // expanded), or a duplicate that adds nothing.
                     continue;
+                } else if pass.off_links(reach, k).next().is_none() {
+                    // Leads nowhere, and closes nothing (not a closer).
+                    continue;
                 }
                 un.expanded[k as usize] = stamp;
                 un.entries.push(Entry {
