@@ -28,7 +28,7 @@
 //! one region sharing a locked digit.
 
 use super::board::{bit, bit_nums, cells_of, indices, Board, Card, Combinations, CELL_REGIONS};
-use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, ROW};
+use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, REGION_MASK, ROW};
 use super::hint::Hint;
 use super::subsets::common_tuple;
 
@@ -137,8 +137,10 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
                 continue;
             }
         }
-        // A loop needs 4 cells holding both digits.
-        if both.count_ones() < 4 {
+        // A valid loop needs 4 cells holding both digits, each with two
+        // of them beside it on the loop through regions of two types.
+        let core = loop_core(both);
+        if core >> cell & 1 == 0 {
             if starts_left[pi] == 0 && clean[pi] {
                 memo.no_loop[pi] = Some((both, board.cands));
             }
@@ -170,6 +172,7 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
             v1,
             v2,
             pair: cands,
+            core,
             max_len,
             on_path: 0,
             loops: &mut loops,
@@ -253,12 +256,49 @@ struct LoopSearch<'a> {
     v1: u8,
     v2: u8,
     pair: u16,
+    /// The cells that can lie on a valid loop ([`loop_core`]): the search
+    /// goes on only through them.
+    core: u128,
     max_len: usize,
     /// The cells of the current path (81-bit set).
     on_path: u128,
     /// The regions (27-bit sets) of the path's even and odd cells.
     parity_regions: [u32; 2],
     loops: &'a mut Vec<Vec<usize>>,
+}
+
+/// The cells of `cells` (an 81-bit set: those holding a loop's two
+/// digits) that can lie on a valid loop through them.
+///
+/// A valid loop has an even length (an odd one closes two even cells in one
+/// region) and its two neighbours of a cell are odd where the cell is even,
+/// or even where it is odd, so they do not share a region with it of one
+/// type: each loop cell has two other loop cells beside it through regions
+/// of two different types. Cells without two such ones among `cells` are
+/// removed until none is left to remove; what stays holds every valid loop
+/// (fewer than 4 cells: none). A search through the other cells closes
+/// only invalid loops, which give no hint.
+fn loop_core(mut cells: u128) -> u128 {
+    loop {
+        let mut keep = 0u128;
+        for c in cells_of(cells) {
+            let (mut types, mut beside) = (0, 0u128);
+            for &r in &CELL_REGIONS[c] {
+                let m = REGION_MASK[r as usize] & cells & !(1u128 << c);
+                if m != 0 {
+                    types += 1;
+                    beside |= m;
+                }
+            }
+            if types >= 2 && beside.count_ones() >= 2 {
+                keep |= 1u128 << c;
+            }
+        }
+        if keep == cells {
+            return if cells.count_ones() >= 4 { cells } else { 0 };
+        }
+        cells = keep;
+    }
 }
 
 /// The three regions of a cell as a 27-bit set.
@@ -305,6 +345,7 @@ impl LoopSearch<'_> {
                         // path that breaks this closes only invalid loops.
                         if (card == 2 || ex_values.card() == 1 || allowed_ex > 0)
                             && path.len() < self.max_len
+                            && self.core >> next & 1 != 0
                             && self.parity_regions[path.len() & 1] & regions_of(next) == 0
                         {
                             let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
