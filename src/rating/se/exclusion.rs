@@ -157,6 +157,10 @@ fn two_or_more(m: u128) -> bool {
     m & m.wrapping_sub(1) != 0
 }
 
+/// How many recent searches [`ExclusionMemo`] keeps the changed cells of,
+/// to tell at once whether any cell of a set changed since a search.
+const WINDOW: usize = 64;
+
 /// What earlier searches of one aligned exclusion found nothing on, so
 /// that later ones skip it. The exclusion on a set of base cells depends
 /// only on the candidates of those cells and of the cells they all see (its
@@ -172,6 +176,13 @@ pub struct ExclusionMemo {
     seen: [u16; 81],
     /// The search at which each cell's candidates last differed from `seen`.
     changed_at: [u32; 81],
+    /// `changed_after[d]`: the cells (81-bit set) whose candidates changed
+    /// in one of the last `d` searches, this one included (none for `d =
+    /// 0`): the cells changed after search `call - d`, for `d < WINDOW`.
+    changed_after: [u128; WINDOW],
+    /// The cells changed at each of the last `WINDOW` searches, by `call %
+    /// WINDOW`.
+    changed_in: [u128; WINDOW],
     /// Per set of base cells (`index`), the search at which it last gave
     /// nothing (0: never): 81^degree u32 (2 MiB for triplets), made on the
     /// first search.
@@ -186,6 +197,8 @@ impl ExclusionMemo {
             call: 0,
             seen: [0; 81],
             changed_at: [0; 81],
+            changed_after: [0; WINDOW],
+            changed_in: [0; WINDOW],
             nothing_at: Vec::new(),
         }
     }
@@ -207,10 +220,21 @@ impl ExclusionMemo {
             self.nothing_at.iter_mut().for_each(|t| *t = 0);
             self.call = 1;
         }
+        let mut changed = 0u128;
         for c in 0..81 {
             if board.cands[c] != self.seen[c] {
                 self.seen[c] = board.cands[c];
                 self.changed_at[c] = self.call;
+                changed |= 1u128 << c;
+            }
+        }
+        self.changed_in[self.call as usize % WINDOW] = changed;
+        let mut after = 0u128;
+        for d in 0..WINDOW {
+            self.changed_after[d] = after;
+            // Searches before the first changed nothing.
+            if let Some(at) = self.call.checked_sub(d as u32) {
+                after |= self.changed_in[at as usize % WINDOW];
             }
         }
     }
@@ -226,6 +250,9 @@ impl ExclusionMemo {
         let mut depends = cells.iter().fold(!0u128 >> 47, |m, &c| m & PEER_MASK[c]);
         for &c in cells {
             depends |= 1u128 << c;
+        }
+        if let Some(&after) = self.changed_after.get((self.call - at) as usize) {
+            return depends & after == 0;
         }
         while depends != 0 {
             let c = depends.trailing_zeros() as usize;
