@@ -178,15 +178,12 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
             loops: &mut loops,
         };
         search.check(cell, &mut path, 2, 0, usize::MAX);
-        if loops.iter().any(|lp| is_valid_loop(lp)) {
+        if !loops.is_empty() {
             clean[pi] = false;
         } else if starts_left[pi] == 0 && clean[pi] {
             memo.no_loop[pi] = Some((both, board.cands));
         }
         for lp in loops {
-            if !is_valid_loop(&lp) {
-                continue;
-            }
             let extra: Vec<usize> = lp
                 .iter()
                 .copied()
@@ -264,6 +261,7 @@ struct LoopSearch<'a> {
     on_path: u128,
     /// The regions (27-bit sets) of the path's even and odd cells.
     parity_regions: [u32; 2],
+    /// The valid loops closed, in the order found.
     loops: &'a mut Vec<Vec<usize>>,
 }
 
@@ -333,7 +331,10 @@ impl LoopSearch<'_> {
             for &next in &REGION_CELLS[r] {
                 let next = next as usize;
                 if path[0] == next && path.len() >= 4 {
-                    self.loops.push(path.clone());
+                    // Only valid loops give hints (an odd one never is).
+                    if path.len() % 2 == 0 && is_valid_loop(path) {
+                        self.loops.push(path.clone());
+                    }
                 } else if self.on_path >> next & 1 == 0 {
                     let cands = self.board.cands[next];
                     if cands & pair == pair {
