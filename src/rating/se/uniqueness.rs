@@ -332,7 +332,7 @@ impl LoopSearch<'_> {
                 let next = next as usize;
                 if path[0] == next && path.len() >= 4 {
                     // Only valid loops give hints (an odd one never is).
-                    if path.len() % 2 == 0 && is_valid_loop(path) {
+                    if path.len().is_multiple_of(2) && is_valid_loop(path) {
                         self.loops.push(path.clone());
                     }
                 } else if self.on_path >> next & 1 == 0 {

@@ -443,9 +443,9 @@ fn y_cycle_sources(work: &Work) -> [u16; 81] {
     let mut nodes: Vec<(u8, u8)> = Vec::with_capacity(162);
     let mut id = [[UNSEEN; 10]; 81];
     let mut bivalue_with = [0u128; 10];
-    for c in 0..81 {
-        if work.cands[c].card() == 2 {
-            for v in digits(work.cands[c]) {
+    for (c, &cands) in work.cands.iter().enumerate() {
+        if cands.card() == 2 {
+            for v in digits(cands) {
                 id[c][v as usize] = nodes.len() as u8;
                 nodes.push((c as u8, v));
                 bivalue_with[v as usize] |= 1u128 << c;
