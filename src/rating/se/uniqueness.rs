@@ -137,8 +137,8 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
                 continue;
             }
         }
-        // A valid loop needs 4 cells holding both digits, each with two
-        // of them beside it on the loop through regions of two types.
+        // A valid loop needs 4 cells holding both digits, each with
+        // another of them in each of its regions.
         let core = loop_core(both);
         if core >> cell & 1 == 0 {
             if starts_left[pi] == 0 && clean[pi] {
@@ -268,27 +268,21 @@ struct LoopSearch<'a> {
 /// The cells of `cells` (an 81-bit set: those holding a loop's two
 /// digits) that can lie on a valid loop through them.
 ///
-/// A valid loop has an even length (an odd one closes two even cells in one
-/// region) and its two neighbours of a cell are odd where the cell is even,
-/// or even where it is odd, so they do not share a region with it of one
-/// type: each loop cell has two other loop cells beside it through regions
-/// of two different types. Cells without two such ones among `cells` are
-/// removed until none is left to remove; what stays holds every valid loop
-/// (fewer than 4 cells: none). A search through the other cells closes
-/// only invalid loops, which give no hint.
+/// In a valid loop (SE's `isValidLoop`) the regions of the even cells are
+/// those of the odd cells, so each region of a loop cell holds another loop
+/// cell (of the other parity). Cells with a region holding no other cell of
+/// `cells` are removed until none is left to remove; what stays holds every
+/// valid loop (fewer than 4 cells: none). A search through the other cells
+/// closes only invalid loops, which give no hint.
 fn loop_core(mut cells: u128) -> u128 {
     loop {
         let mut keep = 0u128;
         for c in cells_of(cells) {
-            let (mut types, mut beside) = (0, 0u128);
-            for &r in &CELL_REGIONS[c] {
-                let m = REGION_MASK[r as usize] & cells & !(1u128 << c);
-                if m != 0 {
-                    types += 1;
-                    beside |= m;
-                }
-            }
-            if types >= 2 && beside.count_ones() >= 2 {
+            let others = cells & !(1u128 << c);
+            if CELL_REGIONS[c]
+                .iter()
+                .all(|&r| REGION_MASK[r as usize] & others != 0)
+            {
                 keep |= 1u128 << c;
             }
         }
