@@ -27,18 +27,17 @@ fn set_bit(set: &mut [Block], w: u32) {
 /// component) could remove a candidate: whether some cell holding a digit
 /// sees an on and an off potential of that digit among them (`cells`: the
 /// cells holding each digit). A cycle has at least four potentials.
-fn cycle_may_remove(keys: impl ExactSizeIterator<Item = u16>, cells: &[u128; 10]) -> bool {
-    if keys.len() < 4 {
-        return false;
-    }
+pub(super) fn cycle_may_remove(keys: impl Iterator<Item = u16>, cells: &[u128; 10]) -> bool {
     // Per digit, the peers of the component's on and of its off potentials.
     let (mut on, mut off) = ([0u128; 10], [0u128; 10]);
+    let mut count = 0;
     for k in keys {
         let (cell, v) = (cell_of(k), value_of(k) as usize);
         let side = if k & 1 != 0 { &mut on } else { &mut off };
         side[v] |= PEER_MASK[cell];
+        count += 1;
     }
-    (1..10).any(|v| on[v] & off[v] & cells[v] != 0)
+    count >= 4 && (1..10).any(|v| on[v] & off[v] & cells[v] != 0)
 }
 
 /// A link of the implication graph: the potential it leads to, why, and

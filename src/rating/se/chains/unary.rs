@@ -509,15 +509,14 @@ fn y_cycle_sources(work: &Work) -> [u16; 81] {
                     .rposition(|&w| w as usize == v)
                     .expect("on the stack");
                 let members = &stack[at..];
-                let (mut on, mut off) = ([0u128; 10], [0u128; 10]);
-                for &w in members {
-                    let (c, y) = nodes[w as usize];
-                    let x = (work.cands[c as usize] & !bit(y)).trailing_zeros() as usize;
-                    on[y as usize] |= PEER_MASK[c as usize];
-                    off[x] |= PEER_MASK[c as usize];
-                }
-                let removes =
-                    members.len() >= 2 && (1..10).any(|d| on[d] & off[d] & work.cells[d] != 0);
+                let removes = super::reach::cycle_may_remove(
+                    members.iter().flat_map(|&w| {
+                        let (c, y) = nodes[w as usize];
+                        let x = (work.cands[c as usize] & !bit(y)).trailing_zeros() as u8;
+                        [key(c as usize, y, true), key(c as usize, x, false)]
+                    }),
+                    &work.cells,
+                );
                 for &w in members {
                     done[w as usize] = true;
                     if removes {
