@@ -203,8 +203,11 @@ fn messages_write_values_as_a_person_would() {
     let input = dir.path().join("in.txt");
     std::fs::write(&input, format!("{PUZZLE}\n")).unwrap();
     let out = dir.path().join("out.csv");
-    // An interrupted run's files: the sidecar is written before any row.
+    // An interrupted run's files: the partial file is created, then its
+    // sidecar (atomically, by a rename), before any row; killed once both
+    // are there.
     let partial = dir.path().join("out.csv.partial");
+    let sidecar = dir.path().join("out.csv.partial.json");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
         .args(["rate", "-q", "--time-budget", "10"])
         .arg("-o")
@@ -213,7 +216,7 @@ fn messages_write_values_as_a_person_would() {
         .spawn()
         .unwrap();
     let start = std::time::Instant::now();
-    while !partial.exists() {
+    while !(partial.exists() && sidecar.exists()) {
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
