@@ -1,7 +1,7 @@
 //! Long runs end to end: atomic `-o`, `--resume` after kills and signals,
 //! refused resumes (issue 12).
 //!
-//! The input is the 17-clue set (run `make datasets` first) three times over,
+//! The input is the 17-clue set (run `make datasets` first) twenty times over,
 //! with a few invalid records (commas, quotes) spread through it, so that a
 //! kill lands mid-run and kept rows of every kind are checked on resume.
 //! Every resumed output is compared byte for byte with an uninterrupted run's.
@@ -18,28 +18,77 @@ fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("sudoflow")
 }
 
-/// The big input: 17-clue ×20 with an invalid record every 7,000 lines.
-fn big_input(dir: &Path) -> PathBuf {
-    let set = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
-    let text = std::fs::read_to_string(set).unwrap();
-    let mut out = String::new();
-    let mut n = 0;
-    // 20 copies, some 980,000 records: the release binary solves them in about
-    // a second with two threads (3 copies took 0.14 s, which a signal sent
-    // after the first rows could miss).
-    for _ in 0..20 {
-        for line in text.lines() {
-            n += 1;
-            if n % 7000 == 0 {
-                out.push_str("12,3\"4 not a puzzle\n");
+/// The big input: 17-clue ×20 with an invalid record every 7,000 lines,
+/// some 980,000 records (80 MB; the release binary solves them in about a
+/// second with two threads: 3 copies took 0.14 s, which a signal sent after
+/// the first rows could miss), and the bytes of its uninterrupted
+/// `solve -j 1` (200 MB). Made once for all the tests of this binary, in
+/// cargo's temporary directory for tests, so that tests running side by
+/// side do not each hold a copy on disk (a CI machine ran out of space).
+/// Tests only read it; one that changes its input uses `big_input_copy`.
+struct Big {
+    input: PathBuf,
+    want: Vec<u8>,
+    /// The uninterrupted `solve -j 1` run's wall time.
+    took: Duration,
+}
+
+fn big() -> &'static Big {
+    static BIG: std::sync::OnceLock<Big> = std::sync::OnceLock::new();
+    BIG.get_or_init(|| {
+        let set = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
+        let text = std::fs::read_to_string(set).unwrap();
+        let mut out = String::new();
+        let mut n = 0;
+        for _ in 0..20 {
+            for line in text.lines() {
+                n += 1;
+                if n % 7000 == 0 {
+                    out.push_str("12,3\"4 not a puzzle\n");
+                }
+                out.push_str(line);
+                out.push('\n');
             }
-            out.push_str(line);
-            out.push('\n');
         }
-    }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        std::fs::create_dir_all(dir).unwrap();
+        let input = dir.join("cli_resume_big.txt");
+        // Written aside and renamed, so that another run of this binary
+        // never reads a half-written file.
+        let aside = dir.join(format!("cli_resume_big.txt.{}", std::process::id()));
+        std::fs::write(&aside, out).unwrap();
+        std::fs::rename(&aside, &input).unwrap();
+        let reference = dir.join(format!("cli_resume_ref.{}.csv", std::process::id()));
+        let started = std::time::Instant::now();
+        Command::new(bin())
+            .args(["solve", "-q", "-j", "1"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&reference)
+            .assert()
+            .success();
+        let took = started.elapsed();
+        let want = std::fs::read(&reference).unwrap();
+        std::fs::remove_file(&reference).unwrap();
+        Big { input, want, took }
+    })
+}
+
+/// The big input (read only).
+fn big_input() -> PathBuf {
+    big().input.clone()
+}
+
+/// A copy of the big input in `dir`, for a test that changes it.
+fn big_input_copy(dir: &Path) -> PathBuf {
     let path = dir.join("big.txt");
-    std::fs::write(&path, out).unwrap();
+    std::fs::copy(big_input(), &path).unwrap();
     path
+}
+
+/// The bytes of an uninterrupted `solve -j 1` of the big input.
+fn reference() -> &'static [u8] {
+    &big().want
 }
 
 fn partial(out: &Path) -> PathBuf {
@@ -124,19 +173,6 @@ fn wait_for_checkpoint(child: &mut Child, out: &Path, records: u64) -> Option<u6
     panic!("no checkpoint past {records} records in 60 s");
 }
 
-/// An uninterrupted `solve -j 1` of `input` into `dir/name`: its bytes.
-fn reference(dir: &Path, input: &Path, name: &str) -> Vec<u8> {
-    let out = dir.join(name);
-    Command::new(bin())
-        .args(["solve", "-q", "-j", "1"])
-        .arg(input)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .success();
-    std::fs::read(out).unwrap()
-}
-
 /// The rows of a CSV file, checked to be whole: the text ends with `\n`
 /// and every row has the header's number of fields and index = row number.
 fn whole_rows(text: &[u8]) -> usize {
@@ -156,7 +192,7 @@ fn whole_rows(text: &[u8]) -> usize {
 #[test]
 fn a_killed_run_leaves_no_file_and_an_older_file_stays() {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     let out = dir.path().join("out.csv");
     std::fs::write(&out, "an older output\n").unwrap();
     let mut child = spawn(&[
@@ -201,10 +237,7 @@ fn a_killed_run_leaves_no_file_and_an_older_file_stays() {
         .arg(&out)
         .assert()
         .success();
-    assert_eq!(
-        std::fs::read(&out).unwrap(),
-        reference(dir.path(), &input, "ref.csv")
-    );
+    assert_eq!(std::fs::read(&out).unwrap(), reference());
     assert!(!partial(&out).exists() && !sidecar(&out).exists());
 }
 
@@ -255,13 +288,12 @@ fn kill_and_resume(args: &[&str], out: &Path, within: u64, want: &[u8]) {
 
 fn resume_after_kills(threads: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
-    let started = std::time::Instant::now();
-    let want = reference(dir.path(), &input, "ref.csv");
+    let input = big_input();
+    let want = reference();
     // Kills land within the first third of an uninterrupted -j 1 run's time
     // (the release binary's run is a few hundred ms, the ci build's longer),
     // so the first run at least is stopped part-way with -j 2 too.
-    let within = (started.elapsed().as_millis() as u64 / 3).max(6);
+    let within = (big().took.as_millis() as u64 / 3).max(6);
     let out = dir.path().join("out.csv");
     let args = [
         "solve",
@@ -292,7 +324,7 @@ fn resume_after_sigkills_is_byte_identical_with_two_threads() {
 /// summary line with the command that continues, which finishes the run.
 fn stop_with(sig: &str, code: i32, name: &str, threads: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     let out = dir.path().join("out.csv");
     let mut child = spawn(&[
         "solve",
@@ -329,10 +361,7 @@ fn stop_with(sig: &str, code: i32, name: &str, threads: &str) {
         summary.contains(&format!("{rows} of them resumed")),
         "{summary}"
     );
-    assert_eq!(
-        std::fs::read(&out).unwrap(),
-        reference(dir.path(), &input, "ref.csv")
-    );
+    assert_eq!(std::fs::read(&out).unwrap(), reference());
 }
 
 #[test]
@@ -348,7 +377,7 @@ fn sigterm_stops_with_whole_rows_exit_143_and_the_resume_command() {
 #[test]
 fn a_second_sigint_exits_at_once_and_the_run_still_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     let out = dir.path().join("out.csv");
     let args = [
         "solve",
@@ -368,16 +397,13 @@ fn a_second_sigint_exits_at_once_and_the_run_still_resumes() {
     let mut resume = args.to_vec();
     resume.push("--resume");
     Command::new(bin()).args(resume).assert().success();
-    assert_eq!(
-        std::fs::read(&out).unwrap(),
-        reference(dir.path(), &input, "ref.csv")
-    );
+    assert_eq!(std::fs::read(&out).unwrap(), reference());
 }
 
 #[test]
 fn a_signal_without_o_still_writes_whole_rows_to_stdout() {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     let stdout = dir.path().join("stdout.csv");
     let child = std::process::Command::new(bin())
         .args(["solve", "-j", "2"])
@@ -408,9 +434,14 @@ fn a_signal_without_o_still_writes_whole_rows_to_stdout() {
 }
 
 /// An interrupted run's partial file, stopped by SIGINT: (dir, input, out).
-fn interrupted_run() -> (tempfile::TempDir, PathBuf, PathBuf) {
+/// The input is a copy in `dir` when `own_input` (the test changes it).
+fn interrupted_run(own_input: bool) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = if own_input {
+        big_input_copy(dir.path())
+    } else {
+        big_input()
+    };
     let out = dir.path().join("out.csv");
     let mut child = spawn(&[
         "solve",
@@ -449,7 +480,7 @@ fn refused(input: &Path, out: &Path, extra: &[&str], why: &str) {
 
 #[test]
 fn a_resume_with_other_options_is_refused_saying_which() {
-    let (_dir, input, out) = interrupted_run();
+    let (_dir, input, out) = interrupted_run(false);
     refused(&input, &out, &["--limit", "3"], "--limit was 2, now 3");
     refused(
         &input,
@@ -483,7 +514,7 @@ fn a_resume_with_other_options_is_refused_saying_which() {
 
 #[test]
 fn a_resume_with_changed_inputs_is_refused_saying_which() {
-    let (dir, input, out) = interrupted_run();
+    let (dir, input, out) = interrupted_run(true);
     // Another path.
     let copy = dir.path().join("copy.txt");
     std::fs::copy(&input, &copy).unwrap();
@@ -520,7 +551,7 @@ fn kept_rows_are_checked_against_the_records_read_again() {
     // A resume whose fingerprint cannot tell (stdin): the rows' own index
     // and puzzle columns catch other records.
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     let out = dir.path().join("out.csv");
     let text = std::fs::read_to_string(&input).unwrap();
     let first: Vec<&str> = text
@@ -878,7 +909,7 @@ fn count_and_rate_resume_too() {
 #[test]
 fn a_run_with_another_blank_resumes_too() {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     stop_and_resume("solve", &["--blank", "0"], &input, dir.path());
 }
 
@@ -1066,8 +1097,8 @@ fn canon_distinct_resumes_after_sigkills() {
 #[test]
 fn a_damaged_partial_file_never_reaches_the_output() {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
-    let want = reference(dir.path(), &input, "ref.csv");
+    let input = big_input();
+    let want = reference();
     let out = dir.path().join("out.csv");
     let mut child = spawn(&[
         "solve",
@@ -1243,7 +1274,7 @@ fn canon_distinct_makes_progress_under_kills_where_only_repeats_remain() {
 #[test]
 fn jsonl_resumes_and_parquet_says_it_cannot() {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
+    let input = big_input();
     let want = dir.path().join("ref.jsonl");
     Command::new(bin())
         .args(["solve", "-q", "-j", "1"])
