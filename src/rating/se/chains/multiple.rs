@@ -357,14 +357,16 @@ impl Multiple {
         // them: when the assumptions of a cell (or of a region's positions)
         // reach nothing in common in the graph, they have no cell (region)
         // forcing chain, and their searches can be skipped.
-        let built;
+        // (Static rules are never Nishio's and never nest: the closure is
+        // the one of both link kinds that nested cycle searches on this
+        // grid take, and nothing else takes it while it is out.)
+        let mut built = None;
         let reach = match (rule.dynamic, given) {
             (true, _) => None,
             (false, Some(r)) => Some(r),
             (false, None) => {
-                net.meter.count(super::super::REACH_UNITS);
-                built = super::reach::Reach::build(&work, !rule.nishio, true);
-                Some(&built)
+                debug_assert!(!rule.nishio && rule.level == 0);
+                Some(&*built.insert(self.unary.take_reach(&source, &mut net.meter)))
             }
         };
         let skip = if rule.nishio && depth == 0 {
@@ -391,6 +393,9 @@ impl Multiple {
         // The runs' outcomes go back to the pool, for their capacity.
         self.spare_outcomes
             .extend(runs.runs.into_iter().map(|r| r.out));
+        if let Some(r) = built {
+            self.unary.put_reach(&source, r);
+        }
     }
 
     /// The outcome of `doChaining` from `start`, run once per search.

@@ -279,10 +279,14 @@ impl Reach {
                     } else {
                         UNSEEN
                     });
-                    cycle_removes.push(cycle_may_remove(
-                        stack[at..first].iter().map(|&w| keys[w as usize]),
-                        cells,
-                    ));
+                    // (Most components are single potentials: no cycle.)
+                    cycle_removes.push(
+                        first - at >= 4
+                            && cycle_may_remove(
+                                stack[at..first].iter().map(|&w| keys[w as usize]),
+                                cells,
+                            ),
+                    );
                     stack.truncate(at);
                     ncomp += 1;
                 }

@@ -54,11 +54,12 @@ impl Pass {
             .filter(move |l| if l.cell_link { self.y } else { self.x })
     }
 
-    /// The links of SE's forcing-chain searches from off potential `k`:
-    /// region links always, cell links with Y (the same choice as
-    /// [`Pass::on_links`], unlike the cycles' [`Pass::off_links`]).
+    /// The links of SE's forcing-chain searches from potential `k`, on or
+    /// off: region links always, cell links with Y. From an on potential
+    /// these are [`Pass::on_links`]; from an off one, the same choice,
+    /// unlike the cycles' [`Pass::off_links`].
     #[inline]
-    fn forcing_off_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
+    fn forcing_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
         self.on_links(reach, k)
     }
 
@@ -121,8 +122,14 @@ pub struct Unary {
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
     scratch: Vec<u32>,
-    /// Buffers for the closure of a nested search's grid.
+    /// The closure ([`Reach::build`] with both link kinds) that the last
+    /// nested search to build one built, of grid `spare_grid` (candidates),
+    /// or its buffers alone where `spare_grid` is `None`. At nesting level
+    /// 3, a nested search of cycles and forcing chains and, where it gave
+    /// nothing, a nested static multiple-chain search run on each grid, one
+    /// after the other: the second takes the first's closure.
     spare_reach: Reach,
+    spare_grid: Option<[u16; 81]>,
     /// Potentials expanded by the searches since the last charge to the
     /// net's meter ([`from_candidate`] charges them).
     expanded_count: u64,
@@ -141,12 +148,33 @@ impl Default for Unary {
             pending_off: Vec::new(),
             scratch: Vec::new(),
             spare_reach: Reach::default(),
+            spare_grid: None,
             expanded_count: 0,
         }
     }
 }
 
 impl Unary {
+    /// The closure of `work`'s graph with both link kinds: the spare one
+    /// where it is of the same grid, else built in its buffers (charging
+    /// [`super::super::REACH_UNITS`] to `meter`). Give it back with
+    /// [`Unary::put_reach`] once done with it.
+    pub(super) fn take_reach(&mut self, work: &Work, meter: &mut crate::work::Meter) -> Reach {
+        let mut reach = std::mem::take(&mut self.spare_reach);
+        if self.spare_grid.take() != Some(work.cands) {
+            meter.count(super::super::REACH_UNITS);
+            reach.rebuild(work, true, true);
+        }
+        reach
+    }
+
+    /// Keeps `reach`, the closure of `work` from [`Unary::take_reach`],
+    /// for the next search on the same grid.
+    pub(super) fn put_reach(&mut self, work: &Work, reach: Reach) {
+        self.spare_reach = reach;
+        self.spare_grid = Some(work.cands);
+    }
+
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -221,12 +249,7 @@ pub(crate) fn search_into(
     let mut own = None;
     let reach = match reach {
         Some(r) => r,
-        None => {
-            let mut r = std::mem::take(&mut unary.spare_reach);
-            net.meter.count(super::super::REACH_UNITS);
-            r.rebuild(&work, true, true);
-            &*own.insert(r)
-        }
+        None => &*own.insert(unary.take_reach(&work, &mut net.meter)),
     };
     for pass in [
         Pass { y: false, x: true },
@@ -287,7 +310,7 @@ pub(crate) fn search_into(
         }
     }
     if let Some(r) = own {
-        unary.spare_reach = r;
+        unary.put_reach(&work, r);
     }
 }
 
@@ -739,12 +762,7 @@ fn forcing_from(
         un.expanded_count += layer.len() as u64;
         for &p in &layer {
             let pk = un.entries[p as usize].key;
-            let links: &mut dyn Iterator<Item = &Link> = if pk & 1 != 0 {
-                &mut pass.on_links(reach, pk)
-            } else {
-                &mut pass.forcing_off_links(reach, pk)
-            };
-            for link in links {
+            for link in pass.forcing_links(reach, pk) {
                 let k = link.key;
                 if un.reached[k as usize] != stamp || k == opposite {
                     un.reached[k as usize] = stamp;
@@ -828,12 +846,7 @@ fn forcing_distance(
                     }
                 }
             };
-            let links: &mut dyn Iterator<Item = &Link> = if pk & 1 != 0 {
-                &mut pass.on_links(reach, pk)
-            } else {
-                &mut pass.forcing_off_links(reach, pk)
-            };
-            for link in links {
+            for link in pass.forcing_links(reach, pk) {
                 visit(link.key);
             }
         }
