@@ -78,18 +78,62 @@ fn loop_difficulty(len: usize) -> f64 {
 /// bound and no valid loop was found, the pair's cells and their
 /// candidates are kept: a later search on the same cells with the same
 /// candidates finds no loop either, on any board.
+///
+/// It also keeps, per start cell, the valid loops the last search from it
+/// closed ([`LoopsFrom`]): the same cells with the same candidates close
+/// the same loops, so a later search on them reads them instead.
 #[derive(Clone)]
 pub struct LoopMemo {
     /// Per pair (`pair_index`): the cells holding both digits (81-bit set)
     /// and the candidates of every cell, when the pair closed no loop.
     no_loop: Vec<Option<(u128, [u16; 81])>>,
+    /// Per start cell: the last search from it.
+    from: Vec<Option<LoopsFrom>>,
 }
 
 impl Default for LoopMemo {
     fn default() -> Self {
         LoopMemo {
             no_loop: vec![None; 100],
+            from: vec![None; 81],
         }
+    }
+}
+
+/// The valid loops a search from one start cell closed ([`LoopSearch`]),
+/// in the order it closed them, and what they depend on.
+///
+/// A search from a cell holding the pair {v1, v2} reads only the cells
+/// holding both digits (the other cells' candidates only to see that they
+/// are not among them): the loops are a function of those cells (`both`),
+/// their candidates and the length bound. Cut at `max_len` cells, a search
+/// closes the loops of at most `max_len` cells of an unbounded one, in the
+/// same order (a cut path closes no shorter loop; the extra digits SE
+/// gathers are gathered before the cut), so a search with a bound at most
+/// `max_len` reads them too.
+#[derive(Clone)]
+struct LoopsFrom {
+    /// The start cell's candidates (the pair).
+    pair: u16,
+    /// The cells holding both digits (81-bit set).
+    both: u128,
+    /// The candidates of each cell (only those of `both` are compared).
+    cands: [u16; 81],
+    /// The search's bound.
+    max_len: usize,
+    /// The valid loops, as cells in the order the loop goes.
+    loops: Vec<Vec<usize>>,
+}
+
+impl LoopsFrom {
+    /// Whether a search from the same cell on `cands` (with `both`, the
+    /// cells holding its pair) and bound `max_len` closes these loops (of
+    /// at most `max_len` cells).
+    fn answers(&self, pair: u16, both: u128, cands: &[u16; 81], max_len: usize) -> bool {
+        self.pair == pair
+            && self.both == both
+            && max_len <= self.max_len
+            && cells_of(both).all(|c| self.cands[c] == cands[c])
     }
 }
 
@@ -164,25 +208,41 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
         if max_len < 4 {
             continue;
         }
-        let mut loops = Vec::new();
-        let mut path = Vec::with_capacity(16);
-        let mut search = LoopSearch {
-            parity_regions: [0; 2],
-            board,
-            v1,
-            v2,
-            pair: cands,
-            core,
-            max_len,
-            on_path: 0,
-            loops: &mut loops,
+        let from = match memo.from[cell].take() {
+            Some(f) if f.answers(cands, both, &board.cands, max_len) => f,
+            kept => {
+                let mut f = kept.unwrap_or(LoopsFrom {
+                    pair: 0,
+                    both: 0,
+                    cands: [0; 81],
+                    max_len: 0,
+                    loops: Vec::new(),
+                });
+                f.loops.clear();
+                let mut path = Vec::with_capacity(16);
+                let mut search = LoopSearch {
+                    parity_regions: [0; 2],
+                    board,
+                    v1,
+                    v2,
+                    pair: cands,
+                    core,
+                    max_len,
+                    on_path: 0,
+                    loops: &mut f.loops,
+                };
+                search.check(cell, &mut path, 2, 0, usize::MAX);
+                (f.pair, f.both, f.cands, f.max_len) = (cands, both, board.cands, max_len);
+                f
+            }
         };
-        search.check(cell, &mut path, 2, 0, usize::MAX);
-        if !loops.is_empty() {
+        let loops = from.loops.iter().filter(|lp| lp.len() <= max_len);
+        if loops.clone().next().is_some() {
             clean[pi] = false;
         } else if starts_left[pi] == 0 && clean[pi] {
             memo.no_loop[pi] = Some((both, board.cands));
         }
+        let mut done = None;
         for lp in loops {
             let extra: Vec<usize> = lp
                 .iter()
@@ -220,9 +280,14 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
             if let Some(b) = &best.0 {
                 if b.difficulty == 4.5 && b.kind == 1 {
                     // Nothing found later can sort before it.
-                    return best.0.map(LoopHint::into_hint);
+                    done = best.0.take();
+                    break;
                 }
             }
+        }
+        memo.from[cell] = Some(from);
+        if let Some(h) = done {
+            return Some(h.into_hint());
         }
     }
     best.0.map(LoopHint::into_hint)
