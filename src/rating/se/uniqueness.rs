@@ -267,15 +267,15 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
                     let (c1, c2) = (extra[0], extra[1]);
                     let r_pot = (board.cands[c1] | board.cands[c2]) & !pair;
                     if r_pot.card() == 1 {
-                        best.consider(type2(board, &lp, &extra, pair));
+                        best.consider(type2(board, lp, &extra, pair));
                     } else if r_pot.card() >= 2 {
-                        type3(board, &lp, c1, c2, v1, v2, &mut best);
+                        type3(board, lp, c1, c2, v1, v2, &mut best);
                     }
-                    if let Some(h) = type4(board, &lp, c1, c2, v1, v2) {
+                    if let Some(h) = type4(board, lp, c1, c2, v1, v2) {
                         best.consider(h);
                     }
                 }
-                _ => best.consider(type2(board, &lp, &extra, pair)),
+                _ => best.consider(type2(board, lp, &extra, pair)),
             }
             if let Some(b) = &best.0 {
                 if b.difficulty == 4.5 && b.kind == 1 {
