@@ -307,7 +307,7 @@ fn resume_after_kills(threads: &str) {
         out.to_str().unwrap(),
         "--resume",
     ];
-    kill_and_resume(&args, &out, within, &want);
+    kill_and_resume(&args, &out, within, want);
 }
 
 #[test]
