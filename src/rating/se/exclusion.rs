@@ -377,16 +377,18 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
             & !(1u128 << b0.cell)
             & !(1u128 << b1.cell)
             & seeing_two(pair_common);
-        if area == 0 {
-            return None;
-        }
-        let mut seen = 0u128;
+        // The cells of `area` in that order, each once: the walk ends when
+        // none is left.
+        let mut left = area;
         for &e in b0.list[..b0.len].iter().chain(&b1.list[..b1.len]) {
+            if left == 0 {
+                break;
+            }
             let e = e as usize;
-            if area >> e & 1 == 0 || seen >> e & 1 != 0 {
+            if left >> e & 1 == 0 {
                 continue;
             }
-            seen |= 1 << e;
+            left &= !(1 << e);
             let common = pair_common & bases.at(e).mask;
             if !two_or_more(common) {
                 continue;
