@@ -9,7 +9,8 @@
 #    and how many rows of the last round equal SE's ER/EP/ED in the file.
 # 2. The 60-puzzle sample of hardest_1106 (every 6th record from the first:
 #    records 1, 7, ..., 355), one `rate -j 1` process per puzzle at the
-#    default budget: each puzzle's CPU seconds and status (rated or
+#    default budget, the binaries in turn on each puzzle (so that a drift of
+#    the host's speed falls on all alike): each puzzle's CPU seconds and status (rated or
 #    timeout); rated count, timeouts, the total and the five slowest, and
 #    how many puzzles rated by both this binary and the first differ.
 # Targets (issue 33): random minimal >= 3,000 and ER 8-9 (se_hard_300) >= 250
@@ -71,18 +72,24 @@ done
 
 grep -v '^#' "$hardest" | awk 'NR % 6 == 1' | head -60 > "$work/sample.txt"
 echo
-echo "hardest_1106 sample: $(wc -l < "$work/sample.txt") puzzles, one process each"
+echo "hardest_1106 sample: $(wc -l < "$work/sample.txt") puzzles, one process each, the binaries in turn on each puzzle"
 for ((b = 1; b <= $#; b++)); do
     : > "$work/sample.$b"
-    i=0
-    while read -r puzzle; do
-        i=$((i + 1))
+done
+i=0
+while read -r puzzle; do
+    i=$((i + 1))
+    # Each puzzle by every binary before the next puzzle, so that a change
+    # in the host's speed falls on all of them alike.
+    for ((b = 1; b <= $#; b++)); do
         # shellcheck disable=SC2086
         t=$(cpu "$work/row" "${!b}" rate -j 1 -q ${RATE_ARGS:-} - <<< "$puzzle")
         status=$(awk -F, 'NR == 2 { print $3 "," $4 }' "$work/row")
         rating=$(awk -F, 'NR == 2 { print $4 "/" $5 "/" $6 }' "$work/row")
         echo "$((6 * i - 5)) $t $status $rating" >> "$work/sample.$b"
-    done < "$work/sample.txt"
+    done
+done < "$work/sample.txt"
+for ((b = 1; b <= $#; b++)); do
     echo "$(basename "${!b}"): $(awk '{ s += $2 } $3 ~ /^rated/ { r++ } $3 ~ /^timeout/ { t++ }
         END { printf "%d rated, %d timeout, %.1f CPU-s in all", r, t, s }' "$work/sample.$b");" \
         "five slowest: $(sort -k2 -g -r "$work/sample.$b" | head -5 |
