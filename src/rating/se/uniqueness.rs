@@ -80,7 +80,7 @@ fn loop_difficulty(len: usize) -> f64 {
 /// candidates finds no loop either, on any board.
 ///
 /// It also keeps, per start cell, the valid loops the last search from it
-/// closed ([`LoopsFrom`]): the same cells with the same candidates close
+/// closed (`LoopsFrom`): the same cells with the same candidates close
 /// the same loops, so a later search on them reads them instead.
 #[derive(Clone)]
 pub struct LoopMemo {
