@@ -60,18 +60,24 @@ fn big() -> &'static Big {
         std::fs::rename(&aside, &input).unwrap();
         let reference = dir.join(format!("cli_resume_ref.{}.csv", std::process::id()));
         let started = std::time::Instant::now();
-        Command::new(bin())
-            .args(["solve", "-q", "-j", "1"])
-            .arg(&input)
-            .arg("-o")
-            .arg(&reference)
-            .assert()
-            .success();
+        let want = uninterrupted("solve", &[], &input, &reference);
         let took = started.elapsed();
-        let want = std::fs::read(&reference).unwrap();
         std::fs::remove_file(&reference).unwrap();
         Big { input, want, took }
     })
+}
+
+/// An uninterrupted `CMD -q -j 1 EXTRA... INPUT -o OUT`: the bytes of `out`.
+fn uninterrupted(cmd: &str, extra: &[&str], input: &Path, out: &Path) -> Vec<u8> {
+    Command::new(bin())
+        .args([cmd, "-q", "-j", "1"])
+        .args(extra)
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .assert()
+        .success();
+    std::fs::read(out).unwrap()
 }
 
 /// The big input (read only).
@@ -843,15 +849,7 @@ fn special_and_linked_outputs_are_never_renamed_over() {
 /// `cmd` on `input` stopped by SIGTERM once rows are written, then resumed:
 /// the same bytes as an uninterrupted run.
 fn stop_and_resume(cmd: &str, extra: &[&str], input: &Path, dir: &Path) {
-    let want = dir.join(format!("{cmd}-ref.csv"));
-    Command::new(bin())
-        .args([cmd, "-q", "-j", "1"])
-        .args(extra)
-        .arg(input)
-        .arg("-o")
-        .arg(&want)
-        .assert()
-        .success();
+    let want = uninterrupted(cmd, extra, input, &dir.join(format!("{cmd}-ref.csv")));
     let out = dir.join(format!("{cmd}.csv"));
     let mut args = vec![cmd, "-q", "-j", "2"];
     args.extend(extra);
@@ -875,7 +873,7 @@ fn stop_and_resume(cmd: &str, extra: &[&str], input: &Path, dir: &Path) {
     Command::new(bin()).args(resume).assert().success();
     assert_eq!(
         std::fs::read(&out).unwrap(),
-        std::fs::read(&want).unwrap(),
+        want,
         "{cmd}: {kept} rows kept"
     );
 }
@@ -1038,15 +1036,8 @@ fn canon_output_is_atomic_and_resumes_after_signals() {
         whole_rows(&std::fs::read(&out).unwrap()),
         text.lines().count()
     );
-    let want = dir.path().join("want.csv");
-    Command::new(bin())
-        .args(["canon", "-q", "-j", "1"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&want)
-        .assert()
-        .success();
-    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&want).unwrap());
+    let want = uninterrupted("canon", &[], &input, &dir.path().join("want.csv"));
+    assert_eq!(std::fs::read(&out).unwrap(), want);
     assert!(!partial(&out).exists() && !sidecar(&out).exists());
     // And stopped by SIGTERM, without --distinct and with it.
     for (sub, extra) in [("all", &[][..]), ("distinct", &["--distinct"][..])] {
@@ -1063,15 +1054,13 @@ fn canon_output_is_atomic_and_resumes_after_signals() {
 fn canon_distinct_resumes_after_sigkills() {
     let dir = tempfile::tempdir().unwrap();
     let input = canon_input(dir.path());
-    let want = dir.path().join("want.csv");
     let started = std::time::Instant::now();
-    Command::new(bin())
-        .args(["canon", "-q", "-j", "1", "--distinct"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&want)
-        .assert()
-        .success();
+    let want = uninterrupted(
+        "canon",
+        &["--distinct"],
+        &input,
+        &dir.path().join("want.csv"),
+    );
     let within = (started.elapsed().as_millis() as u64 / 3).max(6);
     let out = dir.path().join("out.csv");
     let args = [
@@ -1087,7 +1076,7 @@ fn canon_distinct_resumes_after_sigkills() {
         out.to_str().unwrap(),
         "--resume",
     ];
-    kill_and_resume(&args, &out, within, &std::fs::read(&want).unwrap());
+    kill_and_resume(&args, &out, within, &want);
 }
 
 /// A partial file changed after it was written (issue 29): each kind of
@@ -1275,14 +1264,7 @@ fn canon_distinct_makes_progress_under_kills_where_only_repeats_remain() {
 fn jsonl_resumes_and_parquet_says_it_cannot() {
     let dir = tempfile::tempdir().unwrap();
     let input = big_input();
-    let want = dir.path().join("ref.jsonl");
-    Command::new(bin())
-        .args(["solve", "-q", "-j", "1"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&want)
-        .assert()
-        .success();
+    let want = uninterrupted("solve", &[], &input, &dir.path().join("ref.jsonl"));
     let out = dir.path().join("out.jsonl");
     // Stopped by SIGTERM: the printed command continues the run.
     let mut child = spawn(&[
@@ -1309,7 +1291,7 @@ fn jsonl_resumes_and_parquet_says_it_cannot() {
         .output()
         .unwrap();
     assert!(resumed.status.success(), "{resumed:?}");
-    assert!(std::fs::read(&out).unwrap() == std::fs::read(&want).unwrap());
+    assert!(std::fs::read(&out).unwrap() == want);
     // And killed (SIGKILL) at random moments.
     std::fs::remove_file(&out).unwrap();
     let args = [
@@ -1322,7 +1304,7 @@ fn jsonl_resumes_and_parquet_says_it_cannot() {
         out.to_str().unwrap(),
         "--resume",
     ];
-    kill_and_resume(&args, &out, 400, &std::fs::read(&want).unwrap());
+    kill_and_resume(&args, &out, 400, &want);
 
     let parquet = dir.path().join("out.parquet");
     let mut child = spawn(&[
