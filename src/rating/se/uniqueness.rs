@@ -133,8 +133,14 @@ impl LoopsFrom {
         self.pair == pair
             && self.both == both
             && max_len <= self.max_len
-            && cells_of(both).all(|c| self.cands[c] == cands[c])
+            && same_on(both, &self.cands, cands)
     }
+}
+
+/// Whether candidates `a` and `b` agree on every cell of `cells` (an
+/// 81-bit set): what a loop search on those cells reads is the same.
+fn same_on(cells: u128, a: &[u16; 81], b: &[u16; 81]) -> bool {
+    cells_of(cells).all(|c| a[c] == b[c])
 }
 
 /// Index of the digit pair `v1 < v2` in [`LoopMemo`].
@@ -177,7 +183,7 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
         starts_left[pi] -= 1;
         let both = cells_with[v1 as usize] & cells_with[v2 as usize];
         if let Some((cells, seen)) = &memo.no_loop[pi] {
-            if *cells == both && cells_of(both).all(|c| seen[c] == board.cands[c]) {
+            if *cells == both && same_on(both, seen, &board.cands) {
                 continue;
             }
         }
