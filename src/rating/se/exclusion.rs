@@ -15,45 +15,67 @@
 //! with at least two common excluders; a triplet adds to a pair a candidate
 //! cell among the first two cells' excluders.
 
-use super::board::{bit, digits, Board, Card, HOUSE, PEER_MASK};
+use super::board::{bit, cells_of, digits, Board, Card, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
-/// A candidate base cell: its excluders as an 81-bit set and as a list in
-/// SE's house order.
+/// A candidate base cell and its excluders (81-bit set).
 struct Base {
     cell: usize,
     mask: u128,
-    list: [u8; 20],
-    len: usize,
+}
+
+/// `HOUSE_POS[c][e]`: the position of cell `e` in `HOUSE[c]` (SE's order
+/// of a cell's peers), 20 for a cell that is not a peer.
+const HOUSE_POS: [[u8; 81]; 81] = {
+    let mut t = [[20u8; 81]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        while k < 20 {
+            t[c][HOUSE[c][k] as usize] = k as u8;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The peers of `cell` in `cells` (81-bit set), in SE's house order.
+fn in_house_order(cell: usize, mut cells: u128) -> impl Iterator<Item = usize> {
+    let mut positions = 0u32;
+    while cells != 0 {
+        positions |= 1 << HOUSE_POS[cell][cells.trailing_zeros() as usize];
+        cells &= cells - 1;
+    }
+    std::iter::from_fn(move || {
+        (positions != 0).then(|| {
+            let p = positions.trailing_zeros() as usize;
+            positions &= positions - 1;
+            HOUSE[cell][p] as usize
+        })
+    })
 }
 
 /// The candidate base cells, row-major.
 fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
+    // The cells of one candidate, and those of 2 to `max_excluder`.
+    let (mut single, mut shaped) = (0u128, 0u128);
+    for (c, m) in board.cands.iter().enumerate() {
+        let n = m.card();
+        if n == 1 {
+            single |= 1 << c;
+        } else if (2..=max_excluder).contains(&n) {
+            shaped |= 1 << c;
+        }
+    }
     let mut bases = Vec::with_capacity(64);
-    for (c, house) in HOUSE.iter().enumerate() {
-        if board.cands[c].card() < 2 {
-            continue;
-        }
-        let mut naked_single = false;
-        let mut base = Base {
-            cell: c,
-            mask: 0,
-            list: [0; 20],
-            len: 0,
-        };
-        for &e in house {
-            let n = board.cands[e as usize].card();
-            if n == 1 {
-                naked_single = true;
-                break;
-            } else if (2..=max_excluder).contains(&n) {
-                base.mask |= 1 << e;
-                base.list[base.len] = e;
-                base.len += 1;
-            }
-        }
-        if !naked_single && base.mask != 0 {
-            bases.push(base);
+    for c in 0..81 {
+        let peers = PEER_MASK[c];
+        if board.cands[c].card() >= 2 && peers & single == 0 && peers & shaped != 0 {
+            bases.push(Base {
+                cell: c,
+                mask: peers & shaped,
+            });
         }
     }
     bases
@@ -65,72 +87,85 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
     let n = cells.len();
     let wanted: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
     let union = wanted[0] | wanted[1] | wanted[2];
-    // Only excluders made of the base cells' digits can be covered.
-    let mut excluders = [0u16; 20];
-    let mut ne = 0;
+    // Only excluders made of the base cells' digits can be covered. Those
+    // of two digits as `partner[x]`: the digits y of the excluders {x, y};
+    // those of three as a list.
+    let mut partner = [0u16; 10];
+    let (mut threes, mut nt) = ([0u16; 20], 0);
     let mut m = common;
     while m != 0 {
         let c = m.trailing_zeros() as usize;
         m &= m - 1;
-        if board.cands[c] & !union == 0 {
-            excluders[ne] = board.cands[c];
-            ne += 1;
+        let e = board.cands[c];
+        if e & !union != 0 {
+            continue;
+        }
+        if e.card() == 2 {
+            let (x, y) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+            partner[x] |= 1 << y;
+            partner[y] |= 1 << x;
+        } else {
+            threes[nt] = e;
+            nt += 1;
         }
     }
-    let excluders = &excluders[..ne];
+    let threes = &threes[..nt];
     let sees = |i: usize, j: usize| PEER_MASK[cells[i]] >> cells[j] & 1 != 0;
     let (s01, s02, s12) = (sees(0, 1), n == 3 && sees(0, 2), n == 3 && sees(1, 2));
-    if ne == 0
+    if partner == [0; 10]
+        && nt == 0
         && !(s01 && wanted[0] & wanted[1] != 0)
         && !(s02 && wanted[0] & wanted[2] != 0)
         && !(s12 && wanted[1] & wanted[2] != 0)
     {
         return None; // nothing can rule any combination out
     }
+    // A combination is ruled out by an excluder of two digits it takes (y
+    // in partner[x]), by one of three when it takes all three, and by two
+    // cells that see each other taking the same digit.
     let mut allowed = [0u16; 3];
     if n == 2 {
         for a in digits(wanted[0]) {
-            for b in digits(wanted[1]) {
-                let used = bit(a) | bit(b);
-                if (a != b || !s01) && !excluders.iter().any(|&e| e & !used == 0) {
-                    allowed[0] |= bit(a);
-                    allowed[1] |= bit(b);
-                }
+            let mut bs = wanted[1] & !partner[a as usize];
+            if s01 {
+                bs &= !bit(a);
+            }
+            if bs != 0 {
+                allowed[0] |= bit(a);
+                allowed[1] |= bs;
             }
         }
     } else {
-        // For each digit a of the first cell, the digits c of the third cell
-        // that complete (a, b) for each b, as masks: an excluder {a, x}
-        // rules out b = x and c = x, an excluder {x, y} (or {a, x, y}) rules
-        // out {b, c} = {x, y}; cells that see each other take different
-        // digits.
         for a in digits(wanted[0]) {
-            let (mut no_bc, mut pairs, mut np) = (0u16, [0u16; 20], 0);
-            for &e in excluders {
-                let rest = e & !bit(a);
-                if e & bit(a) != 0 && rest.card() == 1 {
-                    no_bc |= rest;
-                } else if rest.card() == 2 {
-                    pairs[np] = rest;
-                    np += 1;
-                }
-            }
-            let mut c_base = wanted[2] & !no_bc;
+            let (mut c_base, mut b_set) = (wanted[2], wanted[1]);
+            c_base &= !partner[a as usize];
+            b_set &= !partner[a as usize];
             if s02 {
                 c_base &= !bit(a);
             }
-            let mut b_set = wanted[1] & !no_bc;
             if s01 {
                 b_set &= !bit(a);
             }
+            if c_base == 0 {
+                continue;
+            }
+            // The excluders of three digits with a: {a, x, y} rules out
+            // {b, c} = {x, y}.
+            let (mut with_a, mut na) = ([0u16; 20], 0);
+            for &t in threes {
+                if t & bit(a) != 0 {
+                    with_a[na] = t & !bit(a);
+                    na += 1;
+                }
+            }
             for b in digits(b_set) {
-                let mut cs = c_base;
+                let mut cs = c_base & !partner[b as usize];
                 if s12 {
                     cs &= !bit(b);
                 }
-                for &pair in &pairs[..np] {
-                    if pair & bit(b) != 0 {
-                        cs &= !(pair & !bit(b));
+                for &rest in &with_a[..na] {
+                    if rest & bit(b) != 0 {
+                        cs &= !(rest & !bit(b));
                     }
                 }
                 if cs != 0 {
@@ -163,12 +198,16 @@ const WINDOW: usize = 64;
 
 /// What earlier searches of one aligned exclusion found nothing on, so
 /// that later ones skip it. The exclusion on a set of base cells depends
-/// only on the candidates of those cells and of the cells they all see (its
-/// possible excluders): where none of those changed since it last gave
-/// nothing, it gives nothing again, on any board. Between two searches a
-/// few steps of the path change some cells, so many sets are skipped.
+/// only on the candidates of those cells and on the excluders among the
+/// cells they all see (cells of 2 to `degree` candidates): where the base
+/// cells did not change since it last gave nothing and no cell they all
+/// see became an excluder (changed to 2 to `degree` candidates), it gives
+/// nothing again, on any board: every combination it allowed is still
+/// there, and fewer excluders rule out fewer combinations. Between two
+/// searches a few steps of the path change some cells (most often placing
+/// values: a solved cell is no excluder), so many sets are skipped.
 pub struct ExclusionMemo {
-    /// Base cells per set: 2 or 3.
+    /// Base cells per set, and the most candidates of an excluder: 2 or 3.
     degree: u32,
     /// Searches so far (a clock).
     call: u32,
@@ -176,13 +215,17 @@ pub struct ExclusionMemo {
     seen: [u16; 81],
     /// The search at which each cell's candidates last differed from `seen`.
     changed_at: [u32; 81],
+    /// The search at which each cell last changed into an excluder.
+    shaped_at: [u32; 81],
     /// `changed_after[d]`: the cells (81-bit set) whose candidates changed
     /// in one of the last `d` searches, this one included (none for `d =
     /// 0`): the cells changed after search `call - d`, for `d < WINDOW`.
     changed_after: [u128; WINDOW],
+    /// As `changed_after`, the cells that changed into an excluder.
+    shaped_after: [u128; WINDOW],
     /// The cells changed at each of the last `WINDOW` searches, by `call %
-    /// WINDOW`.
-    changed_in: [u128; WINDOW],
+    /// WINDOW`, and those of them that became excluders.
+    changed_in: [(u128, u128); WINDOW],
     /// Per set of base cells (`index`), the search at which it last gave
     /// nothing (0: never): 81^degree u32 (2 MiB for triplets), made on the
     /// first search.
@@ -197,8 +240,10 @@ impl ExclusionMemo {
             call: 0,
             seen: [0; 81],
             changed_at: [0; 81],
+            shaped_at: [0; 81],
             changed_after: [0; WINDOW],
-            changed_in: [0; WINDOW],
+            shaped_after: [0; WINDOW],
+            changed_in: [(0, 0); WINDOW],
             nothing_at: Vec::new(),
         }
     }
@@ -220,48 +265,48 @@ impl ExclusionMemo {
             self.nothing_at.iter_mut().for_each(|t| *t = 0);
             self.call = 1;
         }
-        let mut changed = 0u128;
+        let (mut changed, mut shaped) = (0u128, 0u128);
         for c in 0..81 {
             if board.cands[c] != self.seen[c] {
                 self.seen[c] = board.cands[c];
                 self.changed_at[c] = self.call;
                 changed |= 1u128 << c;
+                if (2..=self.degree).contains(&board.cands[c].card()) {
+                    self.shaped_at[c] = self.call;
+                    shaped |= 1u128 << c;
+                }
             }
         }
-        self.changed_in[self.call as usize % WINDOW] = changed;
-        let mut after = 0u128;
+        self.changed_in[self.call as usize % WINDOW] = (changed, shaped);
+        let (mut after, mut after_shaped) = (0u128, 0u128);
         for d in 0..WINDOW {
             self.changed_after[d] = after;
+            self.shaped_after[d] = after_shaped;
             // Searches before the first changed nothing.
             if let Some(at) = self.call.checked_sub(d as u32) {
-                after |= self.changed_in[at as usize % WINDOW];
+                let (c, s) = self.changed_in[at as usize % WINDOW];
+                after |= c;
+                after_shaped |= s;
             }
         }
     }
 
     /// Whether the exclusion on base cells `cells` gave nothing after every
-    /// change of the cells it depends on.
+    /// change of the cells it depends on. `seeing_all`: the cells that see
+    /// all of `cells` (81-bit set).
     #[inline]
-    fn known_nothing(&self, cells: &[usize]) -> bool {
+    fn known_nothing(&self, cells: &[usize], seeing_all: u128) -> bool {
         let at = self.nothing_at[Self::index(cells)];
         if at == 0 {
             return false;
         }
-        let mut depends = cells.iter().fold(!0u128 >> 47, |m, &c| m & PEER_MASK[c]);
-        for &c in cells {
-            depends |= 1u128 << c;
+        let d = (self.call - at) as usize;
+        if d < WINDOW {
+            let bases = cells.iter().fold(0u128, |m, &c| m | 1u128 << c);
+            return bases & self.changed_after[d] == 0 && seeing_all & self.shaped_after[d] == 0;
         }
-        if let Some(&after) = self.changed_after.get((self.call - at) as usize) {
-            return depends & after == 0;
-        }
-        while depends != 0 {
-            let c = depends.trailing_zeros() as usize;
-            depends &= depends - 1;
-            if self.changed_at[c] > at {
-                return false;
-            }
-        }
-        true
+        cells.iter().all(|&c| self.changed_at[c] <= at)
+            && cells_of(seeing_all).all(|c| self.shaped_at[c] <= at)
     }
 
     /// Notes that the exclusion on `cells` gave nothing in this search.
@@ -347,7 +392,7 @@ pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
     let bases = Bases::new(base_cells(board, 2));
     pairs_with_common_excluders(&bases, |b0, b1, common| {
         let cells = [b0.cell, b1.cell];
-        if memo.known_nothing(&cells) {
+        if memo.known_nothing(&cells, PEER_MASK[b0.cell] & PEER_MASK[b1.cell]) {
             return None;
         }
         let found = exclude(board, &cells, common);
@@ -377,24 +422,18 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
             & !(1u128 << b0.cell)
             & !(1u128 << b1.cell)
             & seeing_two(pair_common);
-        // The cells of `area` in that order, each once: the walk ends when
-        // none is left.
-        let mut left = area;
-        for &e in b0.list[..b0.len].iter().chain(&b1.list[..b1.len]) {
-            if left == 0 {
-                break;
-            }
-            let e = e as usize;
-            if left >> e & 1 == 0 {
-                continue;
-            }
-            left &= !(1 << e);
+        // The cells of `area` in that order: b0's excluders in SE's house
+        // order of b0's peers, then b1's others in that of b1's.
+        let seeing_pair = PEER_MASK[b0.cell] & PEER_MASK[b1.cell];
+        let thirds =
+            in_house_order(b0.cell, area & b0.mask).chain(in_house_order(b1.cell, area & !b0.mask));
+        for e in thirds {
             let common = pair_common & bases.at(e).mask;
             if !two_or_more(common) {
                 continue;
             }
             let cells = [b0.cell, b1.cell, e];
-            if memo.known_nothing(&cells) {
+            if memo.known_nothing(&cells, seeing_pair & PEER_MASK[e]) {
                 continue;
             }
             if let Some(removable) = exclude(board, &cells, common) {
