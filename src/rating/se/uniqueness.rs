@@ -232,6 +232,7 @@ pub fn unique_loops_with(board: &Board, memo: &mut LoopMemo) -> Option<Hint> {
                     v1,
                     v2,
                     pair: cands,
+                    both,
                     core,
                     max_len,
                     on_path: 0,
@@ -324,6 +325,8 @@ struct LoopSearch<'a> {
     v1: u8,
     v2: u8,
     pair: u16,
+    /// The cells holding both digits (81-bit set).
+    both: u128,
     /// The cells that can lie on a valid loop ([`loop_core`]): the search
     /// goes on only through them.
     core: u128,
@@ -393,8 +396,12 @@ impl LoopSearch<'_> {
                 continue;
             }
             let r = CELL_REGIONS[cell][ty] as usize;
-            for &next in &REGION_CELLS[r] {
-                let next = next as usize;
+            // The region's cells holding the pair, ascending (the order of
+            // its cells), off the path but for its first cell.
+            let mut nexts = REGION_MASK[r] & self.both & (!self.on_path | 1 << path[0]);
+            while nexts != 0 {
+                let next = nexts.trailing_zeros() as usize;
+                nexts &= nexts - 1;
                 if path[0] == next && path.len() >= 4 {
                     // Only valid loops give hints (an odd one never is).
                     if path.len().is_multiple_of(2) && is_valid_loop(path) {
@@ -402,21 +409,20 @@ impl LoopSearch<'_> {
                     }
                 } else if self.on_path >> next & 1 == 0 {
                     let cands = self.board.cands[next];
-                    if cands & pair == pair {
-                        ex_values |= cands;
-                        ex_values &= !pair;
-                        let card = cands.card();
-                        // A loop is valid only if no region holds two of its
-                        // even cells, or two odd ones (SE's isValidLoop): a
-                        // path that breaks this closes only invalid loops.
-                        if (card == 2 || ex_values.card() == 1 || allowed_ex > 0)
-                            && path.len() < self.max_len
-                            && self.core >> next & 1 != 0
-                            && self.parity_regions[path.len() & 1] & regions_of(next) == 0
-                        {
-                            let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
-                            self.check(next, path, new_allowed, ex_values, ty);
-                        }
+                    debug_assert_eq!(cands & pair, pair);
+                    ex_values |= cands;
+                    ex_values &= !pair;
+                    let card = cands.card();
+                    // A loop is valid only if no region holds two of its
+                    // even cells, or two odd ones (SE's isValidLoop): a
+                    // path that breaks this closes only invalid loops.
+                    if (card == 2 || ex_values.card() == 1 || allowed_ex > 0)
+                        && path.len() < self.max_len
+                        && self.core >> next & 1 != 0
+                        && self.parity_regions[path.len() & 1] & regions_of(next) == 0
+                    {
+                        let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
+                        self.check(next, path, new_allowed, ex_values, ty);
                     }
                 }
             }
