@@ -69,8 +69,7 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
         }
     }
     let mut bases = Vec::with_capacity(64);
-    for c in 0..81 {
-        let peers = PEER_MASK[c];
+    for (c, &peers) in PEER_MASK.iter().enumerate() {
         if board.cands[c].card() >= 2 && peers & single == 0 && peers & shaped != 0 {
             bases.push(Base {
                 cell: c,
