@@ -10,18 +10,8 @@
 use super::super::board::{digits, PEER_MASK};
 use super::net::{cell_of, key, off_to_on, on_to_off, value_of, Cause, OnConsequence, Work, KEYS};
 
-/// 512 bits of a reach set: whole blocks are or-ed at once.
-type Block = [u64; 8];
-
-/// Bits per [`Block`].
-const BLOCK_BITS: usize = 512;
-
-/// Sets bit `w` of the reach set starting at `set[0]`.
-#[inline]
-fn set_bit(set: &mut [Block], w: u32) {
-    let w = w as usize;
-    set[w / BLOCK_BITS][w % BLOCK_BITS / 64] |= 1 << (w % 64);
-}
+/// Words of the largest reach set: one bit per potential.
+const MAX_WORDS: usize = KEYS.div_ceil(64);
 
 /// Whether a cycle of the potentials `keys` (one strongly connected
 /// component) could remove a candidate: whether some cell holding a digit
@@ -66,13 +56,15 @@ pub struct Reach {
     links: Vec<Link>,
     /// Component of each compact node.
     comp: Vec<u32>,
-    /// Reach sets, `blocks` blocks per component (bit = compact node).
-    sets: Vec<Block>,
-    blocks: usize,
-    /// Per component: its node when it is a single node without links,
-    /// else `u32::MAX`. Its reach set is that node alone, which another
-    /// component's set takes as one bit.
-    alone: Vec<u32>,
+    /// Reach sets, `words` words each (bit `i % 64` of word `i / 64`: compact
+    /// node `i`), of the components that are not a single node without
+    /// links: such a node (most off potentials) reaches only itself, and a
+    /// set that reaches it takes it as one bit.
+    sets: Vec<u64>,
+    words: usize,
+    /// Per component: the offset of its reach set in `sets` (`u32::MAX` for
+    /// a node without links).
+    set_at: Vec<u32>,
     /// Per component: whether a cycle inside it could remove a candidate
     /// (see [`Reach::may_cycle_remove`]).
     cycle_removes: Vec<bool>,
@@ -165,11 +157,12 @@ impl Reach {
     /// iteratively, and each component's reach set and
     /// [`Reach::may_cycle_remove`] flag (`cells`: the cells holding each
     /// digit). Components come out sinks first, so each one's successors
-    /// are done before it.
+    /// are done before it. A node without links is its own component at
+    /// once, without a set.
     fn close(&mut self, n: usize, cells: &[u128; 10]) {
         const UNSEEN: u32 = u32::MAX;
-        let blocks = n.div_ceil(BLOCK_BITS).max(1);
-        self.blocks = blocks;
+        let words = n.div_ceil(64).max(1);
+        self.words = words;
         // `order` is the visit number, `comp` the component (UNSEEN while
         // the node is on the stack: a visited node is on the stack exactly
         // until its component is popped).
@@ -180,26 +173,42 @@ impl Reach {
         self.stack.clear();
         self.call.clear();
         self.sets.clear();
-        self.alone.clear();
+        self.set_at.clear();
         self.cycle_removes.clear();
         // The component whose set last took each component's (to take it
         // once per component however many links lead there).
         self.taken.clear();
         self.taken.resize(n, UNSEEN);
         let (start, edges) = (&self.start[..], &self.edges[..]);
+        let linkless = |w: u32| start[w as usize] == start[w as usize + 1];
         let (order, low, comp) = (&mut self.order[..], &mut self.low[..], &mut self.comp[..]);
-        let (stack, call, sets, taken, alone) = (
+        let (stack, call, sets, taken, set_at) = (
             &mut self.stack,
             &mut self.call,
             &mut self.sets,
             &mut self.taken[..],
-            &mut self.alone,
+            &mut self.set_at,
         );
         let (keys, cycle_removes) = (&self.keys[..], &mut self.cycle_removes);
         let mut ncomp = 0u32;
         let mut counter = 0u32;
+        // A node without links: a component of its own, reaching itself.
+        macro_rules! alone {
+            ($w:expr) => {
+                order[$w as usize] = counter;
+                counter += 1;
+                comp[$w as usize] = ncomp;
+                set_at.push(UNSEEN);
+                cycle_removes.push(false);
+                ncomp += 1;
+            };
+        }
         for root in 0..n as u32 {
             if order[root as usize] != UNSEEN {
+                continue;
+            }
+            if linkless(root) {
+                alone!(root);
                 continue;
             }
             call.push((root, start[root as usize]));
@@ -215,6 +224,10 @@ impl Reach {
                     *next += 1;
                     let ow = order[w as usize];
                     if ow == UNSEEN {
+                        if linkless(w) {
+                            alone!(w);
+                            continue;
+                        }
                         order[w as usize] = counter;
                         low[w as usize] = counter;
                         counter += 1;
@@ -238,8 +251,6 @@ impl Reach {
                 }
                 if lv == order[v as usize] {
                     // Pop the component and build its reach set.
-                    let base = sets.len();
-                    sets.resize(base + blocks, [0; 8]);
                     let first = stack.len();
                     let mut at = first;
                     loop {
@@ -250,35 +261,28 @@ impl Reach {
                             break;
                         }
                     }
-                    let mut leaves = false;
+                    let base = sets.len();
+                    sets.resize(base + words, 0);
+                    let (done, this) = sets.split_at_mut(base);
                     for &w in &stack[at..first] {
-                        set_bit(&mut sets[base..], w);
+                        this[w as usize / 64] |= 1 << (w % 64);
                         for &t in &edges[start[w as usize] as usize..start[w as usize + 1] as usize]
                         {
+                            if linkless(t) {
+                                this[t as usize / 64] |= 1 << (t % 64);
+                                continue;
+                            }
                             let tc = comp[t as usize];
                             if tc != ncomp && taken[tc as usize] != ncomp {
                                 taken[tc as usize] = ncomp;
-                                leaves = true;
-                                let one = alone[tc as usize];
-                                let (done, this) = sets.split_at_mut(base);
-                                if one != UNSEEN {
-                                    set_bit(this, one);
-                                } else {
-                                    let other = &done[tc as usize * blocks..][..blocks];
-                                    for (a, b) in this.iter_mut().zip(other) {
-                                        for (x, y) in a.iter_mut().zip(b) {
-                                            *x |= y;
-                                        }
-                                    }
+                                let other = &done[set_at[tc as usize] as usize..][..words];
+                                for (x, y) in this.iter_mut().zip(other) {
+                                    *x |= y;
                                 }
                             }
                         }
                     }
-                    alone.push(if first - at == 1 && !leaves {
-                        v
-                    } else {
-                        UNSEEN
-                    });
+                    set_at.push(base as u32);
                     // (Most components are single potentials: no cycle.)
                     cycle_removes.push(
                         first - at >= 4
@@ -294,6 +298,19 @@ impl Reach {
         }
     }
 
+    /// The reach set of compact node `f`, a node with links.
+    #[inline]
+    fn set_of(&self, f: usize) -> &[u64] {
+        let at = self.set_at[self.comp[f] as usize] as usize;
+        &self.sets[at..at + self.words]
+    }
+
+    /// Whether compact node `f` has no links (and reaches only itself).
+    #[inline]
+    fn linkless(&self, f: usize) -> bool {
+        self.start[f] == self.start[f + 1]
+    }
+
     /// The links from potential `from` (none if it is not a candidate).
     #[inline]
     pub fn links(&self, from: u16) -> &[Link] {
@@ -307,19 +324,27 @@ impl Reach {
     /// Whether some potential follows from every one of `froms` (a key
     /// absent from the graph follows from nothing but itself).
     pub fn share_a_consequence(&self, froms: impl IntoIterator<Item = u16>) -> bool {
-        let mut acc = vec![[!0u64; 8]; self.blocks];
+        let mut all = [!0u64; MAX_WORDS];
+        let acc = &mut all[..self.words];
         for from in froms {
             let f = self.index[from as usize];
             if f == u32::MAX {
                 return false;
             }
-            let base = self.comp[f as usize] as usize * self.blocks;
-            let mut any = 0;
-            for (a, w) in acc.iter_mut().zip(&self.sets[base..base + self.blocks]) {
-                for (x, y) in a.iter_mut().zip(w) {
-                    *x &= y;
-                    any |= *x;
+            let f = f as usize;
+            if self.linkless(f) {
+                // Its set is itself.
+                if acc[f / 64] >> (f % 64) & 1 == 0 {
+                    return false;
                 }
+                acc.fill(0);
+                acc[f / 64] = 1 << (f % 64);
+                continue;
+            }
+            let mut any = 0;
+            for (x, y) in acc.iter_mut().zip(self.set_of(f)) {
+                *x &= y;
+                any |= *x;
             }
             if any == 0 {
                 return false;
@@ -349,8 +374,109 @@ impl Reach {
         if f == u32::MAX || t == u32::MAX {
             return false;
         }
-        let base = self.comp[f as usize] as usize * self.blocks;
-        let t = t as usize;
-        self.sets[base + t / BLOCK_BITS][t % BLOCK_BITS / 64] >> (t % 64) & 1 != 0
+        let (f, t) = (f as usize, t as usize);
+        if self.linkless(f) {
+            return f == t;
+        }
+        self.set_of(f)[t / 64] >> (t % 64) & 1 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random candidate grids, sparse enough that many cells are bivalue
+    /// and many regions hold a digit twice (so the graph has off-to-on
+    /// links and cycles).
+    fn grids() -> impl Iterator<Item = [u16; 81]> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        (0..60).map(move |g| {
+            let mut cands = [0u16; 81];
+            for c in &mut cands {
+                for v in 1..=9 {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    // Keep a digit with probability 1/4 .. 3/4.
+                    if (seed >> 33) % 8 < 2 + (g % 5) {
+                        *c |= 1 << v;
+                    }
+                }
+            }
+            cands
+        })
+    }
+
+    /// The potentials reached from `from` through [`Reach::links`], by a
+    /// breadth-first walk (`from` included).
+    fn walk(reach: &Reach, from: u16) -> Vec<bool> {
+        let mut seen = vec![false; KEYS];
+        let mut queue = vec![from];
+        seen[from as usize] = true;
+        while let Some(k) = queue.pop() {
+            for l in reach.links(k) {
+                if !seen[l.key as usize] {
+                    seen[l.key as usize] = true;
+                    queue.push(l.key);
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn closure_answers_as_a_walk_of_the_links() {
+        // How many potentials have a cycle that may remove something, and
+        // how many not: the grids must show both.
+        let mut outcomes = [0; 2];
+        for cands in grids() {
+            let work = Work::new(&cands);
+            let reach = Reach::build(&work, true, true);
+            let keys: Vec<u16> = (0..81)
+                .flat_map(|c| {
+                    digits(cands[c]).flat_map(move |v| [key(c, v, false), key(c, v, true)])
+                })
+                .collect();
+            let walks: Vec<Vec<bool>> = keys.iter().map(|&k| walk(&reach, k)).collect();
+            for (i, &a) in keys.iter().enumerate() {
+                for &b in &keys {
+                    assert_eq!(reach.reaches(a, b), walks[i][b as usize], "{a} -> {b}");
+                }
+                // A cycle through `a`: the potentials that reach `a` among
+                // those it reaches.
+                let cycle = (0..keys.len())
+                    .filter(|&j| walks[i][keys[j] as usize] && walks[j][a as usize])
+                    .map(|j| keys[j]);
+                let removes = cycle_may_remove(cycle, &work.cells);
+                assert_eq!(reach.may_cycle_remove(a), removes, "cycle through {a}");
+                outcomes[usize::from(removes)] += 1;
+            }
+            // Two and three potentials sharing a consequence.
+            for (i, j) in (0..keys.len()).zip((0..keys.len()).rev()).step_by(3) {
+                let k = (i * 7 + 3) % keys.len();
+                let shared2 = keys
+                    .iter()
+                    .any(|&b| walks[i][b as usize] && walks[j][b as usize]);
+                let shared3 = keys
+                    .iter()
+                    .any(|&b| walks[i][b as usize] && walks[j][b as usize] && walks[k][b as usize]);
+                assert_eq!(reach.share_a_consequence([keys[i], keys[j]]), shared2);
+                assert_eq!(
+                    reach.share_a_consequence([keys[i], keys[j], keys[k]]),
+                    shared3
+                );
+            }
+            // Not a candidate: reaches nothing, shares nothing.
+            if let Some(c) = (0..81).find(|&c| cands[c] != 0x3fe) {
+                let v = (1..=9).find(|&v| cands[c] & 1 << v == 0).unwrap();
+                let absent = key(c, v, true);
+                assert!(!reach.reaches(absent, absent));
+                assert!(!reach.may_cycle_remove(absent));
+                assert!(!reach.share_a_consequence([absent]));
+                assert!(reach.links(absent).is_empty());
+            }
+        }
+        assert!(outcomes[0] > 100 && outcomes[1] > 100, "{outcomes:?}");
     }
 }
