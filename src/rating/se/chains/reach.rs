@@ -40,6 +40,8 @@ pub struct Link {
     pub cause: super::net::Cause,
     /// A link inside one cell (SE's "Y" links) rather than a region.
     pub cell_link: bool,
+    /// The compact index of `key` in the graph that holds the link.
+    to: u32,
 }
 
 /// The closure of the implication graph of one link set, and the graph
@@ -52,7 +54,7 @@ pub struct Reach {
     index: Vec<u32>,
     /// Start of each compact node's links in `links`, plus the end.
     start: Vec<u32>,
-    /// The links, grouped by node.
+    /// The links, grouped by node: the graph's edges.
     links: Vec<Link>,
     /// Component of each compact node.
     comp: Vec<u32>,
@@ -70,7 +72,6 @@ pub struct Reach {
     cycle_removes: Vec<bool>,
     // Scratch of the build.
     keys: Vec<u16>,
-    edges: Vec<u32>,
     order: Vec<u32>,
     low: Vec<u32>,
     taken: Vec<u32>,
@@ -113,11 +114,10 @@ impl Reach {
         self.close(n, &work.cells);
     }
 
-    /// The graph in CSR form: each compact node's links and their targets'
-    /// compact indices, in SE's order.
+    /// The graph in CSR form: each compact node's links, with their
+    /// targets' compact indices, in SE's order.
     fn build_links(&mut self, work: &Work, y: bool, x: bool) {
         self.start.clear();
-        self.edges.clear();
         self.links.clear();
         let mut out = [OnConsequence {
             key: 0,
@@ -125,32 +125,24 @@ impl Reach {
             region: 0,
             hidden: 0,
         }; 4];
-        let (index, edges, links) = (&self.index, &mut self.edges, &mut self.links);
+        let (index, links) = (&self.index, &mut self.links);
+        let link = |key: u16, cause: Cause| Link {
+            key,
+            cause,
+            cell_link: cause == Cause::NakedSingle,
+            to: index[key as usize],
+        };
         for &k in &self.keys {
-            self.start.push(edges.len() as u32);
+            self.start.push(links.len() as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
             if k & 1 != 0 {
-                on_to_off(work, cell, value, y, |t, cause| {
-                    edges.push(index[t as usize]);
-                    links.push(Link {
-                        key: t,
-                        cause,
-                        cell_link: cause == Cause::NakedSingle,
-                    });
-                });
+                on_to_off(work, cell, value, y, |t, cause| links.push(link(t, cause)));
             } else {
                 let count = off_to_on(work, work, cell, value, y, x, &mut out);
-                for o in &out[..count] {
-                    edges.push(index[o.key as usize]);
-                    links.push(Link {
-                        key: o.key,
-                        cause: o.cause,
-                        cell_link: o.cause == Cause::NakedSingle,
-                    });
-                }
+                links.extend(out[..count].iter().map(|o| link(o.key, o.cause)));
             }
         }
-        self.start.push(edges.len() as u32);
+        self.start.push(links.len() as u32);
     }
 
     /// Tarjan's strongly connected components of the `n` compact nodes,
@@ -179,7 +171,7 @@ impl Reach {
         // once per component however many links lead there).
         self.taken.clear();
         self.taken.resize(n, UNSEEN);
-        let (start, edges) = (&self.start[..], &self.edges[..]);
+        let (start, links) = (&self.start[..], &self.links[..]);
         let linkless = |w: u32| start[w as usize] == start[w as usize + 1];
         let (order, low, comp) = (&mut self.order[..], &mut self.low[..], &mut self.comp[..]);
         let (stack, call, sets, taken, set_at) = (
@@ -220,7 +212,7 @@ impl Reach {
                 let end = start[v as usize + 1];
                 let mut descended = false;
                 while *next < end {
-                    let w = edges[*next as usize];
+                    let w = links[*next as usize].to;
                     *next += 1;
                     let ow = order[w as usize];
                     if ow == UNSEEN {
@@ -266,8 +258,9 @@ impl Reach {
                     let (done, this) = sets.split_at_mut(base);
                     for &w in &stack[at..first] {
                         this[w as usize / 64] |= 1 << (w % 64);
-                        for &t in &edges[start[w as usize] as usize..start[w as usize + 1] as usize]
+                        for l in &links[start[w as usize] as usize..start[w as usize + 1] as usize]
                         {
+                            let t = l.to;
                             if linkless(t) {
                                 this[t as usize / 64] |= 1 << (t % 64);
                                 continue;
