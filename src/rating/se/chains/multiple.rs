@@ -25,6 +25,7 @@ use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
 use super::net::{cell_of, is_on, key, off_to_on, on_to_off, value_of, Cause, Nested};
 use super::net::{Net, OnConsequence, Work, KEYS};
+use super::reach::Shares;
 use super::sink::{Layout, Sink};
 use super::{ChainKind, Rule, Select};
 
@@ -263,6 +264,13 @@ struct NestedMemo {
     /// The top-level board (values, candidates) the gifts were found on.
     board: Option<([u8; 81], [u16; 81])>,
     gifts: std::collections::HashMap<NestedKey, std::rc::Rc<NestedGift>>,
+    /// The closures' answers for static multiple chains ([`Shares`]) on the
+    /// grids where level 2 ran nested cycle searches, by grid (candidates).
+    /// Level 3 runs nested cycle searches and then nested multiple chains
+    /// on the same grids: the first are mostly level 2's again (gifts),
+    /// and the second would otherwise build each closure again (on
+    /// hardest_1106's record 109, 7,602 of level 3's 8,969 closures).
+    shares: std::collections::HashMap<[u16; 81], Shares>,
 }
 
 /// (rule: 0 for cycles and forcing chains, else 1 + level, +16 when
@@ -282,6 +290,7 @@ impl NestedMemo {
             .is_none_or(|(v, c)| v != values || c != cands)
         {
             self.gifts.clear();
+            self.shares.clear();
             self.board = Some((*values, *cands));
         }
     }
@@ -356,18 +365,24 @@ impl Multiple {
         // implication graph reaches, or less where a contradiction stops
         // them: when the assumptions of a cell (or of a region's positions)
         // reach nothing in common in the graph, they have no cell (region)
-        // forcing chain, and their searches can be skipped.
-        // (Static rules are never Nishio's and never nest: the closure is
-        // the one of both link kinds that nested cycle searches on this
-        // grid take, and nothing else takes it while it is out.)
-        let mut built = None;
-        let reach = match (rule.dynamic, given) {
+        // forcing chain, and their searches can be skipped. The answers
+        // ([`Shares`]) come from the closure given, else from what level 2
+        // kept for this grid, else from the closure of both link kinds that
+        // nested cycle searches on this grid take (static rules are never
+        // Nishio's).
+        let shares = match (rule.dynamic, given) {
             (true, _) => None,
-            (false, Some(r)) => Some(r),
-            (false, None) => {
-                debug_assert!(!rule.nishio && rule.level == 0);
-                Some(&*built.insert(self.unary.take_reach(&source, &mut net.meter)))
-            }
+            (false, Some(r)) => Some(Shares::of(r, &source)),
+            (false, None) => Some(match self.memo.shares.get(&board.cands) {
+                Some(&s) => s,
+                None => {
+                    debug_assert!(!rule.nishio && rule.level == 0);
+                    let reach = self.unary.take_reach(&source, &mut net.meter);
+                    let s = Shares::of(&reach, &source);
+                    self.unary.put_reach(&source, reach);
+                    s
+                }
+            }),
         };
         let skip = if rule.nishio && depth == 0 {
             self.nishio_skip
@@ -383,7 +398,15 @@ impl Multiple {
                 continue;
             }
             self.cell_hints(
-                &ctx, board, &mut work, &mut runs, reach, cell, net, sink, skip,
+                &ctx,
+                board,
+                &mut work,
+                &mut runs,
+                shares.as_ref(),
+                cell,
+                net,
+                sink,
+                skip,
             );
             // At every depth, so that a cut ends nested searches too.
             if net.meter.stopped() {
@@ -393,9 +416,6 @@ impl Multiple {
         // The runs' outcomes go back to the pool, for their capacity.
         self.spare_outcomes
             .extend(runs.runs.into_iter().map(|r| r.out));
-        if let Some(r) = built {
-            self.unary.put_reach(&source, r);
-        }
     }
 
     /// The outcome of `doChaining` from `start`, run once per search.
@@ -425,7 +445,7 @@ impl Multiple {
         board: &Board,
         work: &mut Work,
         runs: &mut Runs,
-        reach: Option<&super::reach::Reach>,
+        shares: Option<&Shares>,
         cell: usize,
         net: &mut Net,
         sink: &mut Sink,
@@ -435,18 +455,13 @@ impl Multiple {
         let cands = board.cands[cell];
         let card = cands.card();
         let cell_chains = !rule.nishio && (card == 2 || (rule.multiple && card > 2));
-        let cell_needed = cell_chains
-            && reach.is_none_or(|r| {
-                r.share_a_consequence(
-                    super::super::board::digits(cands).map(|v| key(cell, v, true)),
-                )
-            });
+        let cell_needed = cell_chains && shares.is_none_or(|s| s.cell(cell));
         let do_double = card >= 3 && !rule.nishio && rule.dynamic;
         let do_contradiction = rule.dynamic || rule.nishio;
-        if reach.is_some() && !do_double && !do_contradiction {
+        if shares.is_some() && !do_double && !do_contradiction {
             // Static multiple chains: only cell and region chains give hints.
             for v in super::super::board::digits(cands) {
-                self.regions(ctx, board, work, runs, reach, cell, v, net, sink);
+                self.regions(ctx, board, work, runs, shares, cell, v, net, sink);
             }
             if cell_needed {
                 let mut idx = [0u32; 9];
@@ -475,7 +490,7 @@ impl Multiple {
                 do_contradiction,
             );
             if !rule.nishio {
-                self.regions(ctx, board, work, runs, reach, cell, v, net, sink);
+                self.regions(ctx, board, work, runs, shares, cell, v, net, sink);
             }
             per_value[n] = runs.cache[key(cell, v, true) as usize];
             n += 1;
@@ -634,7 +649,7 @@ impl Multiple {
         board: &Board,
         work: &mut Work,
         runs: &mut Runs,
-        reach: Option<&super::reach::Reach>,
+        shares: Option<&Shares>,
         cell: usize,
         v: u8,
         net: &mut Net,
@@ -651,17 +666,7 @@ impl Multiple {
             if pos.trailing_zeros() as usize != cell {
                 continue;
             }
-            let positions = || {
-                let mut m = pos;
-                std::iter::from_fn(move || {
-                    (m != 0).then(|| {
-                        let c = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        key(c, v, true)
-                    })
-                })
-            };
-            if reach.is_some_and(|r| !r.share_a_consequence(positions())) {
+            if shares.is_some_and(|s| !s.region(r, v)) {
                 continue; // no region chain here (see search_into)
             }
             let mut idx = [0u32; 9];
@@ -944,7 +949,13 @@ impl Multiple {
             // when its hints remove nothing new.
             let found = match adv {
                 Advanced::Chains(rule) => {
-                    self.nested_chains(rule, &grid, &source.cands, net, depth)
+                    let found = self.nested_chains(rule, &grid, &source.cands, net, depth);
+                    // Level 3 runs nested multiple chains on the grids of
+                    // level 2's nested cycle searches (see NestedMemo).
+                    if rule.is_none() && level == 2 {
+                        self.keep_shares(&grid.cands);
+                    }
+                    found
                 }
                 basic => {
                     let mut buf = std::mem::take(&mut self.tables[depth].hints);
@@ -1012,6 +1023,21 @@ impl Multiple {
                 net.nodes[n as usize].rule = rule;
                 tables.advanced.push((k, n));
             }
+        }
+    }
+
+    /// Keeps the [`Shares`] of grid `cands` when the closure of a nested
+    /// search on it is at hand (see [`NestedMemo::shares`]).
+    fn keep_shares(&mut self, cands: &[u16; 81]) {
+        if self.memo.shares.contains_key(cands) {
+            return;
+        }
+        if let Some(reach) = self.unary.spare_for(cands) {
+            if self.memo.shares.len() >= NESTED_MEMO_MAX {
+                self.memo.shares.clear();
+            }
+            let shares = Shares::of(reach, &Work::new(cands));
+            self.memo.shares.insert(*cands, shares);
         }
     }
 

@@ -7,7 +7,7 @@
 //! unreachable can be skipped: it would explore everything it reaches and
 //! find nothing. Most candidates can be proved neither false nor true.
 
-use super::super::board::{digits, PEER_MASK};
+use super::super::board::{cells_of, digits, Card, PEER_MASK};
 use super::net::{cell_of, key, off_to_on, on_to_off, value_of, Cause, OnConsequence, Work, KEYS};
 
 /// Words of the largest reach set: one bit per potential.
@@ -375,6 +375,69 @@ impl Reach {
     }
 }
 
+/// What a static multiple-chain search asks of the closure
+/// ([`super::multiple`]): whether the assumptions of a cell's candidates,
+/// or of a region's positions of a digit, share a consequence
+/// ([`Reach::share_a_consequence`]); where they share none, the cell (region)
+/// has no forcing chain. Such a search starts from the cells of three
+/// candidates or more, and a region's digit from its first position, so
+/// only those are asked: cells of three candidates or more, and regions'
+/// digits of two positions or more whose first position is such a cell.
+/// It depends only on the grid's candidates, so it can outlive the closure
+/// it was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shares {
+    /// Bit `c`: cell `c` is asked, and its candidates share a consequence.
+    cells: u128,
+    /// Bit `v` of region `r`: the region's digit `v` is asked, and its
+    /// positions share a consequence.
+    regions: [u16; 27],
+}
+
+impl Shares {
+    /// The answers of `reach`, the closure of `work`'s graph (both link
+    /// kinds).
+    pub fn of(reach: &Reach, work: &Work) -> Shares {
+        let mut shares = Shares {
+            cells: 0,
+            regions: [0; 27],
+        };
+        let mut asked = 0u128;
+        for (c, &cands) in work.cands.iter().enumerate() {
+            if cands.card() >= 3 {
+                asked |= 1 << c;
+                if reach.share_a_consequence(digits(cands).map(|v| key(c, v, true))) {
+                    shares.cells |= 1 << c;
+                }
+            }
+        }
+        for (r, bits) in shares.regions.iter_mut().enumerate() {
+            for v in 1..=9u8 {
+                let pos = work.in_region(r, v);
+                if pos.count_ones() >= 2
+                    && asked >> pos.trailing_zeros() & 1 != 0
+                    && reach.share_a_consequence(cells_of(pos).map(|c| key(c, v, true)))
+                {
+                    *bits |= 1 << v;
+                }
+            }
+        }
+        shares
+    }
+
+    /// Whether the candidates of `cell` (three or more) share a
+    /// consequence.
+    pub fn cell(&self, cell: usize) -> bool {
+        self.cells >> cell & 1 != 0
+    }
+
+    /// Whether the positions of `v` in region `r` (two or more, the first
+    /// in a cell of three candidates or more) share a consequence.
+    pub fn region(&self, r: usize, v: u8) -> bool {
+        self.regions[r] >> v & 1 != 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,6 +522,30 @@ mod tests {
                     reach.share_a_consequence([keys[i], keys[j], keys[k]]),
                     shared3
                 );
+            }
+            // The answers a static multiple-chain search reads.
+            let shares = Shares::of(&reach, &work);
+            let walk_of = |k: u16| &walks[keys.iter().position(|&x| x == k).unwrap()];
+            let common = |froms: &[u16]| {
+                keys.iter()
+                    .any(|&b| froms.iter().all(|&f| walk_of(f)[b as usize]))
+            };
+            let asked = |c: usize| cands[c].card() >= 3;
+            for c in 0..81 {
+                let froms: Vec<u16> = digits(cands[c]).map(|v| key(c, v, true)).collect();
+                assert_eq!(shares.cell(c), asked(c) && common(&froms), "cell {c}");
+            }
+            for r in 0..27 {
+                for v in 1..=9u8 {
+                    let pos = work.in_region(r, v);
+                    let froms: Vec<u16> = cells_of(pos).map(|c| key(c, v, true)).collect();
+                    let first_asked = pos != 0 && asked(pos.trailing_zeros() as usize);
+                    assert_eq!(
+                        shares.region(r, v),
+                        froms.len() >= 2 && first_asked && common(&froms),
+                        "region {r}, digit {v}"
+                    );
+                }
             }
             // Not a candidate: reaches nothing, shares nothing.
             if let Some(c) = (0..81).find(|&c| cands[c] != 0x3fe) {

@@ -175,6 +175,11 @@ impl Unary {
         self.spare_grid = Some(work.cands);
     }
 
+    /// The spare closure ([`Unary::put_reach`]) when it is of grid `cands`.
+    pub(super) fn spare_for(&self, cands: &[u16; 81]) -> Option<&Reach> {
+        (self.spare_grid.as_ref() == Some(cands)).then_some(&self.spare_reach)
+    }
+
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
