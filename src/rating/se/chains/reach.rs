@@ -317,9 +317,10 @@ impl Reach {
     /// Whether some potential follows from every one of `froms` (a key
     /// absent from the graph follows from nothing but itself).
     pub fn share_a_consequence(&self, froms: impl IntoIterator<Item = u16>) -> bool {
-        let mut all = [!0u64; MAX_WORDS];
+        // The intersection so far, from the first set on.
+        let mut all = [0u64; MAX_WORDS];
         let acc = &mut all[..self.words];
-        for from in froms {
+        for (i, from) in froms.into_iter().enumerate() {
             let f = self.index[from as usize];
             if f == u32::MAX {
                 return false;
@@ -327,20 +328,22 @@ impl Reach {
             let f = f as usize;
             if self.linkless(f) {
                 // Its set is itself.
-                if acc[f / 64] >> (f % 64) & 1 == 0 {
+                if i > 0 && acc[f / 64] >> (f % 64) & 1 == 0 {
                     return false;
                 }
                 acc.fill(0);
                 acc[f / 64] = 1 << (f % 64);
-                continue;
-            }
-            let mut any = 0;
-            for (x, y) in acc.iter_mut().zip(self.set_of(f)) {
-                *x &= y;
-                any |= *x;
-            }
-            if any == 0 {
-                return false;
+            } else if i == 0 {
+                acc.copy_from_slice(self.set_of(f));
+            } else {
+                let mut any = 0;
+                for (x, y) in acc.iter_mut().zip(self.set_of(f)) {
+                    *x &= y;
+                    any |= *x;
+                }
+                if any == 0 {
+                    return false;
+                }
             }
         }
         true

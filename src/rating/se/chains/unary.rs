@@ -256,6 +256,7 @@ pub(crate) fn search_into(
         Some(r) => r,
         None => &*own.insert(unary.take_reach(&work, &mut net.meter)),
     };
+    let mut cycles_possible = None;
     for pass in [
         Pass { y: false, x: true },
         Pass { y: true, x: false },
@@ -273,9 +274,13 @@ pub(crate) fn search_into(
         // reaches its own removal. Where no candidate does (even in the XY
         // graph), no cycle of this pass removes anything, and none is
         // searched.
-        let cycles_possible = (0..81).any(|c| {
-            board.values[c] == 0
-                && digits(board.cands[c]).any(|v| reach.reaches(key(c, v, true), key(c, v, false)))
+        // (The same for every pass: worked out once, where a pass runs.)
+        let cycles_possible = *cycles_possible.get_or_insert_with(|| {
+            (0..81).any(|c| {
+                board.values[c] == 0
+                    && digits(board.cands[c])
+                        .any(|v| reach.reaches(key(c, v, true), key(c, v, false)))
+            })
         });
         if let (false, Some(cache), Sink::Best(select)) =
             (pass.y, x_cache.as_deref_mut(), &mut *sink)
