@@ -696,6 +696,15 @@ impl Multiple {
     ) {
         let rule = ctx.rule;
         let sort_key = if region.is_some() { 6 } else { 5 };
+        // The potentials every outcome has, which alone give hints (taken
+        // in the first outcome's order), and how many of them are left.
+        let mut common = *outcomes[0].bits;
+        for o in &outcomes[1..] {
+            for (c, b) in common.iter_mut().zip(o.bits.iter()) {
+                *c &= b;
+            }
+        }
+        let mut left: u32 = common.iter().map(|w| w.count_ones()).sum();
         for on in [true, false] {
             let first = if on {
                 &outcomes[0].on
@@ -703,10 +712,14 @@ impl Multiple {
                 &outcomes[0].off
             };
             for &n in first.iter() {
+                if left == 0 {
+                    return;
+                }
                 let k = net.key(n);
-                if !outcomes[1..].iter().all(|o| o.has(k)) {
+                if common[k as usize / 64] >> (k % 64) & 1 == 0 {
                     continue;
                 }
+                left -= 1;
                 let (c, value) = (cell_of(k), value_of(k));
                 let (removed, placement) = if on {
                     let removed = board.cands[c] & !bit(value);
