@@ -964,8 +964,9 @@ impl Multiple {
                 Advanced::Chains(rule) => {
                     let found = self.nested_chains(rule, &grid, &source.cands, net, depth);
                     // Level 3 runs nested multiple chains on the grids of
-                    // level 2's nested cycle searches (see NestedMemo).
-                    if rule.is_none() && level == 2 {
+                    // level 2's nested cycle searches (see NestedMemo),
+                    // where those found nothing for the chain.
+                    if rule.is_none() && level == 2 && !found {
                         self.keep_shares(&grid.cands);
                     }
                     found
