@@ -41,12 +41,8 @@ const HOUSE_POS: [[u8; 81]; 81] = {
 };
 
 /// The peers of `cell` in `cells` (81-bit set), in SE's house order.
-fn in_house_order(cell: usize, mut cells: u128) -> impl Iterator<Item = usize> {
-    let mut positions = 0u32;
-    while cells != 0 {
-        positions |= 1 << HOUSE_POS[cell][cells.trailing_zeros() as usize];
-        cells &= cells - 1;
-    }
+fn in_house_order(cell: usize, cells: u128) -> impl Iterator<Item = usize> {
+    let mut positions = cells_of(cells).fold(0u32, |m, e| m | 1 << HOUSE_POS[cell][e]);
     std::iter::from_fn(move || {
         (positions != 0).then(|| {
             let p = positions.trailing_zeros() as usize;
@@ -136,9 +132,8 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
         }
     } else {
         for a in digits(wanted[0]) {
-            let (mut c_base, mut b_set) = (wanted[2], wanted[1]);
-            c_base &= !partner[a as usize];
-            b_set &= !partner[a as usize];
+            let mut c_base = wanted[2] & !partner[a as usize];
+            let mut b_set = wanted[1] & !partner[a as usize];
             if s02 {
                 c_base &= !bit(a);
             }
