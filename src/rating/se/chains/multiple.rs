@@ -38,11 +38,6 @@ struct Tables {
     hints: HintBuf,
     parents: Vec<u32>,
     advanced: Vec<(u16, u32)>,
-    /// A run's "off" consequences of one potential, kept for their
-    /// capacity.
-    offs: Vec<(u16, Cause)>,
-    /// The candidates a run removed, likewise.
-    removed: Vec<(u8, u8)>,
     /// The off keys the advanced step under way gave the chain, a bit
     /// per key (see [`Multiple::push_advanced`]).
     provided: [u64; KEYS.div_ceil(64)],
@@ -94,8 +89,6 @@ impl Tables {
             hints: HintBuf::default(),
             parents: Vec::new(),
             advanced: Vec::new(),
-            offs: Vec::new(),
-            removed: Vec::new(),
             provided: [0; KEYS.div_ceil(64)],
         }
     }
@@ -128,9 +121,8 @@ struct Outcome {
     /// a run does around its advanced steps, copies a pointer, not 208
     /// bytes through a `memcpy` call).
     bits: Box<[u64; KEYS.div_ceil(64)]>,
-    /// Per key: the index of its node in `on` or `off` (valid where its
-    /// bit is set).
-    at: Vec<u16>,
+    /// Per key: its node (valid where its bit is set).
+    node: Vec<u32>,
 }
 
 impl Default for Outcome {
@@ -139,7 +131,7 @@ impl Default for Outcome {
             on: Vec::new(),
             off: Vec::new(),
             bits: Box::new([0; KEYS.div_ceil(64)]),
-            at: vec![0; KEYS],
+            node: vec![0; KEYS],
         }
     }
 }
@@ -163,8 +155,7 @@ impl Outcome {
         if !self.has(k) {
             return None;
         }
-        let list = if is_on(k) { &self.on } else { &self.off };
-        Some(list[self.at[k as usize] as usize])
+        Some(self.node[k as usize])
     }
 
     /// Adds potential `k` (not in the outcome) with node `n`.
@@ -175,8 +166,8 @@ impl Outcome {
         } else {
             &mut self.off
         };
-        self.at[k as usize] = list.len() as u16;
         list.push(n);
+        self.node[k as usize] = n;
         self.bits[k as usize / 64] |= 1 << (k % 64);
     }
 }
@@ -788,9 +779,6 @@ impl Multiple {
             "a run starts on the search's grid"
         );
         let depth = ctx.depth;
-        // The candidates the run removes, to give back at its end.
-        let mut removed = std::mem::take(&mut self.tables[depth].removed);
-        removed.clear();
         let mut out = self.spare_outcomes.pop().unwrap_or_default();
         out.clear();
         let first = net.push(start, Cause::None, &[]);
@@ -798,7 +786,6 @@ impl Multiple {
         // The outcome's lists are the run's queues.
         let (mut head_on, mut head_off) = (0, 0);
         let y = !rule.nishio;
-        let mut offs = std::mem::take(&mut self.tables[depth].offs);
         let mut ons = [OnConsequence {
             key: 0,
             cause: Cause::None,
@@ -811,16 +798,21 @@ impl Multiple {
                 let p = out.on[head_on];
                 head_on += 1;
                 let pk = net.key(p);
-                offs.clear();
-                on_to_off(work, cell_of(pk), value_of(pk), y, |k, c| offs.push((k, c)));
-                for &(k, cause) in &offs {
+                // Straight into the outcome; past a contradiction, the
+                // rest of the consequences are dropped.
+                on_to_off(work, cell_of(pk), value_of(pk), y, |k, cause| {
+                    if absurd.is_some() {
+                        return;
+                    }
                     if let Some(conj) = out.get(k | 1) {
                         absurd = Some((conj, net.push(k, cause, &[p])));
-                        break 'run;
                     } else if !out.has(k) {
                         let n = net.push(k, cause, &[p]);
                         out.add(k, n);
                     }
+                });
+                if absurd.is_some() {
+                    break 'run;
                 }
             } else {
                 let p = out.off[head_off];
@@ -830,7 +822,6 @@ impl Multiple {
                 let count = off_to_on(work, source, cell, value, y, true, &mut ons);
                 if rule.dynamic {
                     work.off(cell, value);
-                    removed.push((cell as u8, value));
                 }
                 for on in &ons[..count] {
                     let conj = out.get(on.key & !1);
@@ -860,11 +851,11 @@ impl Multiple {
                 }
             }
         }
-        for &(cell, value) in &removed {
-            work.restore(cell as usize, value);
+        if rule.dynamic {
+            // The run started on the search's grid: give back what it
+            // removed in one copy.
+            work.restore_from(source);
         }
-        self.tables[depth].offs = offs;
-        self.tables[depth].removed = removed;
         (out, absurd)
     }
 

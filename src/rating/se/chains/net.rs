@@ -25,16 +25,31 @@ pub const fn key(cell: usize, value: u8, on: bool) -> u16 {
     (((cell * 10 + value as usize) << 1) | on as usize) as u16
 }
 
+/// Cell and digit of every key below 2048 (`KEY_PARTS[k] = [cell,
+/// digit]`; entries from [`KEYS`] on are unused): a chain's inner loop
+/// reads both of each potential it takes, and one load beats dividing by
+/// ten. 2048 entries, so that a key masked to 11 bits needs no bounds
+/// check.
+static KEY_PARTS: [[u8; 2]; 2048] = {
+    let mut t = [[0u8; 2]; 2048];
+    let mut k = 0;
+    while k < KEYS {
+        t[k] = [((k >> 1) / 10) as u8, ((k >> 1) % 10) as u8];
+        k += 1;
+    }
+    t
+};
+
 /// Cell (0..81) of a key.
 #[inline]
-pub const fn cell_of(k: u16) -> usize {
-    (k as usize >> 1) / 10
+pub fn cell_of(k: u16) -> usize {
+    KEY_PARTS[k as usize & 2047][0] as usize
 }
 
 /// Digit (1..=9) of a key.
 #[inline]
-pub const fn value_of(k: u16) -> u8 {
-    ((k as usize >> 1) % 10) as u8
+pub fn value_of(k: u16) -> u8 {
+    KEY_PARTS[k as usize & 2047][1]
 }
 
 /// Whether a key is "on".
@@ -402,9 +417,9 @@ impl Work {
 
     /// Removes candidate `value` of `cell` (SE's `Potential.off()`) from
     /// the candidates and the region positions, which are all that
-    /// [`on_to_off`] and [`off_to_on`] read: `cells` is left as it was, for
-    /// [`Work::restore`] to find it so (a dynamic run removes candidates as
-    /// it goes and gives them back at its end).
+    /// [`on_to_off`] and [`off_to_on`] read: `cells` is left as it was (a
+    /// dynamic run removes candidates as it goes and gives them all back
+    /// at its end, [`Work::restore_from`]).
     #[inline]
     pub fn off(&mut self, cell: usize, value: u8) {
         self.cands[cell] &= !bit(value);
@@ -413,13 +428,14 @@ impl Work {
         }
     }
 
-    /// Gives back candidate `value` of `cell` after [`Work::off`].
+    /// Gives back every candidate removed with [`Work::off`] since this
+    /// grid was `source` (its `cells` are left as they were, so they still
+    /// are `source`'s).
     #[inline]
-    pub fn restore(&mut self, cell: usize, value: u8) {
-        self.cands[cell] |= bit(value);
-        for (t, &r) in CELL_REGIONS[cell].iter().enumerate() {
-            self.pos[r as usize][value as usize] |= 1 << INDEX_IN[cell][t];
-        }
+    pub fn restore_from(&mut self, source: &Work) {
+        debug_assert!(self.cells == source.cells);
+        self.cands = source.cands;
+        self.pos = source.pos;
     }
 
     /// Positions of `value` in region `r`, as an 81-bit set of cells.
