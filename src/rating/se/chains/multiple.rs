@@ -294,6 +294,11 @@ struct Ctx<'a> {
     depth: usize,
     /// The searched grid: where every run starts.
     source: &'a Work,
+    /// Empty cells per region and placed digits per value, of `values`
+    /// (what the basic techniques of an advanced step read besides the
+    /// candidates, [`Board::empty_count`] and [`Board::occurrences`]).
+    empty: [u8; 27],
+    placed: [u8; 10],
 }
 
 impl Multiple {
@@ -344,6 +349,8 @@ impl Multiple {
             values: &board.values,
             depth,
             source: &source,
+            empty: std::array::from_fn(|r| board.empty_count(r) as u8),
+            placed: std::array::from_fn(|v| board.occurrences(v as u8) as u8),
         };
         // `doChaining` from a given start gives the same outcome every time
         // on this grid; region chains ask for the same ones again, so each
@@ -916,7 +923,8 @@ impl Multiple {
     /// new off nodes `(key, node)`.
     fn advanced(&mut self, ctx: &Ctx, work: &Work, source: &Work, net: &mut Net) {
         net.meter.count(super::super::ADVANCED_UNITS);
-        let grid = Board::from_parts(*ctx.values, work.cands);
+        // The nested chains' grid, made when a level runs them.
+        let mut grid: Option<Board> = None;
         let level = ctx.rule.level;
         let mut rules = [
             Advanced::Locking,
@@ -953,7 +961,9 @@ impl Multiple {
             // when its hints remove nothing new.
             let found = match adv {
                 Advanced::Chains(rule) => {
-                    let found = self.nested_chains(rule, &grid, &source.cands, net, depth);
+                    let grid =
+                        grid.get_or_insert_with(|| Board::from_parts(*ctx.values, work.cands));
+                    let found = self.nested_chains(rule, grid, &source.cands, net, depth);
                     // Level 3 runs nested multiple chains on the grids of
                     // level 2's nested cycle searches (see NestedMemo),
                     // where those found nothing for the chain.
@@ -965,7 +975,7 @@ impl Multiple {
                 basic => {
                     let mut buf = std::mem::take(&mut self.tables[depth].hints);
                     buf.clear();
-                    basic_hints(basic, &grid, &source.cands, &mut buf);
+                    basic_hints(basic, ctx, work, &mut buf);
                     let mut found = false;
                     for span in &buf.spans {
                         let parents = &buf.parents[span[2] as usize..span[3] as usize];
@@ -1248,23 +1258,46 @@ fn binary_name(rule: Rule, absurd: bool) -> String {
 /// All hints of a basic technique on `grid`, in SE's order, with their
 /// rule parents against `init`, into `out` (hints that remove nothing are
 /// left out, as SE's `isWorth` does).
-fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBuf) {
+fn basic_hints(which: Advanced, ctx: &Ctx, grid: &Work, out: &mut HintBuf) {
+    // Only hints with rule parents (candidates of the chain's starting grid
+    // `init` that `grid` lacks, in the places each technique names) give
+    // the chain anything (see [`Multiple::advanced`]): each search below
+    // skips the others before looking further, in the same order.
+    let init = ctx.source;
+    // Per region, the digits with a position the chain removed.
+    let changed: [u16; 27] = std::array::from_fn(|r| {
+        let mut m = 0;
+        for v in 1..=9usize {
+            if init.pos[r][v] != grid.pos[r][v] {
+                m |= 1 << v;
+            }
+        }
+        m
+    });
     match which {
         Advanced::Locking => {
             for (t1, t2) in [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)] {
                 // Pointing (a block's digit in one line), else claiming.
                 out.rule = if t1 == BLOCK { 1 } else { 2 };
                 for i1 in 0..9 {
+                    let r1 = t1 * 9 + i1;
+                    if changed[r1] == 0 {
+                        continue;
+                    }
                     for i2 in 0..9 {
-                        let (r1, r2) = (t1 * 9 + i1, t2 * 9 + i2);
+                        let r2 = t2 * 9 + i2;
                         if REGION_MASK[r1] & REGION_MASK[r2] == 0 {
                             continue;
                         }
-                        for v in 1..=9u8 {
-                            let pos = grid.positions(r1, v);
-                            if pos.card() <= 1
-                                || pos & !super::super::intersections::INSIDE[r1][r2] != 0
-                            {
+                        let inside = super::super::intersections::INSIDE[r1][r2];
+                        for v in super::super::board::digits(changed[r1]) {
+                            // Rule parents: r1's positions outside r2 the
+                            // chain removed.
+                            if init.pos[r1][v as usize] & !grid.pos[r1][v as usize] & !inside == 0 {
+                                continue;
+                            }
+                            let pos = grid.pos[r1][v as usize];
+                            if pos.card() <= 1 || pos & !inside != 0 {
                                 continue;
                             }
                             let (ra, pa) = (out.removals.len(), out.parents.len());
@@ -1276,7 +1309,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                             }
                             for &c in &REGION_CELLS[r1] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0
+                                if init.cands[c] & bit(v) != 0
                                     && grid.cands[c] & bit(v) == 0
                                     && REGION_MASK[r2] >> c & 1 == 0
                                 {
@@ -1294,18 +1327,23 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             for ty in [BLOCK, COLUMN, ROW] {
                 for i in 0..9 {
                     let r = ty * 9 + i;
-                    if grid.empty_count(r) <= 4 {
+                    if ctx.empty[r] <= 4 || changed[r] == 0 {
                         continue;
                     }
                     let cells = &REGION_CELLS[r];
                     // SE's combination order for pairs: by second, then first.
                     for (a, b) in (2..=9u8).flat_map(|b| (1..b).map(move |a| (a, b))) {
-                        let (pa_, pb_) = (grid.positions(r, a), grid.positions(r, b));
+                        let value_set = bit(a) | bit(b);
+                        // Rule parents: the region's other places of a or b
+                        // (which the chain removed).
+                        if changed[r] & value_set == 0 {
+                            continue;
+                        }
+                        let (pa_, pb_) = (grid.pos[r][a as usize], grid.pos[r][b as usize]);
                         if pa_.card() != 2 || pb_ != pa_ {
                             continue; // two digits on the same two cells, or no pair
                         }
                         let common = pa_;
-                        let value_set = bit(a) | bit(b);
                         let (ra, pa) = (out.removals.len(), out.parents.len());
                         for k in indices(common) {
                             let c = cells[k] as usize;
@@ -1317,7 +1355,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                         for k in (0..9).filter(|k| common >> k & 1 == 0) {
                             let c = cells[k] as usize;
                             for v in [a, b] {
-                                if init[c] & bit(v) != 0 {
+                                if init.cands[c] & bit(v) != 0 {
                                     out.parents.push(key(c, v, false));
                                 }
                             }
@@ -1332,7 +1370,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
             for ty in [BLOCK, COLUMN, ROW] {
                 for i in 0..9 {
                     let r = ty * 9 + i;
-                    if grid.empty_count(r) < 4 {
+                    if ctx.empty[r] < 4 || changed[r] == 0 {
                         continue;
                     }
                     let cells = &REGION_CELLS[r];
@@ -1342,6 +1380,10 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                             continue;
                         }
                         let values = grid.cands[ca];
+                        // Rule parents: the pair's other candidates.
+                        if (init.cands[ca] | init.cands[cb]) & !values == 0 {
+                            continue;
+                        }
                         let combo = (1u64 << ka) | (1u64 << kb);
                         let (ra, pa) = (out.removals.len(), out.parents.len());
                         for k in (0..9).filter(|k| combo >> k & 1 == 0) {
@@ -1352,7 +1394,7 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
                             }
                         }
                         for c in [ca, cb] {
-                            for v in super::super::board::digits(init[c] & !values) {
+                            for v in super::super::board::digits(init.cands[c] & !values) {
                                 out.parents.push(key(c, v, false));
                             }
                         }
@@ -1363,38 +1405,38 @@ fn basic_hints(which: Advanced, grid: &Board, init: &[u16; 81], out: &mut HintBu
         }
         Advanced::XWing => {
             out.rule = 5;
-            let mut occurrences = [0u32; 10];
-            for v in 1..=9u8 {
-                occurrences[v as usize] = grid.occurrences(v);
-            }
             for (base, cover) in [(COLUMN, ROW), (ROW, COLUMN)] {
                 for (la, lb) in (1..9usize).flat_map(|b| (0..b).map(move |a| (a, b))) {
                     let combo = (1u64 << la) | (1u64 << lb);
-                    for v in 1..=9u8 {
-                        if occurrences[v as usize] + 4 > 9 {
+                    let (ba, bb) = (base * 9 + la, base * 9 + lb);
+                    for v in super::super::board::digits(changed[ba] | changed[bb]) {
+                        if ctx.placed[v as usize] + 4 > 9 {
                             continue;
                         }
-                        let (sa, sb) = (
-                            grid.positions(base * 9 + la, v),
-                            grid.positions(base * 9 + lb, v),
-                        );
+                        let (sa, sb) = (grid.pos[ba][v as usize], grid.pos[bb][v as usize]);
                         if sa.card() != 2 || sb != sa {
                             continue;
                         }
                         let covers = sa;
+                        // Rule parents: the base lines' places of v outside
+                        // the covers (which the chain removed).
+                        if (init.pos[ba][v as usize] | init.pos[bb][v as usize]) & !covers == 0 {
+                            continue;
+                        }
                         let (ra, pa) = (out.removals.len(), out.parents.len());
                         let mut cover_cells = 0u128;
                         for i in indices(covers) {
                             cover_cells |= REGION_MASK[cover * 9 + i];
                             let line = &REGION_CELLS[cover * 9 + i];
-                            for j in indices(grid.positions(cover * 9 + i, v) & !(combo as u16)) {
+                            for j in indices(grid.pos[cover * 9 + i][v as usize] & !(combo as u16))
+                            {
                                 out.removals.push((line[j], bit(v)));
                             }
                         }
                         for k in [la, lb] {
                             for &c in &REGION_CELLS[base * 9 + k] {
                                 let c = c as usize;
-                                if init[c] & bit(v) != 0
+                                if init.cands[c] & bit(v) != 0
                                     && grid.cands[c] & bit(v) == 0
                                     && cover_cells >> c & 1 == 0
                                 {
