@@ -38,6 +38,9 @@ struct Tables {
     hints: HintBuf,
     parents: Vec<u32>,
     advanced: Vec<(u16, u32)>,
+    /// The runs of the search at this depth (kept for their capacity
+    /// between searches).
+    runs: Runs,
     /// The off keys the advanced step under way gave the chain, a bit
     /// per key (see [`Multiple::push_advanced`]).
     provided: [u64; KEYS.div_ceil(64)],
@@ -90,6 +93,7 @@ impl Tables {
             parents: Vec::new(),
             advanced: Vec::new(),
             provided: [0; KEYS.div_ceil(64)],
+            runs: Runs::default(),
         }
     }
 
@@ -179,6 +183,7 @@ struct Run {
 }
 
 /// The runs of one search, by start key.
+#[derive(Default)]
 struct Runs {
     cache: Vec<u32>,
     runs: Vec<Run>,
@@ -355,10 +360,9 @@ impl Multiple {
         // `doChaining` from a given start gives the same outcome every time
         // on this grid; region chains ask for the same ones again, so each
         // is run once.
-        let mut runs = Runs {
-            cache: vec![u32::MAX; KEYS],
-            runs: Vec::new(),
-        };
+        let mut runs = std::mem::take(&mut self.tables[depth].runs);
+        runs.cache.clear();
+        runs.cache.resize(KEYS, u32::MAX);
         // Static chains (no candidate removed on the way) reach what the
         // implication graph reaches, or less where a contradiction stops
         // them: when the assumptions of a cell (or of a region's positions)
@@ -413,7 +417,8 @@ impl Multiple {
         }
         // The runs' outcomes go back to the pool, for their capacity.
         self.spare_outcomes
-            .extend(runs.runs.into_iter().map(|r| r.out));
+            .extend(runs.runs.drain(..).map(|r| r.out));
+        self.tables[depth].runs = runs;
     }
 
     /// The outcome of `doChaining` from `start`, run once per search.

@@ -180,10 +180,10 @@ impl Net {
     pub fn push(&mut self, key: u16, cause: Cause, parents: &[u32]) -> u32 {
         self.meter.count(1);
         let at = self.parents.len() as u32;
-        match parents {
-            [] => {}
-            [p] => self.parents.push(*p),
-            _ => self.parents.extend_from_slice(parents),
+        // One push per parent: lists are short (at most a dozen), and a
+        // `memcpy` call per node cost more than the copy.
+        for &p in parents {
+            self.parents.push(p);
         }
         let depth = parents
             .first()
@@ -266,13 +266,6 @@ impl Net {
         self.walk(n, |p| out.push(p));
     }
 
-    /// SE's `getChain` as a new vector (see [`Net::chain_into`]).
-    pub fn chain(&mut self, n: u32) -> Vec<u32> {
-        let mut out = Vec::new();
-        self.chain_into(n, &mut out);
-        out
-    }
-
     /// Calls `f` on `n` and its ancestors breadth-first, each potential
     /// once (the first node met for it). One FIFO queue visits the nodes
     /// level by level, as SE's walk with a list per level does.
@@ -292,7 +285,10 @@ impl Net {
                 self.seen[k] = stamp;
                 f(p);
                 let at = node.parents_at as usize;
-                queue.extend_from_slice(&self.parents[at..at + node.nparents as usize]);
+                // Pushed one by one (see [`Net::push`]).
+                for &q in &self.parents[at..at + node.nparents as usize] {
+                    queue.push(q);
+                }
             }
         }
         self.queue = queue;
@@ -328,11 +324,12 @@ impl Net {
         }
         let mut seen: Vec<u32> = Vec::new();
         let mut total = 0;
-        let mut chain = Vec::new();
+        let mut chain = std::mem::take(&mut self.chain_scratch);
         for &t in targets {
             self.chain_into(t, &mut chain);
             total += self.distinct_nested(&chain, &mut seen, |n| n.complexity);
         }
+        self.chain_scratch = chain;
         total
     }
 

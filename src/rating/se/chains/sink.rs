@@ -249,8 +249,8 @@ fn rule_parents_and_identity(
     current: &[u16; 81],
 ) -> (Vec<u16>, Vec<u16>) {
     // (node, cause override for unparented starts) per target.
-    let mut parents: Vec<u16> = Vec::new();
-    let mut identity: Vec<u16> = Vec::new();
+    let mut parents: Vec<u16> = Vec::with_capacity(32);
+    let mut identity: Vec<u16> = Vec::with_capacity(256);
     let add = |parents: &mut Vec<u16>, k: u16| {
         if !parents.contains(&k) {
             parents.push(k);
@@ -320,8 +320,9 @@ fn rule_parents_and_identity(
                 Layout::Region(_, ty) => REGION_CAUSE[*ty],
                 _ => Cause::None,
             };
+            let mut chain = Vec::with_capacity(256);
             for &t in targets.iter() {
-                let chain = net.chain(t);
+                net.chain_into(t, &mut chain);
                 identity.push(chain.len() as u16);
                 for &n in &chain {
                     let node = net.nodes[n as usize];
