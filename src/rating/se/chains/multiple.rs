@@ -960,6 +960,9 @@ impl Multiple {
         let depth = ctx.depth;
         self.tables[depth].advanced.clear();
         self.tables[depth].provided = [0; KEYS.div_ceil(64)];
+        // The basic techniques' look at where the chain removed anything,
+        // worked out once for all of them.
+        let changed = changed_digits(source, work);
         for &adv in &rules[..count] {
             // Whether some hint needs the chain's removals (SE's rule
             // parents): then the rules after this one are not tried, even
@@ -980,7 +983,7 @@ impl Multiple {
                 basic => {
                     let mut buf = std::mem::take(&mut self.tables[depth].hints);
                     buf.clear();
-                    basic_hints(basic, ctx, work, &mut buf);
+                    basic_hints(basic, ctx, work, &changed, &mut buf);
                     let mut found = false;
                     for span in &buf.spans {
                         let parents = &buf.parents[span[2] as usize..span[3] as usize];
@@ -1260,17 +1263,10 @@ fn binary_name(rule: Rule, absurd: bool) -> String {
     format!("{}{}{}", rule.name_prefix(), what, rule.name_suffix())
 }
 
-/// All hints of a basic technique on `grid`, in SE's order, with their
-/// rule parents against `init`, into `out` (hints that remove nothing are
-/// left out, as SE's `isWorth` does).
-fn basic_hints(which: Advanced, ctx: &Ctx, grid: &Work, out: &mut HintBuf) {
-    // Only hints with rule parents (candidates of the chain's starting grid
-    // `init` that `grid` lacks, in the places each technique names) give
-    // the chain anything (see [`Multiple::advanced`]): each search below
-    // skips the others before looking further, in the same order.
-    let init = ctx.source;
-    // Per region, the digits with a position the chain removed.
-    let changed: [u16; 27] = std::array::from_fn(|r| {
+/// Per region, the digits (bit `v`) with a position in `init` that `grid`
+/// lacks: where a chain from `init` to `grid` removed something.
+fn changed_digits(init: &Work, grid: &Work) -> [u16; 27] {
+    std::array::from_fn(|r| {
         let mut m = 0;
         for v in 1..=9usize {
             if init.pos[r][v] != grid.pos[r][v] {
@@ -1278,7 +1274,19 @@ fn basic_hints(which: Advanced, ctx: &Ctx, grid: &Work, out: &mut HintBuf) {
             }
         }
         m
-    });
+    })
+}
+
+/// All hints of a basic technique on `grid`, in SE's order, with their
+/// rule parents against the chain's start (`ctx.source`), into `out` (hints
+/// that remove nothing are left out, as SE's `isWorth` does). `changed`:
+/// where the chain removed anything ([`changed_digits`]).
+fn basic_hints(which: Advanced, ctx: &Ctx, grid: &Work, changed: &[u16; 27], out: &mut HintBuf) {
+    // Only hints with rule parents (candidates of the chain's starting grid
+    // `init` that `grid` lacks, in the places each technique names) give
+    // the chain anything (see [`Multiple::advanced`]): each search below
+    // skips the others before looking further, in the same order.
+    let init = ctx.source;
     match which {
         Advanced::Locking => {
             for (t1, t2) in [(BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK)] {
