@@ -166,6 +166,11 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
                     allowed[0] |= bit(a);
                     allowed[1] |= bit(b);
                     allowed[2] |= cs;
+                    // `a` is allowed, and so is every digit of the other two
+                    // cells: `a`'s other combinations allow nothing new.
+                    if allowed[1] == wanted[1] && allowed[2] == wanted[2] {
+                        break;
+                    }
                 }
             }
         }
