@@ -23,7 +23,8 @@
 
 use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
-use super::net::{cell_of, is_on, key, off_to_on, on_to_off, value_of, Cause, Nested};
+use super::net::{cell_of, is_on, key, off_to_on, off_to_on_then_off, on_to_off, value_of};
+use super::net::{Cause, Nested};
 use super::net::{Net, OnConsequence, Work, KEYS};
 use super::reach::Shares;
 use super::sink::{Layout, Sink};
@@ -831,10 +832,11 @@ impl Multiple {
                 head_off += 1;
                 let pk = net.key(p);
                 let (cell, value) = (cell_of(pk), value_of(pk));
-                let count = off_to_on(work, source, cell, value, y, true, &mut ons);
-                if rule.dynamic {
-                    work.off(cell, value);
-                }
+                let count = if rule.dynamic {
+                    off_to_on_then_off(work, source, cell, value, y, &mut ons)
+                } else {
+                    off_to_on(work, source, cell, value, y, true, &mut ons)
+                };
                 for on in &ons[..count] {
                     let conj = out.get(on.key & !1);
                     if conj.is_none() && out.has(on.key) {

@@ -385,7 +385,7 @@ pub struct Work {
     /// Candidates per cell (bit `v` for digit `v`).
     pub cands: [u16; 81],
     /// Cells per digit, 81-bit sets; index 0 unused. Those of the grid a
-    /// dynamic run starts from: [`Work::off`] leaves them.
+    /// dynamic run starts from: [`off_to_on_then_off`] leaves them.
     pub cells: [u128; 10],
     /// `pos[r][v]`: positions of digit `v` in region `r`, bit `k` for the
     /// region's cell `REGION_CELLS[r][k]`.
@@ -412,12 +412,9 @@ impl Work {
         }
     }
 
-    /// Removes candidate `value` of `cell` (SE's `Potential.off()`) from
-    /// the candidates and the region positions, which are all that
-    /// [`on_to_off`] and [`off_to_on`] read: `cells` is left as it was (a
-    /// dynamic run removes candidates as it goes and gives them all back
-    /// at its end, [`Work::restore_from`]).
-    #[inline]
+    /// The removal [`off_to_on_then_off`] makes, alone: the tests'
+    /// reference.
+    #[cfg(test)]
     pub fn off(&mut self, cell: usize, value: u8) {
         self.cands[cell] &= !bit(value);
         for (t, &r) in CELL_REGIONS[cell].iter().enumerate() {
@@ -425,7 +422,7 @@ impl Work {
         }
     }
 
-    /// Gives back every candidate removed with [`Work::off`] since this
+    /// Gives back every candidate removed with [`off_to_on_then_off`] since this
     /// grid was `source` (its `cells` are left as they were, so they still
     /// are `source`'s).
     #[inline]
@@ -552,6 +549,61 @@ pub fn off_to_on(
     n
 }
 
+/// [`off_to_on`] with `x`, then the removal of candidate `value` of `cell`
+/// (SE's `Potential.off()`), in one pass over the cell's three regions: a
+/// dynamic run takes each off potential's consequences on the grid as it
+/// was, then removes it. The consequences are [`off_to_on`]'s (same order,
+/// same hidden parents). The candidate leaves the candidates and the region
+/// positions, which are all that [`on_to_off`] and [`off_to_on`] read:
+/// `cells` is left as it was (a dynamic run removes candidates as it goes
+/// and gives them all back at its end, [`Work::restore_from`]).
+#[inline]
+pub fn off_to_on_then_off(
+    work: &mut Work,
+    source: &Work,
+    cell: usize,
+    value: u8,
+    y: bool,
+    out: &mut [OnConsequence; 4],
+) -> usize {
+    let mut n = 0;
+    let cands = work.cands[cell];
+    work.cands[cell] = cands & !bit(value);
+    if y && cands.card() == 2 {
+        let other = (cands & !bit(value)).trailing_zeros() as u8;
+        out[n] = OnConsequence {
+            key: key(cell, other, true),
+            cause: Cause::NakedSingle,
+            region: 0,
+            hidden: source.cands[cell] & !cands,
+        };
+        n += 1;
+    }
+    // The other position, when the region has two: each cell once.
+    let mut done = [u8::MAX; 3];
+    for (ty, &r) in CELL_REGIONS[cell].iter().enumerate() {
+        let slot = &mut work.pos[r as usize][value as usize];
+        let pos = *slot;
+        let without = pos & !(1 << INDEX_IN[cell][ty]);
+        *slot = without;
+        let rest = pos & pos.wrapping_sub(1);
+        if rest != 0 && rest & rest.wrapping_sub(1) == 0 {
+            let other = REGION_CELLS[r as usize][without.trailing_zeros() as usize];
+            if !done[..ty].contains(&other) {
+                done[ty] = other;
+                out[n] = OnConsequence {
+                    key: key(other as usize, value, true),
+                    cause: REGION_CAUSE[ty],
+                    region: r,
+                    hidden: source.pos[r as usize][value as usize] & !pos,
+                };
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,6 +618,68 @@ mod tests {
         assert_eq!(length_difficulty(15), 0.4);
         assert_eq!(length_difficulty(19), 0.5);
         assert_eq!(length_difficulty(27), 0.6);
+    }
+
+    /// The fused run step gives `off_to_on`'s consequences and leaves
+    /// `Work::off`'s grid, on grids where regions and cells hold a digit
+    /// once, twice or more, with and without cell links.
+    #[test]
+    fn off_to_on_then_off_is_off_to_on_then_off() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut found, mut checked) = (0, 0);
+        for _ in 0..200 {
+            let mut cands = [0u16; 81];
+            for c in &mut cands {
+                // Each digit with probability 1/4 or 1/2.
+                let sparse = if next() & 1 != 0 { next() as u16 } else { !0 };
+                *c = (next() as u16) & sparse & 0x3fe;
+            }
+            let source = Work::new(&cands);
+            let mut work = source.clone();
+            // Remove a few candidates first, so that hidden parents show.
+            for _ in 0..20 {
+                let (c, v) = ((next() % 81) as usize, (next() % 9 + 1) as u8);
+                if work.cands[c] >> v & 1 != 0 {
+                    work.off(c, v);
+                }
+            }
+            for _ in 0..30 {
+                let (c, v) = ((next() % 81) as usize, (next() % 9 + 1) as u8);
+                if work.cands[c] >> v & 1 == 0 {
+                    continue;
+                }
+                let y = next() & 1 != 0;
+                let none = OnConsequence {
+                    key: 0,
+                    cause: Cause::None,
+                    region: 0,
+                    hidden: 0,
+                };
+                let (mut a, mut b) = ([none; 4], [none; 4]);
+                let na = off_to_on(&work, &source, c, v, y, true, &mut a);
+                let mut expected = work.clone();
+                expected.off(c, v);
+                let nb = off_to_on_then_off(&mut work, &source, c, v, y, &mut b);
+                assert_eq!(na, nb);
+                for (p, q) in a[..na].iter().zip(&b[..nb]) {
+                    assert_eq!(
+                        (p.key, p.cause, p.region, p.hidden),
+                        (q.key, q.cause, q.region, q.hidden)
+                    );
+                }
+                assert_eq!(work.cands, expected.cands);
+                assert_eq!(work.pos, expected.pos);
+                found += na;
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000 && found > 500, "{checked} {found}");
     }
 
     #[test]
