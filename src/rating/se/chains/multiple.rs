@@ -601,6 +601,13 @@ impl Multiple {
         }
         let on_idx = runs.cache[on_key as usize] as usize;
         let off_idx = runs.cache[(on_key ^ 1) as usize] as usize;
+        // The potentials both runs have, which alone give hints (taken in
+        // the "on" run's order), and how many of them are left.
+        let mut common = *runs.runs[on_idx].out.bits;
+        for (c, b) in common.iter_mut().zip(runs.runs[off_idx].out.bits.iter()) {
+            *c &= b;
+        }
+        let mut left: u32 = common.iter().map(|w| w.count_ones()).sum();
         for on in [true, false] {
             let n = if on {
                 runs.runs[on_idx].out.on.len()
@@ -608,12 +615,17 @@ impl Multiple {
                 runs.runs[on_idx].out.off.len()
             };
             for i in 0..n {
+                if left == 0 {
+                    return;
+                }
                 let (on_out, off_out) = (&runs.runs[on_idx].out, &runs.runs[off_idx].out);
                 let from_on = if on { on_out.on[i] } else { on_out.off[i] };
                 let k = net.key(from_on);
-                let Some(from_off) = off_out.get(k) else {
+                if common[k as usize / 64] >> (k % 64) & 1 == 0 {
                     continue;
-                };
+                }
+                left -= 1;
+                let from_off = off_out.get(k).expect("a potential both runs have");
                 let (c, value) = (cell_of(k), value_of(k));
                 let mut removable = [0u16; 81];
                 let placement = if on {
