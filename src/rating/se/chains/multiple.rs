@@ -163,6 +163,24 @@ impl Outcome {
         Some(self.node[k as usize])
     }
 
+    /// Whether the outcome has "off" potential `k`, and its "on" twin
+    /// `k | 1`: two neighbouring bits of one word.
+    #[inline]
+    fn has_both(&self, k: u16) -> (bool, bool) {
+        debug_assert!(!is_on(k));
+        let two = self.bits[k as usize / 64] >> (k % 64);
+        (two & 1 != 0, two & 2 != 0)
+    }
+
+    /// [`Outcome::add`] of an "off" potential.
+    #[inline]
+    fn add_off(&mut self, k: u16, n: u32) {
+        debug_assert!(!is_on(k));
+        self.off.push(n);
+        self.node[k as usize] = n;
+        self.bits[k as usize / 64] |= 1 << (k % 64);
+    }
+
     /// Adds potential `k` (not in the outcome) with node `n`.
     #[inline]
     fn add(&mut self, k: u16, n: u32) {
@@ -823,17 +841,20 @@ impl Multiple {
                 let p = out.on[head_on];
                 head_on += 1;
                 let pk = net.key(p);
+                let depth = net.depth(p);
                 // Straight into the outcome; past a contradiction, the
                 // rest of the consequences are dropped.
                 on_to_off(work, cell_of(pk), value_of(pk), y, |k, cause| {
                     if absurd.is_some() {
                         return;
                     }
-                    if let Some(conj) = out.get(k | 1) {
-                        absurd = Some((conj, net.push(k, cause, &[p])));
-                    } else if !out.has(k) {
-                        let n = net.push(k, cause, &[p]);
-                        out.add(k, n);
+                    let (off, on) = out.has_both(k);
+                    if on {
+                        let conj = out.node[(k | 1) as usize];
+                        absurd = Some((conj, net.push_child(k, cause, p, depth)));
+                    } else if !off {
+                        let n = net.push_child(k, cause, p, depth);
+                        out.add_off(k, n);
                     }
                 });
                 if absurd.is_some() {

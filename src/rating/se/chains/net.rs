@@ -201,6 +201,28 @@ impl Net {
         (self.nodes.len() - 1) as u32
     }
 
+    /// [`Net::push`] of a node with one parent, `parent`, whose
+    /// [`Net::depth`] is `parent_depth`: a run's "off" consequences of one
+    /// "on" node all have that node as their only parent.
+    #[inline]
+    pub fn push_child(&mut self, key: u16, cause: Cause, parent: u32, parent_depth: u32) -> u32 {
+        debug_assert_eq!(parent_depth, self.nodes[parent as usize].depth);
+        self.meter.count(1);
+        let at = self.parents.len() as u32;
+        self.parents.push(parent);
+        self.nodes.push(Node {
+            key,
+            cause,
+            nparents: 1,
+            parents_at: at,
+            nested: NO_NESTED,
+            rule: 0,
+            depth: parent_depth + 1,
+            ancestors: 0,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
     /// The parents of node `n`.
     #[inline]
     pub fn parents_of(&self, n: u32) -> &[u32] {
