@@ -163,6 +163,20 @@ impl Outcome {
         Some(self.node[k as usize])
     }
 
+    /// The potentials every one of `outcomes` (one or more) has, as a
+    /// bit per key, and how many they are.
+    #[inline]
+    fn common(outcomes: &[&Outcome]) -> ([u64; KEYS.div_ceil(64)], u32) {
+        let mut common = *outcomes[0].bits;
+        for o in &outcomes[1..] {
+            for (c, b) in common.iter_mut().zip(o.bits.iter()) {
+                *c &= b;
+            }
+        }
+        let count = common.iter().map(|w| w.count_ones()).sum();
+        (common, count)
+    }
+
     /// Whether the outcome has "off" potential `k`, and its "on" twin
     /// `k | 1`: two neighbouring bits of one word.
     #[inline]
@@ -621,11 +635,8 @@ impl Multiple {
         let off_idx = runs.cache[(on_key ^ 1) as usize] as usize;
         // The potentials both runs have, which alone give hints (taken in
         // the "on" run's order), and how many of them are left.
-        let mut common = *runs.runs[on_idx].out.bits;
-        for (c, b) in common.iter_mut().zip(runs.runs[off_idx].out.bits.iter()) {
-            *c &= b;
-        }
-        let mut left: u32 = common.iter().map(|w| w.count_ones()).sum();
+        let (common, mut left) =
+            Outcome::common(&[&runs.runs[on_idx].out, &runs.runs[off_idx].out]);
         for on in [true, false] {
             let n = if on {
                 runs.runs[on_idx].out.on.len()
@@ -732,13 +743,7 @@ impl Multiple {
         let sort_key = if region.is_some() { 6 } else { 5 };
         // The potentials every outcome has, which alone give hints (taken
         // in the first outcome's order), and how many of them are left.
-        let mut common = *outcomes[0].bits;
-        for o in &outcomes[1..] {
-            for (c, b) in common.iter_mut().zip(o.bits.iter()) {
-                *c &= b;
-            }
-        }
-        let mut left: u32 = common.iter().map(|w| w.count_ones()).sum();
+        let (common, mut left) = Outcome::common(outcomes);
         for on in [true, false] {
             let first = if on {
                 &outcomes[0].on
