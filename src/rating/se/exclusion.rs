@@ -229,6 +229,11 @@ pub struct ExclusionMemo {
     /// nothing (0: never): 81^degree u32 (2 MiB for triplets), made on the
     /// first search.
     nothing_at: Vec<u32>,
+    /// Triplets only, per pair of first two base cells (`81 * first +
+    /// second`): the search at which every triplet of the pair last gave
+    /// nothing (0: never), and the pair's area then (the third cells tried,
+    /// an 81-bit set), made on the first search.
+    pair_nothing_at: Vec<(u32, u128)>,
 }
 
 impl ExclusionMemo {
@@ -244,6 +249,7 @@ impl ExclusionMemo {
             shaped_after: [0; WINDOW],
             changed_in: [(0, 0); WINDOW],
             nothing_at: Vec::new(),
+            pair_nothing_at: Vec::new(),
         }
     }
 
@@ -257,11 +263,15 @@ impl ExclusionMemo {
     fn start(&mut self, board: &Board) {
         if self.nothing_at.is_empty() {
             self.nothing_at = vec![0; 81usize.pow(self.degree)];
+            if self.degree == 3 {
+                self.pair_nothing_at = vec![(0, 0); 81 * 81];
+            }
         }
         self.call += 1;
         if self.call == u32::MAX {
             // Forget everything rather than let the clock wrap.
             self.nothing_at.iter_mut().for_each(|t| *t = 0);
+            self.pair_nothing_at.iter_mut().for_each(|t| *t = (0, 0));
             self.call = 1;
         }
         let (mut changed, mut shaped) = (0u128, 0u128);
@@ -306,6 +316,32 @@ impl ExclusionMemo {
         }
         cells.iter().all(|&c| self.changed_at[c] <= at)
             && cells_of(seeing_all).all(|c| self.shaped_at[c] <= at)
+    }
+
+    /// Whether every triplet of first two base cells `pair` (2 cells),
+    /// with third cells among `area` (an 81-bit set), gives nothing, as
+    /// they all did at a recent search (of the last `WINDOW`) whose area
+    /// held `area`: where none of the pair's cells and of `area` changed
+    /// and no cell that sees the pair (`seeing_pair`, which holds the cells
+    /// that see any triplet of it) became an excluder since, each triplet
+    /// is one [`ExclusionMemo::known_nothing`] would skip (a third cell
+    /// needs two common excluders, and the pair's gained none).
+    #[inline]
+    fn pair_known_nothing(&self, pair: [usize; 2], area: u128, seeing_pair: u128) -> bool {
+        let (at, area_then) = self.pair_nothing_at[pair[0] * 81 + pair[1]];
+        if at == 0 || area & !area_then != 0 {
+            return false;
+        }
+        let d = (self.call - at) as usize;
+        let cells = area | 1u128 << pair[0] | 1u128 << pair[1];
+        d < WINDOW && cells & self.changed_after[d] == 0 && seeing_pair & self.shaped_after[d] == 0
+    }
+
+    /// Notes that every triplet of first two base cells `pair`, with third
+    /// cells among `area`, gave nothing in this search.
+    #[inline]
+    fn pair_gave_nothing(&mut self, pair: [usize; 2], area: u128) {
+        self.pair_nothing_at[pair[0] * 81 + pair[1]] = (self.call, area);
     }
 
     /// Notes that the exclusion on `cells` gave nothing in this search.
@@ -424,6 +460,10 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
         // The cells of `area` in that order: b0's excluders in SE's house
         // order of b0's peers, then b1's others in that of b1's.
         let seeing_pair = PEER_MASK[b0.cell] & PEER_MASK[b1.cell];
+        let pair = [b0.cell, b1.cell];
+        if memo.pair_known_nothing(pair, area, seeing_pair) {
+            return None;
+        }
         let thirds =
             in_house_order(b0.cell, area & b0.mask).chain(in_house_order(b1.cell, area & !b0.mask));
         for e in thirds {
@@ -440,6 +480,7 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
             }
             memo.gave_nothing(&cells);
         }
+        memo.pair_gave_nothing(pair, area);
         None
     })
     .map(|(removable, cells)| {
