@@ -442,7 +442,8 @@ impl Iterator for Combinations {
             self.done = true;
         } else {
             let ripple = v + smallest;
-            let ones = ((v ^ ripple) >> 2) / smallest;
+            // `smallest` is a power of two: a shift, not a division.
+            let ones = ((v ^ ripple) >> 2) >> smallest.trailing_zeros();
             self.value = ripple | ones;
         }
         Some(v)
