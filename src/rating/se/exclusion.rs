@@ -105,7 +105,7 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
         }
     }
     let threes = &threes[..nt];
-    let sees = |i: usize, j: usize| PEER_MASK[cells[i]] >> cells[j] & 1 != 0;
+    let sees = |i: usize, j: usize| HOUSE_POS[cells[i]][cells[j]] < 20;
     let (s01, s02, s12) = (sees(0, 1), n == 3 && sees(0, 2), n == 3 && sees(1, 2));
     if partner == [0; 10]
         && nt == 0
@@ -300,25 +300,25 @@ impl ExclusionMemo {
         }
     }
 
-    /// Whether the exclusion on base cells `cells` gave nothing after every
-    /// change of the cells it depends on. `seeing_all`: the cells that see
-    /// all of `cells` (81-bit set).
+    /// Whether the exclusion on base cells `cells` (81-bit set: `bases`)
+    /// gave nothing after every change of the cells it depends on.
+    /// `seeing_all`: the cells that see all of `cells` (81-bit set).
     #[inline]
-    fn known_nothing(&self, cells: &[usize], seeing_all: u128) -> bool {
+    fn known_nothing(&self, cells: &[usize], bases: u128, seeing_all: u128) -> bool {
         let at = self.nothing_at[Self::index(cells)];
         if at == 0 {
             return false;
         }
         let d = (self.call - at) as usize;
         if d < WINDOW {
-            let bases = cells.iter().fold(0u128, |m, &c| m | 1u128 << c);
             return bases & self.changed_after[d] == 0 && seeing_all & self.shaped_after[d] == 0;
         }
         cells.iter().all(|&c| self.changed_at[c] <= at)
             && cells_of(seeing_all).all(|c| self.shaped_at[c] <= at)
     }
 
-    /// Whether every triplet of first two base cells `pair` (2 cells),
+    /// Whether every triplet of first two base cells `pair` (2 cells; as an
+    /// 81-bit set `pair_cells`),
     /// with third cells among `area` (an 81-bit set), gives nothing, as
     /// they all did at a recent search (of the last `WINDOW`) whose area
     /// held `area`: where none of the pair's cells and of `area` changed
@@ -327,13 +327,19 @@ impl ExclusionMemo {
     /// is one [`ExclusionMemo::known_nothing`] would skip (a third cell
     /// needs two common excluders, and the pair's gained none).
     #[inline]
-    fn pair_known_nothing(&self, pair: [usize; 2], area: u128, seeing_pair: u128) -> bool {
+    fn pair_known_nothing(
+        &self,
+        pair: [usize; 2],
+        pair_cells: u128,
+        area: u128,
+        seeing_pair: u128,
+    ) -> bool {
         let (at, area_then) = self.pair_nothing_at[pair[0] * 81 + pair[1]];
         if at == 0 || area & !area_then != 0 {
             return false;
         }
         let d = (self.call - at) as usize;
-        let cells = area | 1u128 << pair[0] | 1u128 << pair[1];
+        let cells = area | pair_cells;
         d < WINDOW && cells & self.changed_after[d] == 0 && seeing_pair & self.shaped_after[d] == 0
     }
 
@@ -427,7 +433,8 @@ pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
     let bases = Bases::new(base_cells(board, 2));
     pairs_with_common_excluders(&bases, |b0, b1, common| {
         let cells = [b0.cell, b1.cell];
-        if memo.known_nothing(&cells, PEER_MASK[b0.cell] & PEER_MASK[b1.cell]) {
+        let bases = 1u128 << b0.cell | 1u128 << b1.cell;
+        if memo.known_nothing(&cells, bases, PEER_MASK[b0.cell] & PEER_MASK[b1.cell]) {
             return None;
         }
         let found = exclude(board, &cells, common);
@@ -461,7 +468,8 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
         // order of b0's peers, then b1's others in that of b1's.
         let seeing_pair = PEER_MASK[b0.cell] & PEER_MASK[b1.cell];
         let pair = [b0.cell, b1.cell];
-        if memo.pair_known_nothing(pair, area, seeing_pair) {
+        let pair_cells = 1u128 << b0.cell | 1u128 << b1.cell;
+        if memo.pair_known_nothing(pair, pair_cells, area, seeing_pair) {
             return None;
         }
         let thirds =
@@ -472,7 +480,8 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
                 continue;
             }
             let cells = [b0.cell, b1.cell, e];
-            if memo.known_nothing(&cells, seeing_pair & PEER_MASK[e]) {
+            let bases = pair_cells | 1u128 << e;
+            if memo.known_nothing(&cells, bases, seeing_pair & PEER_MASK[e]) {
                 continue;
             }
             if let Some(removable) = exclude(board, &cells, common) {
