@@ -506,10 +506,10 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     /// Along boards that lose a candidate or get a value at a time (as a
-    /// rating path does), and from one puzzle's boards to the next (candidates come
-    /// back), the searches with memos kept from board to board (per set of
-    /// base cells, and per pair of a triplet's first two cells) give the
-    /// hints of searches with fresh memos.
+    /// rating path does), and from one puzzle's boards to the next
+    /// (candidates come back), the searches with memos kept from board to
+    /// board (per set of base cells, and per pair of a triplet's first two
+    /// cells) give the hints of searches with fresh memos.
     #[test]
     fn kept_memos_give_the_hints_of_fresh_ones() {
         // ER 8.3 puzzles of se_hard_300 (SE's ratings: aligned exclusion
@@ -545,9 +545,7 @@ mod tests {
                         if rng.gen_range(0..4) == 0 {
                             board.place(c, v);
                         } else if digits.len() >= 2 {
-                            let mut cands = board.cands;
-                            cands[c] &= !bit(v);
-                            board = Board::from_parts(board.values, cands);
+                            board.remove(c, bit(v));
                         }
                     }
                 }
