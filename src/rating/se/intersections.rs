@@ -80,9 +80,11 @@ pub fn locking_with(board: &Board, direct: bool, memo: &mut LockingMemo) -> Opti
                     let found = if direct {
                         following_hidden_single(board, t1, i1, r2, v)
                             .map(|h| hint(board, r1, r2, Some(h), v, t1 == BLOCK))
-                    } else {
+                    } else if board.positions(r2, v) & !INSIDE[r2][r1] != 0 {
+                        // v outside r1 in r2: the hint removes it there.
                         Some(hint(board, r1, r2, None, v, t1 == BLOCK))
-                            .filter(|h| !h.removals.is_empty())
+                    } else {
+                        None
                     };
                     if found.is_some() {
                         memo.nothing_on = None;
