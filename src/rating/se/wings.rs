@@ -5,7 +5,7 @@
 //! pincers (XYZ: and the pivot). Pivots are tried row-major, pincers in the
 //! pivot's house order (block, row, column).
 
-use super::board::{bit, Board, Card, HOUSE, PEER_MASK};
+use super::board::{bit, cells_of, Board, Card, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
 /// SE's `XYWing(xyz)`: the first XY-Wing (or XYZ-Wing) that removes
@@ -52,15 +52,15 @@ pub fn xy_wing_in(board: &Board, xyz: bool, changed: u128) -> Option<Hint> {
                     victims &= PEER_MASK[xy_cell];
                 }
                 victims &= !(1u128 << xy_cell | 1u128 << xz_cell | 1u128 << yz_cell);
-                let mut removable = [0u16; 81];
-                let mut any = false;
-                for (c, r) in removable.iter_mut().enumerate() {
-                    if victims >> c & 1 != 0 && board.cands[c] & bit(z) != 0 {
-                        *r = bit(z);
-                        any = true;
+                // The victims holding z (most wings have none).
+                victims &= cells_of(victims)
+                    .filter(|&c| board.cands[c] & bit(z) != 0)
+                    .fold(0, |m, c| m | 1u128 << c);
+                if victims != 0 {
+                    let mut removable = [0u16; 81];
+                    for c in cells_of(victims) {
+                        removable[c] = bit(z);
                     }
-                }
-                if any {
                     let (difficulty, name) = if xyz {
                         (4.4, "XYZ-Wing")
                     } else {
