@@ -67,6 +67,10 @@ pub struct Reach {
     /// Per component: the offset of its reach set in `sets` (`u32::MAX` for
     /// a node without links).
     set_at: Vec<u32>,
+    /// Per compact node: the offset of its component's reach set in `sets`,
+    /// `u32::MAX` for a node without links (`set_at` of its `comp`, read
+    /// in one load by [`Reach::reaches`]).
+    node_set: Vec<u32>,
     /// Per component: whether a cycle inside it could remove a candidate
     /// (see [`Reach::may_cycle_remove`]).
     cycle_removes: Vec<bool>,
@@ -158,7 +162,12 @@ impl Reach {
         // `order` is the visit number, `comp` the component (UNSEEN while
         // the node is on the stack: a visited node is on the stack exactly
         // until its component is popped).
-        for v in [&mut self.order, &mut self.comp, &mut self.low] {
+        for v in [
+            &mut self.order,
+            &mut self.comp,
+            &mut self.low,
+            &mut self.node_set,
+        ] {
             v.clear();
             v.resize(n, UNSEEN);
         }
@@ -182,6 +191,7 @@ impl Reach {
             &mut self.set_at,
         );
         let (keys, cycle_removes) = (&self.keys[..], &mut self.cycle_removes);
+        let node_set = &mut self.node_set[..];
         let mut ncomp = 0u32;
         let mut counter = 0u32;
         // A node without links: a component of its own, reaching itself.
@@ -257,6 +267,7 @@ impl Reach {
                     sets.resize(base + words, 0);
                     let (done, this) = sets.split_at_mut(base);
                     for &w in &stack[at..first] {
+                        node_set[w as usize] = base as u32;
                         this[w as usize / 64] |= 1 << (w % 64);
                         for l in &links[start[w as usize] as usize..start[w as usize + 1] as usize]
                         {
@@ -294,7 +305,7 @@ impl Reach {
     /// The reach set of compact node `f`, a node with links.
     #[inline]
     fn set_of(&self, f: usize) -> &[u64] {
-        let at = self.set_at[self.comp[f] as usize] as usize;
+        let at = self.node_set[f] as usize;
         &self.sets[at..at + self.words]
     }
 
@@ -365,16 +376,18 @@ impl Reach {
     }
 
     /// Whether potential `to` can follow from potential `from`.
+    #[inline]
     pub fn reaches(&self, from: u16, to: u16) -> bool {
         let (f, t) = (self.index[from as usize], self.index[to as usize]);
         if f == u32::MAX || t == u32::MAX {
             return false;
         }
         let (f, t) = (f as usize, t as usize);
-        if self.linkless(f) {
-            return f == t;
+        let at = self.node_set[f];
+        if at == u32::MAX {
+            return f == t; // no links: it reaches itself only
         }
-        self.set_of(f)[t / 64] >> (t % 64) & 1 != 0
+        self.sets[at as usize + t / 64] >> (t % 64) & 1 != 0
     }
 }
 
