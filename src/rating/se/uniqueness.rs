@@ -368,9 +368,25 @@ fn loop_core(mut cells: u128) -> u128 {
 }
 
 /// The three regions of a cell as a 27-bit set.
+#[inline]
 fn regions_of(cell: usize) -> u32 {
-    CELL_REGIONS[cell].iter().fold(0, |m, &r| m | 1 << r)
+    REGION_SETS[cell]
 }
+
+/// [`regions_of`] for every cell: bit `r` for each of its regions `r`.
+const REGION_SETS: [u32; 81] = {
+    let mut t = [0u32; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        while k < 3 {
+            t[c] |= 1 << CELL_REGIONS[c][k];
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
 
 impl LoopSearch<'_> {
     /// Extends `path` with `cell`. `ex_values` is SE's set of extra digits
