@@ -389,6 +389,13 @@ impl Board {
         changed
     }
 
+    /// `positions(r, v)` of every region `r` and digit `v`, as one table
+    /// (index 0 of each region unused).
+    #[inline]
+    pub(crate) fn all_positions(&self) -> &[[u16; 10]; 27] {
+        &self.pos
+    }
+
     /// The cells that hold candidate `v`, as an 81-bit set.
     pub fn cells_with(&self, v: u8) -> u128 {
         let b = bit(v);

@@ -338,7 +338,7 @@ impl Chainer {
                 self.net.meter.count(super::REACH_UNITS);
                 (
                     *board.candidates(),
-                    reach::Reach::build(&net::Work::new(board.candidates()), true, true),
+                    reach::Reach::build(&net::Work::of_board(board), true, true),
                 )
             }
         }

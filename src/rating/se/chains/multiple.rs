@@ -380,7 +380,7 @@ impl Multiple {
         while self.tables.len() <= depth {
             self.tables.push(Tables::new());
         }
-        let source = Work::new(&board.cands);
+        let source = Work::of_board(board);
         let mut work = source.clone();
         let ctx = Ctx {
             rule,

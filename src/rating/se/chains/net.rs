@@ -14,7 +14,7 @@
 //! derivation SE finds. Each derived potential is a [`Node`] in an
 //! append-only arena; its parents are node indices.
 
-use super::super::board::{bit, Card, CELL_REGIONS, INDEX_IN, REGION_CELLS, REGION_MASK};
+use super::super::board::{bit, Card, CELL_REGIONS, INDEX_IN, REGION_CELLS, REGION_MASK, ROW};
 
 /// Number of potential keys (see the module doc).
 pub const KEYS: usize = 1620;
@@ -434,6 +434,23 @@ impl Work {
         }
     }
 
+    /// [`Work::new`] of `board`'s candidates, from the positions the board
+    /// keeps (the same table; each digit's cells are its rows' positions).
+    pub fn of_board(board: &super::super::board::Board) -> Work {
+        let pos = *board.all_positions();
+        let mut cells = [0u128; 10];
+        for (v, cells) in cells.iter_mut().enumerate().skip(1) {
+            for i in 0..9 {
+                *cells |= u128::from(pos[ROW * 9 + i][v]) << (9 * i);
+            }
+        }
+        Work {
+            cands: board.cands,
+            cells,
+            pos,
+        }
+    }
+
     /// The removal [`off_to_on_then_off`] makes, alone: the tests'
     /// reference.
     #[cfg(test)]
@@ -640,6 +657,31 @@ mod tests {
         assert_eq!(length_difficulty(15), 0.4);
         assert_eq!(length_difficulty(19), 0.5);
         assert_eq!(length_difficulty(27), 0.6);
+    }
+
+    /// A board's work grid is the one made from its candidates, for
+    /// puzzles' boards and boards that lost candidates since.
+    #[test]
+    fn work_of_a_board_is_work_of_its_candidates() {
+        use super::super::super::board::Board;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let puzzle = crate::grid::Grid::parse(
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+        )
+        .unwrap();
+        let mut board = Board::new(&puzzle);
+        for _ in 0..60 {
+            let (a, b) = (Work::of_board(&board), Work::new(&board.cands));
+            assert_eq!((a.cands, a.cells, a.pos), (b.cands, b.cells, b.pos));
+            let (c, v) = ((next() % 81) as usize, (next() % 9 + 1) as u8);
+            board.remove(c, bit(v));
+        }
     }
 
     /// The fused run step gives `off_to_on`'s consequences and leaves

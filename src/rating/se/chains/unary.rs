@@ -250,7 +250,7 @@ pub(crate) fn search_into(
     reach: Option<&Reach>,
     mut x_cache: Option<&mut XCache>,
 ) {
-    let work = Work::new(&board.cands);
+    let work = Work::of_board(board);
     let mut own = None;
     let reach = match reach {
         Some(r) => r,
