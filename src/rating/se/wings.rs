@@ -36,14 +36,21 @@ pub fn xy_wing_in(board: &Board, xyz: bool, changed: u128) -> Option<Hint> {
                 continue;
             }
             let xz_changed = pivot_changed || changed >> xz_cell & 1 != 0;
+            // The pincer {y, z} with {x, y} or {x, y, z} and {x, z} (three
+            // digits in all; in all three cells only with XYZ). XY: xz
+            // holds one of the pivot's digits and a third, so yz is their
+            // difference. XYZ: xz is two of the pivot's digits, and yz two
+            // others (two choices, each sharing one digit with xz).
+            let yz_fits = |yz: u16| {
+                if xyz {
+                    yz & !xy == 0 && yz != xz && yz.card() == 2
+                } else {
+                    yz == xy ^ xz
+                }
+            };
             for &yz_cell in &HOUSE[xy_cell] {
                 let yz = board.cands[yz_cell as usize];
-                if yz.card() != 2 || !(xz_changed || changed >> yz_cell & 1 != 0) {
-                    continue;
-                }
-                let union = (xy | xz | yz).card();
-                let inter = (xy & xz & yz).card();
-                if union != 3 || inter != if xyz { 1 } else { 0 } {
+                if !yz_fits(yz) || !(xz_changed || changed >> yz_cell & 1 != 0) {
                     continue;
                 }
                 let z = (xz & yz).trailing_zeros() as u8;
