@@ -27,6 +27,7 @@
 //! digits act as one cell of a naked subset. Type 4 (5.7): two BUG cells in
 //! one region sharing a locked digit.
 
+use super::board::subsets_of;
 use super::board::{bit, bit_nums, cells_of, indices, Board, Card, Combinations, CELL_REGIONS};
 use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, REGION_MASK, ROW};
 use super::hint::Hint;
@@ -505,10 +506,19 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
             let empty = board.empty_count(r) as usize;
             let (index1, index2) = (INDEX_IN[c1][ty] as usize, INDEX_IN[c2][ty] as usize);
             if degree * 2 <= empty {
-                for combo in Combinations::new(degree, 9) {
-                    if combo >> index1 & 1 == 0 || combo >> index2 & 1 != 0 {
-                        continue;
-                    }
+                // The subsets holding index1 and not index2, in SE's order
+                // (numeric: index1's bit is in all of them). A cell of
+                // fewer than two or more than `degree` candidates is in
+                // no naked subset, so the rest are made of the others.
+                let eligible = (0..9)
+                    .filter(|&k| {
+                        k != index1
+                            && k != index2
+                            && (2..=degree as u32).contains(&board.cands[cells[k] as usize].card())
+                    })
+                    .fold(0u16, |m, k| m | 1 << k);
+                for rest in subsets_of(eligible, degree - 1) {
+                    let combo = u64::from(rest | 1 << index1);
                     let mut sets = [0u16; 7];
                     let mut naked = extra & board.cands[c1] & board.cands[c2];
                     let mut others = 0u16; // region indices of the other cells
@@ -545,21 +555,21 @@ fn type3(board: &Board, lp: &[usize], c1: usize, c2: usize, v1: u8, v2: u8, best
                 }
             }
             if degree * 2 < empty {
-                let rem_values: Vec<u8> = (1..=9u8)
-                    .filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0)
-                    .collect();
-                if degree - 2 > rem_values.len() {
+                let (mut rem_values, mut n_rem) = ([0u8; 9], 0);
+                for v in (1..=9u8).filter(|&v| v != v1 && v != v2 && extra & bit(v) == 0) {
+                    rem_values[n_rem] = v;
+                    n_rem += 1;
+                }
+                if degree - 2 > n_rem {
                     continue;
                 }
-                for combo in Combinations::new(degree - 2, rem_values.len()) {
-                    let mut values: Vec<u8> = bit_nums(combo).map(|i| rem_values[i]).collect();
-                    values.push(v1);
-                    values.push(v2);
+                for combo in Combinations::new(degree - 2, n_rem) {
+                    let values = bit_nums(combo).map(|i| rem_values[i]).chain([v1, v2]);
                     // SE's searchCommonTupleLight: every set non-empty, union of `degree`.
                     let mut union = 0u16;
                     let mut empty_set = false;
                     let mut hidden = 0u16;
-                    for &v in &values {
+                    for v in values {
                         let p = board.positions(r, v) & !(1 << index2);
                         union |= p;
                         empty_set |= p == 0;
