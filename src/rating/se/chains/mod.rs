@@ -334,12 +334,18 @@ impl Chainer {
     fn take_xy_reach(&mut self, board: &Board) -> ([u16; 81], reach::Reach) {
         match self.xy_reach.take() {
             Some((c, r)) if &c == board.candidates() => (c, r),
-            _ => {
+            kept => {
                 self.net.meter.count(super::REACH_UNITS);
-                (
-                    *board.candidates(),
-                    reach::Reach::build(&net::Work::of_board(board), true, true),
-                )
+                let work = net::Work::of_board(board);
+                let r = match kept {
+                    // The last board's closure lends its buffers.
+                    Some((_, mut r)) => {
+                        r.rebuild(&work, true, true);
+                        r
+                    }
+                    None => reach::Reach::build(&work, true, true),
+                };
+                (*board.candidates(), r)
             }
         }
     }
