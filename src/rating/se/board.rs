@@ -381,9 +381,14 @@ impl Board {
         self.placed[v as usize] += 1;
         self.values[cell] = v;
         changed |= self.remove(cell, 0x3fe);
+        // The peers still holding v, region by region (a cell in two of
+        // the regions loses v in the first).
         for &r in &CELL_REGIONS[cell] {
-            for &c in &REGION_CELLS[r as usize] {
-                changed |= self.remove(c as usize, bit(v));
+            let mut holding = self.pos[r as usize][v as usize];
+            while holding != 0 {
+                let k = holding.trailing_zeros() as usize;
+                holding &= holding - 1;
+                changed |= self.remove(REGION_CELLS[r as usize][k] as usize, bit(v));
             }
         }
         changed
