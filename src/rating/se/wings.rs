@@ -39,8 +39,8 @@ pub fn xy_wing_in(board: &Board, xyz: bool, changed: u128) -> Option<Hint> {
             // The pincer {y, z} with {x, y} or {x, y, z} and {x, z} (three
             // digits in all; in all three cells only with XYZ). XY: xz
             // holds one of the pivot's digits and a third, so yz is their
-            // difference. XYZ: xz is two of the pivot's digits, and yz two
-            // others (two choices, each sharing one digit with xz).
+            // difference. XYZ: xz is two of the pivot's three digits, and
+            // yz another two of them (sharing one digit with xz).
             let yz_fits = |yz: u16| {
                 if xyz {
                     yz & !xy == 0 && yz != xz && yz.card() == 2
