@@ -659,23 +659,13 @@ mod tests {
         assert_eq!(length_difficulty(27), 0.6);
     }
 
-    /// Marsaglia's xorshift64 from `seed` (non-zero): the tests' random
-    /// grids, the same on every run.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-
     /// A board's work grid is the one made from its candidates, for
     /// puzzles' boards and boards that lost candidates since.
     #[test]
     fn work_of_a_board_is_work_of_its_candidates() {
         use super::super::super::board::Board;
-        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x2545_f491_4f6c_dd1d);
         let puzzle = crate::grid::Grid::parse(
             "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
         )
@@ -684,7 +674,7 @@ mod tests {
         for _ in 0..60 {
             let (a, b) = (Work::of_board(&board), Work::new(&board.cands));
             assert_eq!((a.cands, a.cells, a.pos), (b.cands, b.cells, b.pos));
-            let (c, v) = ((next() % 81) as usize, (next() % 9 + 1) as u8);
+            let (c, v) = (rng.gen_range(0..81), rng.gen_range(1..=9u8));
             board.remove(c, bit(v));
         }
     }
@@ -694,7 +684,13 @@ mod tests {
     /// once, twice or more, with and without cell links.
     #[test]
     fn off_to_on_then_off_is_off_to_on_then_off() {
-        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
         let (mut found, mut checked) = (0, 0);
         for _ in 0..200 {
             let mut cands = [0u16; 81];
