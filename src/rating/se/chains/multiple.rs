@@ -23,7 +23,8 @@
 
 use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
-use super::net::{cell_of, is_on, key, off_to_on, off_to_on_then_off, on_to_off, value_of};
+use super::net::{cell_of, is_on, key, off_to_on, off_to_on_then_off, on_to_off_into, value_of};
+use super::net::MAX_OFFS;
 use super::net::{Cause, Nested};
 use super::net::{Net, OnConsequence, Work, KEYS};
 use super::reach::Shares;
@@ -841,6 +842,7 @@ impl Multiple {
             hidden: 0,
         }; 4];
         let mut absurd = None;
+        let mut offs = [(0, Cause::None); MAX_OFFS];
         'run: while head_on < out.on.len() || head_off < out.off.len() {
             if head_on < out.on.len() {
                 let p = out.on[head_on];
@@ -849,21 +851,17 @@ impl Multiple {
                 let depth = net.depth(p);
                 // Straight into the outcome; past a contradiction, the
                 // rest of the consequences are dropped.
-                on_to_off(work, cell_of(pk), value_of(pk), y, |k, cause| {
-                    if absurd.is_some() {
-                        return;
-                    }
+                let count = on_to_off_into(work, cell_of(pk), value_of(pk), y, &mut offs);
+                for &(k, cause) in &offs[..count] {
                     let (off, on) = out.has_both(k);
                     if on {
                         let conj = out.node[(k | 1) as usize];
                         absurd = Some((conj, net.push_child(k, cause, p, depth)));
+                        break 'run;
                     } else if !off {
                         let n = net.push_child(k, cause, p, depth);
                         out.add_off(k, n);
                     }
-                });
-                if absurd.is_some() {
-                    break 'run;
                 }
             } else {
                 let p = out.off[head_off];

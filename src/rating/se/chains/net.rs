@@ -515,6 +515,29 @@ pub fn on_to_off(work: &Work, cell: usize, value: u8, y: bool, mut f: impl FnMut
     }
 }
 
+/// The most "off" consequences an "on" potential has: the cell's 8 other
+/// digits, 8 other block cells, 6 row and 6 column cells outside the block.
+pub const MAX_OFFS: usize = 28;
+
+/// [`on_to_off`] into `out`, in the same order; returns how many. For
+/// callers whose work per consequence is too large for the closure to be
+/// inlined: one call instead of one per consequence.
+#[inline]
+pub fn on_to_off_into(
+    work: &Work,
+    cell: usize,
+    value: u8,
+    y: bool,
+    out: &mut [(u16, Cause); MAX_OFFS],
+) -> usize {
+    let mut n = 0;
+    on_to_off(work, cell, value, y, |k, cause| {
+        out[n] = (k, cause);
+        n += 1;
+    });
+    n
+}
+
 /// An "on" consequence of assuming a potential off, before it becomes a
 /// node: its key, cause, and where its hidden parents are (see
 /// [`off_to_on`]).
