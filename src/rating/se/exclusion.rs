@@ -131,6 +131,9 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
             }
         }
     } else {
+        // Cells 1 and 2 taking the same digit, where they see each other.
+        let same12 = if s12 { !0u16 } else { 0 };
+        let mut with_threes: [u16; 10];
         for a in digits(wanted[0]) {
             let mut c_base = wanted[2] & !partner[a as usize];
             let mut b_set = wanted[1] & !partner[a as usize];
@@ -143,25 +146,25 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
             if c_base == 0 {
                 continue;
             }
-            // The excluders of three digits with a: {a, x, y} rules out
-            // {b, c} = {x, y}.
-            let (mut with_a, mut na) = ([0u16; 20], 0);
-            for &t in threes {
-                if t & bit(a) != 0 {
-                    with_a[na] = t & !bit(a);
-                    na += 1;
-                }
-            }
-            for b in digits(b_set) {
-                let mut cs = c_base & !partner[b as usize];
-                if s12 {
-                    cs &= !bit(b);
-                }
-                for &rest in &with_a[..na] {
-                    if rest & bit(b) != 0 {
-                        cs &= !(rest & !bit(b));
+            // The digits c each b rules out beside `a`: the partners of b,
+            // and with an excluder {a, x, y} of three digits, y for b = x
+            // and x for b = y.
+            let ruled = if nt == 0 {
+                &partner
+            } else {
+                with_threes = partner;
+                for &t in threes {
+                    if t & bit(a) != 0 {
+                        let rest = t & !bit(a);
+                        let (x, y) = (rest.trailing_zeros(), 15 - rest.leading_zeros());
+                        with_threes[x as usize] |= 1 << y;
+                        with_threes[y as usize] |= 1 << x;
                     }
                 }
+                &with_threes
+            };
+            for b in digits(b_set) {
+                let cs = c_base & !ruled[b as usize] & !(bit(b) & same12);
                 if cs != 0 {
                     allowed[0] |= bit(a);
                     allowed[1] |= bit(b);
@@ -504,6 +507,84 @@ mod tests {
     use crate::grid::Grid;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    /// `exclude` removes what trying every combination of the base cells'
+    /// candidates leaves unused: on random candidates of five digits (so
+    /// that excluders often cover a combination), for random pairs and
+    /// triplets of cells, with the excluders a search would pass (the cells
+    /// of 2 or 3 candidates, for pairs 2, that see every base cell).
+    #[test]
+    fn exclude_removes_what_no_combination_uses() {
+        let mut rng = ChaCha8Rng::seed_from_u64(62);
+        let (mut tried, mut removing) = (0, 0);
+        for _ in 0..4000 {
+            let cands: [u16; 81] = std::array::from_fn(|_| loop {
+                let m = rng.gen_range(0u16..32) << 1;
+                if (2..=3).contains(&m.card()) {
+                    break m;
+                }
+            });
+            let board = Board::from_parts([0; 81], cands);
+            let n = rng.gen_range(2..=3);
+            let mut cells = Vec::new();
+            // Cells near each other (the others see the first), which
+            // share more excluders.
+            while cells.len() < n {
+                let c = rng.gen_range(0..81);
+                let near = cells.first().is_none_or(|&f| PEER_MASK[f] >> c & 1 != 0);
+                if near && !cells.contains(&c) {
+                    cells.push(c);
+                }
+            }
+            let max = if n == 2 { 2 } else { 3 };
+            let common = (0..81)
+                .filter(|&e| {
+                    !cells.contains(&e)
+                        && (2..=max).contains(&cands[e].card())
+                        && cells.iter().all(|&c| PEER_MASK[c] >> e & 1 != 0)
+                })
+                .fold(0u128, |m, e| m | 1 << e);
+            // Every combination, tried (a third digit 0 stands for no third
+            // cell).
+            let mut used = [0u16; 3];
+            let lists: Vec<Vec<u8>> = cells.iter().map(|&c| digits(cands[c]).collect()).collect();
+            let thirds = if n == 3 { lists[2].clone() } else { vec![0] };
+            for &a in &lists[0] {
+                for &b in &lists[1] {
+                    for &c in &thirds {
+                        let combination = [a, b, c];
+                        let taken = combination[..n].iter().fold(0u16, |m, &v| m | bit(v));
+                        let clash = (0..n).any(|i| {
+                            (i + 1..n).any(|j| {
+                                combination[i] == combination[j]
+                                    && PEER_MASK[cells[i]] >> cells[j] & 1 != 0
+                            })
+                        });
+                        if !clash && cells_of(common).all(|e| cands[e] & !taken != 0) {
+                            for i in 0..n {
+                                used[i] |= bit(combination[i]);
+                            }
+                        }
+                    }
+                }
+            }
+            let expected = (0..n).any(|i| used[i] != cands[cells[i]]).then(|| {
+                let mut removable = [0u16; 81];
+                for i in 0..n {
+                    removable[cells[i]] = cands[cells[i]] & !used[i];
+                }
+                removable
+            });
+            assert_eq!(exclude(&board, &cells, common), expected, "{cells:?}");
+            tried += 1;
+            removing += usize::from(expected.is_some());
+        }
+        // Both outcomes, many times.
+        assert!(
+            removing > 200 && removing < tried - 200,
+            "{removing} of {tried}"
+        );
+    }
 
     /// Along boards that lose a candidate or get a value at a time (as a
     /// rating path does), and from one puzzle's boards to the next
