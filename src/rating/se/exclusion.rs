@@ -76,11 +76,57 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
     bases
 }
 
-/// The removals aligned exclusion finds on `cells` (2 or 3) with the
-/// excluder cells `common`, or `None`.
-fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
-    let n = cells.len();
-    let wanted: [u16; 3] = std::array::from_fn(|i| if i < n { board.cands[cells[i]] } else { 0 });
+/// The removals aligned pair exclusion finds on base cells `c0`, `c1`
+/// with the excluder cells `common` (cells of two candidates that see
+/// both), or `None`.
+fn exclude_pair(board: &Board, c0: usize, c1: usize, common: u128) -> Option<[u16; 81]> {
+    let wanted = [board.cands[c0], board.cands[c1]];
+    let union = wanted[0] | wanted[1];
+    // The excluders {x, y} made of the base cells' digits (only those can
+    // be covered), as `partner[x]`: the digits y.
+    let mut partner = [0u16; 10];
+    let mut any = false;
+    for e in cells_of(common) {
+        let m = board.cands[e];
+        debug_assert_eq!(m.card(), 2);
+        if m & !union == 0 {
+            let (x, y) = (m.trailing_zeros(), 15 - m.leading_zeros());
+            partner[x as usize] |= 1 << y;
+            partner[y as usize] |= 1 << x;
+            any = true;
+        }
+    }
+    let s01 = PEER_MASK[c0] >> c1 & 1 != 0;
+    if !any && !(s01 && wanted[0] & wanted[1] != 0) {
+        return None; // nothing can rule any combination out
+    }
+    // (a, b) is ruled out by the excluder {a, b}, and by a = b where the
+    // cells see each other.
+    let mut allowed = [0u16; 2];
+    for a in digits(wanted[0]) {
+        let mut bs = wanted[1] & !partner[a as usize];
+        if s01 {
+            bs &= !bit(a);
+        }
+        if bs != 0 {
+            allowed[0] |= bit(a);
+            allowed[1] |= bs;
+        }
+    }
+    if allowed == wanted {
+        return None;
+    }
+    let mut removable = [0u16; 81];
+    removable[c0] = wanted[0] & !allowed[0];
+    removable[c1] = wanted[1] & !allowed[1];
+    Some(removable)
+}
+
+/// The removals aligned triplet exclusion finds on base cells `cells` with
+/// the excluder cells `common` (cells of two or three candidates that see
+/// all three), or `None`.
+fn exclude(board: &Board, cells: &[usize; 3], common: u128) -> Option<[u16; 81]> {
+    let wanted = cells.map(|c| board.cands[c]);
     let union = wanted[0] | wanted[1] | wanted[2];
     // Only excluders made of the base cells' digits can be covered. Those
     // of two digits as `partner[x]`: the digits y of the excluders {x, y};
@@ -106,7 +152,7 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
     }
     let threes = &threes[..nt];
     let sees = |i: usize, j: usize| HOUSE_POS[cells[i]][cells[j]] < 20;
-    let (s01, s02, s12) = (sees(0, 1), n == 3 && sees(0, 2), n == 3 && sees(1, 2));
+    let (s01, s02, s12) = (sees(0, 1), sees(0, 2), sees(1, 2));
     if partner == [0; 10]
         && nt == 0
         && !(s01 && wanted[0] & wanted[1] != 0)
@@ -119,61 +165,48 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
     // in partner[x]), by one of three when it takes all three, and by two
     // cells that see each other taking the same digit.
     let mut allowed = [0u16; 3];
-    if n == 2 {
-        for a in digits(wanted[0]) {
-            let mut bs = wanted[1] & !partner[a as usize];
-            if s01 {
-                bs &= !bit(a);
-            }
-            if bs != 0 {
-                allowed[0] |= bit(a);
-                allowed[1] |= bs;
-            }
+    // Cells 1 and 2 taking the same digit, where they see each other.
+    let same12 = if s12 { !0u16 } else { 0 };
+    let mut with_threes: [u16; 10];
+    for a in digits(wanted[0]) {
+        let mut c_base = wanted[2] & !partner[a as usize];
+        let mut b_set = wanted[1] & !partner[a as usize];
+        if s02 {
+            c_base &= !bit(a);
         }
-    } else {
-        // Cells 1 and 2 taking the same digit, where they see each other.
-        let same12 = if s12 { !0u16 } else { 0 };
-        let mut with_threes: [u16; 10];
-        for a in digits(wanted[0]) {
-            let mut c_base = wanted[2] & !partner[a as usize];
-            let mut b_set = wanted[1] & !partner[a as usize];
-            if s02 {
-                c_base &= !bit(a);
-            }
-            if s01 {
-                b_set &= !bit(a);
-            }
-            if c_base == 0 {
-                continue;
-            }
-            // The digits c each b rules out beside `a`: the partners of b,
-            // and with an excluder {a, x, y} of three digits, y for b = x
-            // and x for b = y.
-            let ruled = if nt == 0 {
-                &partner
-            } else {
-                with_threes = partner;
-                for &t in threes {
-                    if t & bit(a) != 0 {
-                        let rest = t & !bit(a);
-                        let (x, y) = (rest.trailing_zeros(), 15 - rest.leading_zeros());
-                        with_threes[x as usize] |= 1 << y;
-                        with_threes[y as usize] |= 1 << x;
-                    }
+        if s01 {
+            b_set &= !bit(a);
+        }
+        if c_base == 0 {
+            continue;
+        }
+        // The digits c each b rules out beside `a`: the partners of b,
+        // and with an excluder {a, x, y} of three digits, y for b = x
+        // and x for b = y.
+        let ruled = if nt == 0 {
+            &partner
+        } else {
+            with_threes = partner;
+            for &t in threes {
+                if t & bit(a) != 0 {
+                    let rest = t & !bit(a);
+                    let (x, y) = (rest.trailing_zeros(), 15 - rest.leading_zeros());
+                    with_threes[x as usize] |= 1 << y;
+                    with_threes[y as usize] |= 1 << x;
                 }
-                &with_threes
-            };
-            for b in digits(b_set) {
-                let cs = c_base & !ruled[b as usize] & !(bit(b) & same12);
-                if cs != 0 {
-                    allowed[0] |= bit(a);
-                    allowed[1] |= bit(b);
-                    allowed[2] |= cs;
-                    // `a` is allowed, and so is every digit of the other two
-                    // cells: `a`'s other combinations allow nothing new.
-                    if allowed[1] == wanted[1] && allowed[2] == wanted[2] {
-                        break;
-                    }
+            }
+            &with_threes
+        };
+        for b in digits(b_set) {
+            let cs = c_base & !ruled[b as usize] & !(bit(b) & same12);
+            if cs != 0 {
+                allowed[0] |= bit(a);
+                allowed[1] |= bit(b);
+                allowed[2] |= cs;
+                // `a` is allowed, and so is every digit of the other two
+                // cells: `a`'s other combinations allow nothing new.
+                if allowed[1] == wanted[1] && allowed[2] == wanted[2] {
+                    break;
                 }
             }
         }
@@ -182,7 +215,7 @@ fn exclude(board: &Board, cells: &[usize], common: u128) -> Option<[u16; 81]> {
         return None;
     }
     let mut removable = [0u16; 81];
-    for i in 0..n {
+    for i in 0..3 {
         removable[cells[i]] = wanted[i] & !allowed[i];
     }
     Some(removable)
@@ -441,7 +474,7 @@ pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
         if memo.known_nothing(&cells, bases, PEER_MASK[b0.cell] & PEER_MASK[b1.cell]) {
             return None;
         }
-        let found = exclude(board, &cells, common);
+        let found = exclude_pair(board, b0.cell, b1.cell, common);
         if found.is_none() {
             memo.gave_nothing(&cells);
         }
@@ -575,7 +608,12 @@ mod tests {
                 }
                 removable
             });
-            assert_eq!(exclude(&board, &cells, common), expected, "{cells:?}");
+            let found = match cells[..] {
+                [c0, c1] => exclude_pair(&board, c0, c1, common),
+                [c0, c1, c2] => exclude(&board, &[c0, c1, c2], common),
+                _ => unreachable!(),
+            };
+            assert_eq!(found, expected, "{cells:?}");
             tried += 1;
             removing += usize::from(expected.is_some());
         }
