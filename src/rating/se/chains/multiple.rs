@@ -886,7 +886,7 @@ impl Multiple {
                     out.add(on.key, n);
                 }
             }
-            if head_on == out.on.len() && head_off == out.off.len() && rule.level > 0 {
+            if rule.level > 0 && head_on == out.on.len() && head_off == out.off.len() {
                 self.tables[depth].current = Some(out);
                 self.advanced(ctx, work, source, net);
                 let tables = &mut self.tables[depth];
