@@ -21,6 +21,9 @@ use super::hint::Hint;
 /// A candidate base cell and its excluders (81-bit set).
 struct Base {
     cell: usize,
+    /// The cell as an 81-bit set (a 128-bit shift by a variable costs
+    /// several instructions; the searches need it per pair and triplet).
+    bit: u128,
     mask: u128,
 }
 
@@ -69,6 +72,7 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
         if board.cands[c].card() >= 2 && peers & single == 0 && peers & shaped != 0 {
             bases.push(Base {
                 cell: c,
+                bit: 1 << c,
                 mask: peers & shaped,
             });
         }
@@ -412,17 +416,17 @@ struct Bases {
     list: Vec<Base>,
     /// The cells of `list` (81-bit set).
     cells: u128,
-    /// Per cell, its index in `list` (where it is one).
-    position: [usize; 81],
+    /// Per cell, its index in `list` (where it is one; fewer than 81).
+    position: [u8; 81],
 }
 
 impl Bases {
     fn new(list: Vec<Base>) -> Bases {
-        let mut position = [usize::MAX; 81];
+        let mut position = [u8::MAX; 81];
         let mut cells = 0u128;
         for (i, b) in list.iter().enumerate() {
-            cells |= 1 << b.cell;
-            position[b.cell] = i;
+            cells |= b.bit;
+            position[b.cell] = i as u8;
         }
         Bases {
             list,
@@ -433,7 +437,7 @@ impl Bases {
 
     /// The base cell at `cell` (one of `cells`).
     fn at(&self, cell: usize) -> &Base {
-        &self.list[self.position[cell]]
+        &self.list[usize::from(self.position[cell])]
     }
 }
 
@@ -447,7 +451,7 @@ fn pairs_with_common_excluders<T>(
     mut f: impl FnMut(&Base, &Base, u128) -> Option<T>,
 ) -> Option<T> {
     for b1 in &bases.list {
-        let mut m = seeing_two(b1.mask) & bases.cells & ((1u128 << b1.cell) - 1);
+        let mut m = seeing_two(b1.mask) & bases.cells & (b1.bit - 1);
         while m != 0 {
             let b0 = bases.at(m.trailing_zeros() as usize);
             m &= m - 1;
@@ -470,7 +474,7 @@ pub fn aligned_pair(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> {
     let bases = Bases::new(base_cells(board, 2));
     pairs_with_common_excluders(&bases, |b0, b1, common| {
         let cells = [b0.cell, b1.cell];
-        let bases = 1u128 << b0.cell | 1u128 << b1.cell;
+        let bases = b0.bit | b1.bit;
         if memo.known_nothing(&cells, bases, PEER_MASK[b0.cell] & PEER_MASK[b1.cell]) {
             return None;
         }
@@ -496,28 +500,25 @@ pub fn aligned_triplet(board: &Board, memo: &mut ExclusionMemo) -> Option<Hint> 
         // new ones) that are base cells themselves; a third cell needs two
         // common excluders, two of the pair's that it sees (every
         // triplet's common excluders are among the pair's).
-        let area = (b0.mask | b1.mask)
-            & bases.cells
-            & !(1u128 << b0.cell)
-            & !(1u128 << b1.cell)
-            & seeing_two(pair_common);
+        let area = (b0.mask | b1.mask) & bases.cells & !b0.bit & !b1.bit & seeing_two(pair_common);
         // The cells of `area` in that order: b0's excluders in SE's house
         // order of b0's peers, then b1's others in that of b1's.
         let seeing_pair = PEER_MASK[b0.cell] & PEER_MASK[b1.cell];
         let pair = [b0.cell, b1.cell];
-        let pair_cells = 1u128 << b0.cell | 1u128 << b1.cell;
+        let pair_cells = b0.bit | b1.bit;
         if memo.pair_known_nothing(pair, pair_cells, area, seeing_pair) {
             return None;
         }
         let thirds =
             in_house_order(b0.cell, area & b0.mask).chain(in_house_order(b1.cell, area & !b0.mask));
         for e in thirds {
-            let common = pair_common & bases.at(e).mask;
+            let third = bases.at(e);
+            let common = pair_common & third.mask;
             if !two_or_more(common) {
                 continue;
             }
             let cells = [b0.cell, b1.cell, e];
-            let bases = pair_cells | 1u128 << e;
+            let bases = pair_cells | third.bit;
             if memo.known_nothing(&cells, bases, seeing_pair & PEER_MASK[e]) {
                 continue;
             }
