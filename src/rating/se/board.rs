@@ -132,6 +132,19 @@ pub const HOUSE: [[u8; 20]; 81] = {
     t
 };
 
+/// `CELL_BIT[c]`: cell `c` as an 81-bit set: one load, where shifting a
+/// `u128` by a variable takes several instructions (hot searches test and
+/// set cells in sets this way).
+pub const CELL_BIT: [u128; 81] = {
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
+
 /// `PEER_MASK[c]`: the 20 peers of cell `c` as an 81-bit set (bit = cell).
 pub const PEER_MASK: [u128; 81] = {
     let mut t = [0u128; 81];

@@ -28,7 +28,8 @@
 //! one region sharing a locked digit.
 
 use super::board::subsets_of;
-use super::board::{bit, bit_nums, cells_of, indices, Board, Card, Combinations, CELL_REGIONS};
+use super::board::CELL_REGIONS;
+use super::board::{bit, bit_nums, cells_of, indices, Board, Card, Combinations, CELL_BIT};
 use super::board::{BLOCK, COLUMN, HOUSE, INDEX_IN, PEER_MASK, REGION_CELLS, REGION_MASK, ROW};
 use super::hint::Hint;
 use super::subsets::common_tuple;
@@ -403,11 +404,12 @@ impl LoopSearch<'_> {
     ) {
         let parity = path.len() & 1;
         path.push(cell);
-        self.on_path |= 1 << cell;
+        self.on_path |= CELL_BIT[cell];
         self.parity_regions[parity] |= regions_of(cell);
         let mut ex_values = ex_values;
         let pair = self.pair;
         debug_assert_eq!(pair, bit(self.v1) | bit(self.v2));
+        let start = path[0];
         for ty in [BLOCK, ROW, COLUMN] {
             if ty == last_type {
                 continue;
@@ -415,16 +417,17 @@ impl LoopSearch<'_> {
             let r = CELL_REGIONS[cell][ty] as usize;
             // The region's cells holding the pair, ascending (the order of
             // its cells), off the path but for its first cell.
-            let mut nexts = REGION_MASK[r] & self.both & (!self.on_path | 1 << path[0]);
+            let mut nexts = REGION_MASK[r] & self.both & !(self.on_path & !CELL_BIT[start]);
             while nexts != 0 {
                 let next = nexts.trailing_zeros() as usize;
                 nexts &= nexts - 1;
-                if path[0] == next && path.len() >= 4 {
+                if next == start {
                     // Only valid loops give hints (an odd one never is).
-                    if path.len().is_multiple_of(2) && is_valid_loop(path) {
+                    if path.len() >= 4 && path.len().is_multiple_of(2) && is_valid_loop(path) {
                         self.loops.push(path.clone());
                     }
-                } else if self.on_path >> next & 1 == 0 {
+                } else {
+                    // (Off the path: `nexts` holds no other path cell.)
                     let cands = self.board.cands[next];
                     debug_assert_eq!(cands & pair, pair);
                     ex_values |= cands;
@@ -435,7 +438,7 @@ impl LoopSearch<'_> {
                     // path that breaks this closes only invalid loops.
                     if (card == 2 || ex_values.card() == 1 || allowed_ex > 0)
                         && path.len() < self.max_len
-                        && self.core >> next & 1 != 0
+                        && self.core & CELL_BIT[next] != 0
                         && self.parity_regions[path.len() & 1] & regions_of(next) == 0
                     {
                         let new_allowed = if card > 2 { allowed_ex - 1 } else { allowed_ex };
@@ -445,7 +448,7 @@ impl LoopSearch<'_> {
             }
         }
         path.pop();
-        self.on_path &= !(1 << cell);
+        self.on_path &= !CELL_BIT[cell];
         self.parity_regions[parity] &= !regions_of(cell);
     }
 }
