@@ -430,7 +430,7 @@ impl Shares {
         for (r, bits) in shares.regions.iter_mut().enumerate() {
             for v in 1..=9u8 {
                 let pos = work.in_region(r, v);
-                if pos.count_ones() >= 2
+                if pos & pos.wrapping_sub(1) != 0
                     && asked >> pos.trailing_zeros() & 1 != 0
                     && reach.share_a_consequence(cells_of(pos).map(|c| key(c, v, true)))
                 {
