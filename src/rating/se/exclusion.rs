@@ -15,7 +15,7 @@
 //! with at least two common excluders; a triplet adds to a pair a candidate
 //! cell among the first two cells' excluders.
 
-use super::board::{bit, cells_of, digits, Board, Card, HOUSE, PEER_MASK};
+use super::board::{bit, cells_of, digits, Board, Card, CELL_BIT, HOUSE, PEER_MASK};
 use super::hint::Hint;
 
 /// A candidate base cell and its excluders (81-bit set).
@@ -42,6 +42,12 @@ const HOUSE_POS: [[u8; 81]; 81] = {
     }
     t
 };
+
+/// Whether cells `a` and `b` see each other (share a region).
+#[inline]
+fn sees(a: usize, b: usize) -> bool {
+    HOUSE_POS[a][b] < 20
+}
 
 /// The peers of `cell` in `cells` (81-bit set), in SE's house order.
 fn in_house_order(cell: usize, cells: u128) -> impl Iterator<Item = usize> {
@@ -72,7 +78,7 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
         if board.cands[c].card() >= 2 && peers & single == 0 && peers & shaped != 0 {
             bases.push(Base {
                 cell: c,
-                bit: 1 << c,
+                bit: CELL_BIT[c],
                 mask: peers & shaped,
             });
         }
@@ -80,28 +86,48 @@ fn base_cells(board: &Board, max_excluder: u32) -> Vec<Base> {
     bases
 }
 
+/// The excluders among `common` made of digits of `union` (the base
+/// cells' digits: only those can be covered): those of two digits as
+/// `partner[x]`, the digits y of the excluders {x, y}; those of three as a
+/// list (`threes`, left alone where there are none), and how many.
+#[inline]
+fn excluders(
+    board: &Board,
+    common: u128,
+    union: u16,
+    threes: &mut [u16; 20],
+) -> ([u16; 10], usize) {
+    let mut partner = [0u16; 10];
+    let mut nt = 0;
+    let mut m = common;
+    while m != 0 {
+        let c = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let e = board.cands[c];
+        if e & !union != 0 {
+            continue;
+        }
+        if e.card() == 2 {
+            let (x, y) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+            partner[x] |= 1 << y;
+            partner[y] |= 1 << x;
+        } else {
+            threes[nt] = e;
+            nt += 1;
+        }
+    }
+    (partner, nt)
+}
+
 /// The removals aligned pair exclusion finds on base cells `c0`, `c1`
 /// with the excluder cells `common` (cells of two candidates that see
 /// both), or `None`.
 fn exclude_pair(board: &Board, c0: usize, c1: usize, common: u128) -> Option<[u16; 81]> {
     let wanted = [board.cands[c0], board.cands[c1]];
-    let union = wanted[0] | wanted[1];
-    // The excluders {x, y} made of the base cells' digits (only those can
-    // be covered), as `partner[x]`: the digits y.
-    let mut partner = [0u16; 10];
-    let mut any = false;
-    for e in cells_of(common) {
-        let m = board.cands[e];
-        debug_assert_eq!(m.card(), 2);
-        if m & !union == 0 {
-            let (x, y) = (m.trailing_zeros(), 15 - m.leading_zeros());
-            partner[x as usize] |= 1 << y;
-            partner[y as usize] |= 1 << x;
-            any = true;
-        }
-    }
-    let s01 = PEER_MASK[c0] >> c1 & 1 != 0;
-    if !any && !(s01 && wanted[0] & wanted[1] != 0) {
+    let (partner, nt) = excluders(board, common, wanted[0] | wanted[1], &mut [0; 20]);
+    debug_assert_eq!(nt, 0, "a pair's excluders have two digits");
+    let s01 = sees(c0, c1);
+    if partner == [0; 10] && !(s01 && wanted[0] & wanted[1] != 0) {
         return None; // nothing can rule any combination out
     }
     // (a, b) is ruled out by the excluder {a, b}, and by a = b where the
@@ -131,32 +157,16 @@ fn exclude_pair(board: &Board, c0: usize, c1: usize, common: u128) -> Option<[u1
 /// all three), or `None`.
 fn exclude(board: &Board, cells: &[usize; 3], common: u128) -> Option<[u16; 81]> {
     let wanted = cells.map(|c| board.cands[c]);
-    let union = wanted[0] | wanted[1] | wanted[2];
-    // Only excluders made of the base cells' digits can be covered. Those
-    // of two digits as `partner[x]`: the digits y of the excluders {x, y};
-    // those of three as a list.
-    let mut partner = [0u16; 10];
-    let (mut threes, mut nt) = ([0u16; 20], 0);
-    let mut m = common;
-    while m != 0 {
-        let c = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let e = board.cands[c];
-        if e & !union != 0 {
-            continue;
-        }
-        if e.card() == 2 {
-            let (x, y) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
-            partner[x] |= 1 << y;
-            partner[y] |= 1 << x;
-        } else {
-            threes[nt] = e;
-            nt += 1;
-        }
-    }
+    let mut threes = [0u16; 20];
+    let (partner, nt) = excluders(
+        board,
+        common,
+        wanted[0] | wanted[1] | wanted[2],
+        &mut threes,
+    );
     let threes = &threes[..nt];
-    let sees = |i: usize, j: usize| HOUSE_POS[cells[i]][cells[j]] < 20;
-    let (s01, s02, s12) = (sees(0, 1), sees(0, 2), sees(1, 2));
+    let [c0, c1, c2] = *cells;
+    let (s01, s02, s12) = (sees(c0, c1), sees(c0, c2), sees(c1, c2));
     if partner == [0; 10]
         && nt == 0
         && !(s01 && wanted[0] & wanted[1] != 0)

@@ -23,10 +23,9 @@
 
 use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
-use super::net::MAX_OFFS;
 use super::net::{cell_of, is_on, key, off_to_on, off_to_on_then_off, on_to_off_into, value_of};
 use super::net::{Cause, Nested};
-use super::net::{Net, OnConsequence, Work, KEYS};
+use super::net::{Net, OnConsequence, Work, KEYS, MAX_OFFS};
 use super::reach::Shares;
 use super::sink::{Layout, Sink};
 use super::{ChainKind, Rule, Select};
