@@ -7,8 +7,10 @@
 //! unreachable can be skipped: it would explore everything it reaches and
 //! find nothing. Most candidates can be proved neither false nor true.
 
-use super::super::board::{cells_of, digits, Card, PEER_MASK};
-use super::net::{cell_of, key, off_to_on, on_to_off, value_of, Cause, OnConsequence, Work, KEYS};
+use super::super::board::{cells_of, digits, Card, CELL_REGIONS, PEER_MASK};
+use super::net::{
+    cell_of, key, off_to_on, on_to_off, value_of, Cause, OnConsequence, Work, KEYS, MAX_OFFS,
+};
 
 /// Words of the largest reach set: one bit per potential.
 const MAX_WORDS: usize = KEYS.div_ceil(64);
@@ -52,30 +54,37 @@ pub struct Link {
 pub struct Reach {
     /// Compact index of each key present, or `u32::MAX`.
     index: Vec<u32>,
-    /// Start of each compact node's links in `links`, plus the end.
+    /// How many compact nodes have links: they are numbered first (`0 ..
+    /// linked`), and the nodes without links (most off potentials: a cell
+    /// of three candidates or more whose digit has three positions or more
+    /// in each of its regions) after them, so that "has no links" is one
+    /// comparison.
+    linked: usize,
+    /// Start of each linked node's links in `links`, plus the end.
     start: Vec<u32>,
-    /// The links, grouped by node: the graph's edges.
+    /// The links, grouped by node: the graph's edges (`start`'s last entry
+    /// of them; the rest is room written over by the next build).
     links: Vec<Link>,
-    /// Component of each compact node.
+    /// Component of each linked node.
     comp: Vec<u32>,
     /// Reach sets, `words` words each (bit `i % 64` of word `i / 64`: compact
-    /// node `i`), of the components that are not a single node without
-    /// links: such a node (most off potentials) reaches only itself, and a
-    /// set that reaches it takes it as one bit.
+    /// node `i`), of the components of linked nodes: a node without links
+    /// reaches only itself, and a set that reaches it takes it as one bit.
     sets: Vec<u64>,
     words: usize,
-    /// Per component: the offset of its reach set in `sets` (`u32::MAX` for
-    /// a node without links).
+    /// Per component: the offset of its reach set in `sets`.
     set_at: Vec<u32>,
-    /// Per compact node: the offset of its component's reach set in `sets`,
-    /// `u32::MAX` for a node without links (`set_at` of its `comp`, read
-    /// in one load by [`Reach::reaches`]).
+    /// Per linked node: the offset of its component's reach set in `sets`
+    /// (`set_at` of its `comp`, read in one load by [`Reach::reaches`]).
     node_set: Vec<u32>,
     /// Per component: whether a cycle inside it could remove a candidate
     /// (see [`Reach::may_cycle_remove`]).
     cycle_removes: Vec<bool>,
     // Scratch of the build.
+    /// The keys present, in compact order: linked ones, then the others.
     keys: Vec<u16>,
+    /// The keys without links, before they join `keys`.
+    linkless_keys: Vec<u16>,
     order: Vec<u32>,
     low: Vec<u32>,
     taken: Vec<u32>,
@@ -104,61 +113,113 @@ impl Reach {
             self.index.resize(KEYS, u32::MAX);
         }
         self.keys.clear();
+        self.linkless_keys.clear();
+        // Which potentials have links: an "on" one where the cell has
+        // another candidate (with `y`) or a peer holds its digit
+        // ([`on_to_off`]); an "off" one where the cell has two candidates
+        // (with `y`) or one of its regions two positions of its digit (with
+        // `x`: [`off_to_on`]).
         for c in 0..81 {
-            for v in digits(work.cands[c]) {
-                for on in [false, true] {
+            let cands = work.cands[c];
+            let several = cands & cands.wrapping_sub(1) != 0;
+            let bivalue = several && {
+                let rest = cands & cands.wrapping_sub(1);
+                rest & rest.wrapping_sub(1) == 0
+            };
+            for v in digits(cands) {
+                let [b, row, col] = CELL_REGIONS[c];
+                let two = |r: u8| {
+                    let pos = work.pos[r as usize][v as usize];
+                    let rest = pos & pos.wrapping_sub(1);
+                    rest != 0 && rest & rest.wrapping_sub(1) == 0
+                };
+                let off_linked = (y && bivalue) || (x && (two(b) || two(row) || two(col)));
+                let on_linked = (y && several) || PEER_MASK[c] & work.cells[v as usize] != 0;
+                for (on, linked) in [(false, off_linked), (true, on_linked)] {
                     let k = key(c, v, on);
-                    self.index[k as usize] = self.keys.len() as u32;
-                    self.keys.push(k);
+                    if linked {
+                        self.index[k as usize] = self.keys.len() as u32;
+                        self.keys.push(k);
+                    } else {
+                        self.linkless_keys.push(k);
+                    }
                 }
             }
+        }
+        self.linked = self.keys.len();
+        for &k in &self.linkless_keys {
+            self.index[k as usize] = self.keys.len() as u32;
+            self.keys.push(k);
         }
         let n = self.keys.len();
         self.build_links(work, y, x);
         self.close(n, &work.cells);
     }
 
-    /// The graph in CSR form: each compact node's links, with their
-    /// targets' compact indices, in SE's order.
+    /// The graph in CSR form: each linked node's links, with their targets'
+    /// compact indices, in SE's order.
     fn build_links(&mut self, work: &Work, y: bool, x: bool) {
         self.start.clear();
-        self.links.clear();
+        // Room for the most links the linked nodes can have (an "on"
+        // potential has at most `MAX_OFFS`), written by index: a push per
+        // link reloads and stores the vector's length each time.
+        let room = self.linked * MAX_OFFS;
+        if self.links.len() < room {
+            self.links.resize(
+                room,
+                Link {
+                    key: 0,
+                    cause: Cause::None,
+                    cell_link: false,
+                    to: 0,
+                },
+            );
+        }
         let mut out = [OnConsequence {
             key: 0,
             cause: Cause::None,
             region: 0,
             hidden: 0,
         }; 4];
-        let (index, links) = (&self.index, &mut self.links);
+        let (index, links) = (&self.index, &mut self.links[..]);
         let link = |key: u16, cause: Cause| Link {
             key,
             cause,
             cell_link: cause == Cause::NakedSingle,
             to: index[key as usize],
         };
-        for &k in &self.keys {
-            self.start.push(links.len() as u32);
+        let mut n = 0;
+        for &k in &self.keys[..self.linked] {
+            self.start.push(n as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
             if k & 1 != 0 {
-                on_to_off(work, cell, value, y, |t, cause| links.push(link(t, cause)));
+                on_to_off(work, cell, value, y, |t, cause| {
+                    links[n] = link(t, cause);
+                    n += 1;
+                });
             } else {
                 let count = off_to_on(work, work, cell, value, y, x, &mut out);
-                links.extend(out[..count].iter().map(|o| link(o.key, o.cause)));
+                for o in &out[..count] {
+                    links[n] = link(o.key, o.cause);
+                    n += 1;
+                }
             }
         }
-        self.start.push(links.len() as u32);
+        self.start.push(n as u32);
     }
 
-    /// Tarjan's strongly connected components of the `n` compact nodes,
-    /// iteratively, and each component's reach set and
+    /// Tarjan's strongly connected components of the linked nodes (of the
+    /// `n` compact nodes), iteratively, and each component's reach set and
     /// [`Reach::may_cycle_remove`] flag (`cells`: the cells holding each
     /// digit). Components come out sinks first, so each one's successors
-    /// are done before it. A node without links is its own component at
-    /// once, without a set.
+    /// are done before it. A node without links is a component of its own,
+    /// reaching only itself: the search passes it by, and a set that
+    /// reaches it takes its bit.
     fn close(&mut self, n: usize, cells: &[u128; 10]) {
         const UNSEEN: u32 = u32::MAX;
         let words = n.div_ceil(64).max(1);
         self.words = words;
+        let linked = self.linked;
         // `order` is the visit number, `comp` the component (UNSEEN while
         // the node is on the stack: a visited node is on the stack exactly
         // until its component is popped).
@@ -169,7 +230,7 @@ impl Reach {
             &mut self.node_set,
         ] {
             v.clear();
-            v.resize(n, UNSEEN);
+            v.resize(linked, UNSEEN);
         }
         self.stack.clear();
         self.call.clear();
@@ -179,9 +240,9 @@ impl Reach {
         // The component whose set last took each component's (to take it
         // once per component however many links lead there).
         self.taken.clear();
-        self.taken.resize(n, UNSEEN);
+        self.taken.resize(linked, UNSEEN);
         let (start, links) = (&self.start[..], &self.links[..]);
-        let linkless = |w: u32| start[w as usize] == start[w as usize + 1];
+        let linkless = |w: u32| w as usize >= linked;
         let (order, low, comp) = (&mut self.order[..], &mut self.low[..], &mut self.comp[..]);
         let (stack, call, sets, taken, set_at) = (
             &mut self.stack,
@@ -194,23 +255,8 @@ impl Reach {
         let node_set = &mut self.node_set[..];
         let mut ncomp = 0u32;
         let mut counter = 0u32;
-        // A node without links: a component of its own, reaching itself.
-        macro_rules! alone {
-            ($w:expr) => {
-                order[$w as usize] = counter;
-                counter += 1;
-                comp[$w as usize] = ncomp;
-                set_at.push(UNSEEN);
-                cycle_removes.push(false);
-                ncomp += 1;
-            };
-        }
-        for root in 0..n as u32 {
+        for root in 0..linked as u32 {
             if order[root as usize] != UNSEEN {
-                continue;
-            }
-            if linkless(root) {
-                alone!(root);
                 continue;
             }
             call.push((root, start[root as usize]));
@@ -224,12 +270,11 @@ impl Reach {
                 while *next < end {
                     let w = links[*next as usize].to;
                     *next += 1;
+                    if linkless(w) {
+                        continue;
+                    }
                     let ow = order[w as usize];
                     if ow == UNSEEN {
-                        if linkless(w) {
-                            alone!(w);
-                            continue;
-                        }
                         order[w as usize] = counter;
                         low[w as usize] = counter;
                         counter += 1;
@@ -312,17 +357,17 @@ impl Reach {
     /// Whether compact node `f` has no links (and reaches only itself).
     #[inline]
     fn linkless(&self, f: usize) -> bool {
-        self.start[f] == self.start[f + 1]
+        f >= self.linked
     }
 
     /// The links from potential `from` (none if it is not a candidate).
     #[inline]
     pub fn links(&self, from: u16) -> &[Link] {
-        let f = self.index[from as usize];
-        if f == u32::MAX {
-            return &[];
+        let f = self.index[from as usize] as usize;
+        if f >= self.linked {
+            return &[]; // not a candidate, or without links
         }
-        &self.links[self.start[f as usize] as usize..self.start[f as usize + 1] as usize]
+        &self.links[self.start[f] as usize..self.start[f + 1] as usize]
     }
 
     /// Whether some potential follows from every one of `froms` (a key
@@ -371,8 +416,8 @@ impl Reach {
     /// both among the component's potentials, no cycle through `k`
     /// removes anything and its search can be skipped.
     pub fn may_cycle_remove(&self, k: u16) -> bool {
-        let i = self.index[k as usize];
-        i != u32::MAX && self.cycle_removes[self.comp[i as usize] as usize]
+        let i = self.index[k as usize] as usize;
+        i < self.linked && self.cycle_removes[self.comp[i] as usize]
     }
 
     /// Whether potential `to` can follow from potential `from`.
@@ -383,11 +428,11 @@ impl Reach {
             return false;
         }
         let (f, t) = (f as usize, t as usize);
-        let at = self.node_set[f];
-        if at == u32::MAX {
+        if f >= self.linked {
             return f == t; // no links: it reaches itself only
         }
-        self.sets[at as usize + t / 64] >> (t % 64) & 1 != 0
+        let at = self.node_set[f] as usize;
+        self.sets[at + t / 64] >> (t % 64) & 1 != 0
     }
 }
 
