@@ -702,9 +702,10 @@ mod tests {
         }
     }
 
-    /// The fused run step gives `off_to_on`'s consequences and leaves
-    /// `Work::off`'s grid, on grids where regions and cells hold a digit
-    /// once, twice or more, with and without cell links.
+    /// `off_to_on` gives the consequences the rules give, and the fused run
+    /// step gives `off_to_on`'s and leaves `Work::off`'s grid, on grids
+    /// where regions and cells hold a digit once, twice or more, with and
+    /// without cell links.
     #[test]
     fn off_to_on_then_off_is_off_to_on_then_off() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -714,7 +715,8 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let (mut found, mut checked) = (0, 0);
+        // Consequences found; other positions that were another region's too.
+        let (mut found, mut checked, mut twice) = (0, 0, 0);
         for _ in 0..200 {
             let mut cands = [0u16; 81];
             for c in &mut cands {
@@ -745,6 +747,32 @@ mod tests {
                 };
                 let (mut a, mut b) = ([none; 4], [none; 4]);
                 let na = off_to_on(&work, &source, c, v, y, true, &mut a);
+                // By the rules, from the candidates: the cell's other
+                // candidate where it has two (with `y`), then each region's
+                // other position where it has two, each cell once.
+                let mut want = Vec::new();
+                let cell_cands = work.cands[c];
+                if y && cell_cands.count_ones() == 2 {
+                    let other = (cell_cands & !bit(v)).trailing_zeros() as u8;
+                    want.push((key(c, other, true), Cause::NakedSingle));
+                }
+                for (ty, &r) in CELL_REGIONS[c].iter().enumerate() {
+                    let holding: Vec<usize> = REGION_CELLS[r as usize]
+                        .iter()
+                        .map(|&e| e as usize)
+                        .filter(|&e| work.cands[e] & bit(v) != 0)
+                        .collect();
+                    if holding.len() == 2 {
+                        let other = holding[usize::from(holding[0] == c)];
+                        if want.iter().all(|&(k, _)| k != key(other, v, true)) {
+                            want.push((key(other, v, true), REGION_CAUSE[ty]));
+                        } else {
+                            twice += 1;
+                        }
+                    }
+                }
+                let got: Vec<(u16, Cause)> = a[..na].iter().map(|o| (o.key, o.cause)).collect();
+                assert_eq!(got, want, "cell {c}, digit {v}, y {y}");
                 let mut expected = work.clone();
                 expected.off(c, v);
                 let nb = off_to_on_then_off(&mut work, &source, c, v, y, &mut b);
@@ -761,7 +789,10 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked > 1000 && found > 500, "{checked} {found}");
+        assert!(
+            checked > 1000 && found > 500 && twice >= 5,
+            "{checked} {found} {twice}"
+        );
     }
 
     #[test]
