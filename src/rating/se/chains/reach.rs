@@ -62,8 +62,8 @@ pub struct Reach {
     linked: usize,
     /// Start of each linked node's links in `links`, plus the end.
     start: Vec<u32>,
-    /// The links, grouped by node: the graph's edges (`start`'s last entry
-    /// of them; the rest is room written over by the next build).
+    /// The links, grouped by node: the graph's edges (the first
+    /// `start[linked]`; the rest is room for the next build).
     links: Vec<Link>,
     /// Component of each linked node.
     comp: Vec<u32>,
@@ -120,21 +120,11 @@ impl Reach {
         // (with `y`) or one of its regions two positions of its digit (with
         // `x`: [`off_to_on`]).
         for c in 0..81 {
-            let cands = work.cands[c];
-            let several = cands & cands.wrapping_sub(1) != 0;
-            let bivalue = several && {
-                let rest = cands & cands.wrapping_sub(1);
-                rest & rest.wrapping_sub(1) == 0
-            };
-            for v in digits(cands) {
-                let [b, row, col] = CELL_REGIONS[c];
-                let two = |r: u8| {
-                    let pos = work.pos[r as usize][v as usize];
-                    let rest = pos & pos.wrapping_sub(1);
-                    rest != 0 && rest & rest.wrapping_sub(1) == 0
-                };
-                let off_linked = (y && bivalue) || (x && (two(b) || two(row) || two(col)));
-                let on_linked = (y && several) || PEER_MASK[c] & work.cells[v as usize] != 0;
+            let card = work.cands[c].card();
+            for v in digits(work.cands[c]) {
+                let two = |r: &u8| work.pos[*r as usize][v as usize].card() == 2;
+                let off_linked = (y && card == 2) || (x && CELL_REGIONS[c].iter().any(two));
+                let on_linked = (y && card >= 2) || PEER_MASK[c] & work.cells[v as usize] != 0;
                 for (on, linked) in [(false, off_linked), (true, on_linked)] {
                     let k = key(c, v, on);
                     if linked {
@@ -206,6 +196,18 @@ impl Reach {
             }
         }
         self.start.push(n as u32);
+        // The test of links above is the rules' own: a potential it finds
+        // without links has none.
+        debug_assert!(self.keys[self.linked..].iter().all(|&k| {
+            let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
+            if k & 1 != 0 {
+                let mut any = false;
+                on_to_off(work, cell, value, y, |_, _| any = true);
+                !any
+            } else {
+                off_to_on(work, work, cell, value, y, x, &mut out) == 0
+            }
+        }));
     }
 
     /// Tarjan's strongly connected components of the linked nodes (of the
