@@ -21,7 +21,7 @@
 //! working grid and their removals join the chain (SE's
 //! `getAdvancedPotentials`).
 
-use super::super::board::{bit, indices, Board, Card, CELL_REGIONS, COLUMN};
+use super::super::board::{bit, indices, Board, Card, CELL_BIT, CELL_REGIONS, COLUMN, PEER_MASK};
 use super::super::board::{BLOCK, REGION_CELLS, REGION_MASK, ROW};
 use super::net::{cell_of, is_on, key, off_to_on, off_to_on_then_off, on_to_off_into, value_of};
 use super::net::{Cause, Nested};
@@ -238,6 +238,53 @@ impl Runs {
             *o = &self.runs[i as usize].out;
         }
         out
+    }
+}
+
+/// Whether a Nishio run (SE's `doChaining` with `isNishio`: one digit's
+/// potentials only) can meet a contradiction, from the assumption that the
+/// digit is placed in the cells of `on` and absent from those of `off`
+/// (81-bit sets; one cell in all), where `cells` (81-bit set) holds the
+/// digit's candidates on the searched grid. `false` proves that the run
+/// finds none, so that it need not be made.
+///
+/// The run's rules: a placed cell ("on") removes the digit from its peers
+/// ("off"), and a region left with one position of the digit (on the grid
+/// the run has updated) places it there. This propagates both rules as far
+/// as they go on whole sets at once: every potential the run derives lies
+/// in the sets found here (by induction on the run's steps: where the run
+/// finds a region with one position left, this finds that one or none).
+/// The run meets a contradiction (a potential both on and off) only in a
+/// region whose positions are then all removed: two cells placed in one
+/// region remove every position of it, and a region the run empties one
+/// position at a time has its last one placed and then removed. So where
+/// no region that held the digit is left without a position here, the run
+/// meets none.
+fn nishio_may_contradict(cells: u128, mut on: u128, mut off: u128) -> bool {
+    let mut spread = 0u128; // the "on" cells whose peers are removed
+    loop {
+        let mut fresh = on & !spread;
+        while fresh != 0 {
+            let c = fresh.trailing_zeros() as usize;
+            fresh &= fresh - 1;
+            off |= PEER_MASK[c] & cells;
+        }
+        spread = on;
+        let left = cells & !off;
+        for mask in REGION_MASK {
+            let had = mask & cells;
+            let has = had & left;
+            if has == 0 {
+                if had != 0 {
+                    return true;
+                }
+            } else if has & (has - 1) == 0 {
+                on |= has;
+            }
+        }
+        if on == spread {
+            return false;
+        }
     }
 }
 
@@ -586,7 +633,16 @@ impl Multiple {
         let rule = ctx.rule;
         let base = rule.base_difficulty();
         let on_key = key(cell, v, true);
-        let absurd_on = self.run(ctx, work, runs, on_key, net, sink).absurd;
+        // A Nishio run whose digit's propagation cannot meet a
+        // contradiction gives nothing: it is not run (see
+        // [`nishio_may_contradict`]).
+        let digit_cells = ctx.source.cells[v as usize];
+        let may_run = |on, off| !rule.nishio || nishio_may_contradict(digit_cells, on, off);
+        let absurd_on = if may_run(CELL_BIT[cell], 0) {
+            self.run(ctx, work, runs, on_key, net, sink).absurd
+        } else {
+            None
+        };
         if do_contradiction {
             if let Some((a_on, a_off)) = absurd_on {
                 if let Some(flat) = self.flat(ctx, &[a_on, a_off], 7, net, sink) {
@@ -609,6 +665,9 @@ impl Multiple {
         }
         if !do_contradiction && !do_double {
             return; // SE runs the "off" assumption too, and uses nothing of it
+        }
+        if !may_run(0, CELL_BIT[cell]) {
+            return; // (Nishio has no double forcing chains)
         }
         let off_run = self.run(ctx, work, runs, key(cell, v, false), net, sink);
         let absurd_off = off_run.absurd;
@@ -1510,5 +1569,81 @@ fn basic_hints(which: Advanced, ctx: &Ctx, grid: &Work, changed: &[u16; 27], out
         Advanced::Chains(_) => {
             unreachable!("chaining rules are searched by Multiple::nested_chains")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// `nishio_may_contradict` turns down no Nishio run that meets a
+    /// contradiction: on random candidate grids (each digit in a cell with
+    /// probability 1/4 or 1/2, so that regions hold a digit 0 to 9 times,
+    /// singles too), every run from a random candidate, "on" and "off",
+    /// that `do_chaining` finds absurd is one the filter lets through; and
+    /// the filter turns down many runs (it is of use) while many runs meet
+    /// a contradiction (the check is not empty).
+    #[test]
+    fn nishio_filter_keeps_every_run_with_a_contradiction() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x4e15_410f);
+        let mut multiple = Multiple::default();
+        multiple.tables.push(Tables::new());
+        let values = [0u8; 81];
+        let (mut runs, mut turned_down, mut absurd) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut cands = [0u16; 81];
+            for c in &mut cands {
+                let sparse = if rng.gen::<bool>() {
+                    rng.gen::<u16>()
+                } else {
+                    !0
+                };
+                *c = rng.gen::<u16>() & sparse & 0x3fe;
+            }
+            let source = Work::new(&cands);
+            let ctx = Ctx {
+                rule: Rule::NISHIO,
+                values: &values,
+                depth: 0,
+                source: &source,
+                empty: [9; 27],
+                placed: [0; 10],
+            };
+            for _ in 0..20 {
+                let (c, v) = (rng.gen_range(0..81), rng.gen_range(1..=9u8));
+                if cands[c] & bit(v) == 0 {
+                    continue;
+                }
+                for on in [true, false] {
+                    let (set_on, set_off) = if on {
+                        (CELL_BIT[c], 0)
+                    } else {
+                        (0, CELL_BIT[c])
+                    };
+                    let may = nishio_may_contradict(source.cells[v as usize], set_on, set_off);
+                    let mut work = source.clone();
+                    let mut net = Net::default();
+                    let sink = Sink::Best(Select::new());
+                    let (_, found) =
+                        multiple.do_chaining(&ctx, &mut work, key(c, v, on), &mut net, &sink);
+                    runs += 1;
+                    turned_down += usize::from(!may);
+                    if found.is_some() {
+                        absurd += 1;
+                        assert!(
+                            may,
+                            "cell {c} digit {v} on {on}: a contradiction turned down"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            turned_down * 4 > runs,
+            "{turned_down} of {runs} runs turned down"
+        );
+        assert!(absurd * 10 > runs, "{absurd} of {runs} runs absurd");
     }
 }
