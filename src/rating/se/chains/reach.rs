@@ -32,16 +32,14 @@ pub(super) fn cycle_may_remove(keys: impl Iterator<Item = u16>, cells: &[u128; 1
     count >= 4 && (1..10).any(|v| on[v] & off[v] & cells[v] != 0)
 }
 
-/// A link of the implication graph: the potential it leads to, why, and
-/// whether it is a cell link (one value per cell; else a region link).
+/// A link of the implication graph: the potential it leads to and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Link {
     /// The potential implied.
     pub key: u16,
-    /// SE's cause of the implication.
+    /// SE's cause of the implication: [`Cause::NakedSingle`] for a cell
+    /// link (one value per cell: SE's "Y" links), else a region link.
     pub cause: super::net::Cause,
-    /// A link inside one cell (SE's "Y" links) rather than a region.
-    pub cell_link: bool,
     /// The compact index of `key` in the graph that holds the link.
     to: u32,
 }
@@ -62,6 +60,11 @@ pub struct Reach {
     linked: usize,
     /// Start of each linked node's links in `links`, plus the end.
     start: Vec<u32>,
+    /// Per linked node, the end of its cell links in `links`: a node's
+    /// cell links come first ([`on_to_off`] and [`off_to_on`] give them
+    /// first), then its region links, so that a search using one kind
+    /// reads a slice instead of testing each link.
+    cell_end: Vec<u32>,
     /// The links, grouped by node: the graph's edges (the first
     /// `start[linked]`; the rest is room for the next build).
     links: Vec<Link>,
@@ -160,7 +163,6 @@ impl Reach {
                 Link {
                     key: 0,
                     cause: Cause::None,
-                    cell_link: false,
                     to: 0,
                 },
             );
@@ -175,13 +177,24 @@ impl Reach {
         let link = |key: u16, cause: Cause| Link {
             key,
             cause,
-            cell_link: cause == Cause::NakedSingle,
             to: index[key as usize],
         };
+        self.cell_end.clear();
         let mut n = 0;
         for &k in &self.keys[..self.linked] {
             self.start.push(n as u32);
             let (cell, value) = (super::net::cell_of(k), super::net::value_of(k));
+            // The cell links: the cell's other candidates from an on
+            // potential (with `y`), its other candidate from an off one
+            // in a bivalue cell.
+            let cells = if !y {
+                0
+            } else if k & 1 != 0 {
+                work.cands[cell].card() - 1
+            } else {
+                u32::from(work.cands[cell].card() == 2)
+            };
+            self.cell_end.push((n as u32) + cells);
             if k & 1 != 0 {
                 on_to_off(work, cell, value, y, |t, cause| {
                     links[n] = link(t, cause);
@@ -196,6 +209,16 @@ impl Reach {
             }
         }
         self.start.push(n as u32);
+        // Cell links first, then region links, as `cell_end` says.
+        debug_assert!((0..self.linked).all(|i| {
+            let (s, m, e) = (self.start[i], self.cell_end[i], self.start[i + 1]);
+            s <= m
+                && m <= e
+                && self.links[s as usize..e as usize]
+                    .iter()
+                    .enumerate()
+                    .all(|(j, l)| (l.cause == Cause::NakedSingle) == (s as usize + j < m as usize))
+        }));
         // The test of links above is the rules' own: a potential it finds
         // without links has none.
         debug_assert!(self.keys[self.linked..].iter().all(|&k| {
@@ -363,13 +386,28 @@ impl Reach {
     }
 
     /// The links from potential `from` (none if it is not a candidate).
-    #[inline]
+    #[cfg(test)]
     pub fn links(&self, from: u16) -> &[Link] {
+        self.links_of(from, true, true)
+    }
+
+    /// The links from potential `from` of the kinds asked: its cell links
+    /// with `cell`, its region links with `region`, in the order of
+    /// [`Reach::links`] (none if it is not a candidate).
+    #[inline]
+    pub fn links_of(&self, from: u16, cell: bool, region: bool) -> &[Link] {
         let f = self.index[from as usize] as usize;
         if f >= self.linked {
             return &[]; // not a candidate, or without links
         }
-        &self.links[self.start[f] as usize..self.start[f + 1] as usize]
+        let mid = self.cell_end[f] as usize;
+        let lo = if cell { self.start[f] as usize } else { mid };
+        let hi = if region {
+            self.start[f + 1] as usize
+        } else {
+            mid
+        };
+        &self.links[lo..hi]
     }
 
     /// Whether some potential follows from every one of `froms` (a key
@@ -542,6 +580,63 @@ mod tests {
             }
         }
         seen
+    }
+
+    /// [`Reach::links_of`] gives, in order, the links of the kinds asked:
+    /// those [`on_to_off`] and [`off_to_on`] give, kept by their cause (a
+    /// cell link's is [`Cause::NakedSingle`]), for graphs of each link set.
+    #[test]
+    fn links_of_a_kind_are_the_rules_links_of_that_kind() {
+        let mut kinds = [0usize; 2];
+        for cands in grids() {
+            let work = Work::new(&cands);
+            for (y, x) in [(true, true), (false, true), (true, false)] {
+                let reach = Reach::build(&work, y, x);
+                for c in 0..81 {
+                    for v in digits(cands[c]) {
+                        for on in [false, true] {
+                            let mut all = Vec::new();
+                            if on {
+                                on_to_off(&work, c, v, y, |k, cause| all.push((k, cause)));
+                            } else {
+                                let mut out = [OnConsequence {
+                                    key: 0,
+                                    cause: Cause::None,
+                                    region: 0,
+                                    hidden: 0,
+                                }; 4];
+                                let count = off_to_on(&work, &work, c, v, y, x, &mut out);
+                                all.extend(out[..count].iter().map(|o| (o.key, o.cause)));
+                            }
+                            for (cell, region) in [(true, true), (true, false), (false, true)] {
+                                let want: Vec<(u16, Cause)> = all
+                                    .iter()
+                                    .copied()
+                                    .filter(|&(_, cause)| {
+                                        if cause == Cause::NakedSingle {
+                                            cell
+                                        } else {
+                                            region
+                                        }
+                                    })
+                                    .collect();
+                                let got: Vec<(u16, Cause)> = reach
+                                    .links_of(key(c, v, on), cell, region)
+                                    .iter()
+                                    .map(|l| (l.key, l.cause))
+                                    .collect();
+                                assert_eq!(got, want, "cell {c} digit {v} on {on} y {y} x {x}");
+                            }
+                            for &(_, cause) in &all {
+                                kinds[usize::from(cause == Cause::NakedSingle)] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Both kinds of link were met.
+        assert!(kinds[0] > 1000 && kinds[1] > 1000, "{kinds:?}");
     }
 
     #[test]

@@ -38,20 +38,14 @@ impl Pass {
     /// links, and cell links with Y.
     #[inline]
     fn on_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
-        reach
-            .links(k)
-            .iter()
-            .filter(move |l| self.y || !l.cell_link)
+        reach.links_of(k, self.y, true).iter()
     }
 
     /// The links of this pass from off potential `k` (to on ones): cell
     /// links with Y, region links with X.
     #[inline]
     fn off_links(self, reach: &Reach, k: u16) -> impl Iterator<Item = &Link> {
-        reach
-            .links(k)
-            .iter()
-            .filter(move |l| if l.cell_link { self.y } else { self.x })
+        reach.links_of(k, self.y, self.x).iter()
     }
 
     /// The links of SE's forcing-chain searches from potential `k`, on or
