@@ -115,6 +115,11 @@ pub struct Unary {
     entries: Vec<Entry>,
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
+    /// [`forcing_distance`]'s two levels, `KEYS + 1` entries each (each
+    /// potential enters a level once a search), so that a potential is
+    /// written at the level's end and counted only if new, without a
+    /// branch.
+    levels: [Vec<u32>; 2],
     scratch: Vec<u32>,
     /// The closure ([`Reach::build`] with both link kinds) that the last
     /// nested search to build one built, of grid `spare_grid` (candidates),
@@ -140,6 +145,7 @@ impl Default for Unary {
             entries: Vec::new(),
             pending_on: Vec::new(),
             pending_off: Vec::new(),
+            levels: [vec![0; KEYS + 1], vec![0; KEYS + 1]],
             scratch: Vec::new(),
             spare_reach: Reach::default(),
             spare_grid: None,
@@ -811,10 +817,9 @@ fn forcing_distance(
     let stamp = un.next_stamp();
     un.reached[start as usize] = stamp;
     un.depth[start as usize] = 0;
-    let mut layer = std::mem::take(&mut un.pending_on);
-    let mut next = std::mem::take(&mut un.pending_off);
-    layer.clear();
-    layer.push(u32::from(start));
+    let [mut layer, mut next] = std::mem::take(&mut un.levels);
+    layer[0] = u32::from(start);
+    let mut layer_len = 1;
     let mut best = u32::MAX;
     let mut depth = 0u32;
     let result = loop {
@@ -824,7 +829,7 @@ fn forcing_distance(
         }
         // A chain not yet seen has more than 2 * depth steps (and at least
         // `best` if one was seen): its complexity is at least that + 1.
-        if layer.is_empty() {
+        if layer_len == 0 {
             // Everything reachable is reached: every chain has been seen.
             break (best != u32::MAX).then_some(best);
         }
@@ -832,33 +837,34 @@ fn forcing_distance(
         if !sink.can_improve(pass.chain_base(), shortest_left + 1, pass.sort_key()) {
             break None;
         }
-        next.clear();
-        un.expanded_count += layer.len() as u64;
+        un.expanded_count += layer_len as u64;
         let d = depth + 1;
-        for &p in &layer {
-            let pk = p as u16;
-            let reached = &mut un.reached;
-            let dist = &mut un.depth;
-            let mut visit = |k: u16| {
-                if reached[k as usize] != stamp {
-                    reached[k as usize] = stamp;
-                    dist[k as usize] = d as u8;
-                    next.push(u32::from(k));
-                    let not = (k ^ 1) as usize;
-                    if reached[not] == stamp {
-                        best = best.min(d + u32::from(dist[not]));
-                    }
-                }
-            };
-            for link in pass.forcing_links(reach, pk) {
-                visit(link.key);
+        let mut next_len = 0;
+        let (reached, dist) = (&mut un.reached[..], &mut un.depth[..]);
+        for &p in &layer[..layer_len] {
+            for link in pass.forcing_links(reach, p as u16) {
+                // A potential reached for the first time joins the next
+                // level at this depth; where its opposite is reached too,
+                // the two make a chain. (Selects rather than branches:
+                // whether a potential is new follows no pattern.)
+                let k = usize::from(link.key);
+                let new = reached[k] != stamp;
+                reached[k] = stamp;
+                let kept = dist[k];
+                dist[k] = if new { d as u8 } else { kept };
+                next[next_len] = u32::from(link.key);
+                next_len += usize::from(new);
+                let not = k ^ 1;
+                let meets = new & (reached[not] == stamp);
+                let through = d + u32::from(dist[not]);
+                best = best.min(if meets { through } else { u32::MAX });
             }
         }
         std::mem::swap(&mut layer, &mut next);
+        layer_len = next_len;
         depth = d;
     };
-    un.pending_on = layer;
-    un.pending_off = next;
+    un.levels = [layer, next];
     result
 }
 
