@@ -68,7 +68,8 @@ pub struct Reach {
     /// The links, grouped by node: the graph's edges (the first
     /// `start[linked]`; the rest is room for the next build).
     links: Vec<Link>,
-    /// Component of each linked node.
+    /// Component of each node; `linked` (no component's number) for the
+    /// nodes without links.
     comp: Vec<u32>,
     /// Reach sets, `words` words each (bit `i % 64` of word `i / 64`: compact
     /// node `i`), of the components of linked nodes: a node without links
@@ -247,13 +248,17 @@ impl Reach {
         let linked = self.linked;
         // `order` is the visit number, `comp` the component (UNSEEN while
         // the node is on the stack: a visited node is on the stack exactly
-        // until its component is popped).
-        for v in [
-            &mut self.order,
-            &mut self.comp,
-            &mut self.low,
-            &mut self.node_set,
-        ] {
+        // until its component is popped). The nodes without links look
+        // visited and done (order 0, component `linked`), so that the
+        // search passes them by without a test of its own: whether a link
+        // leads to one follows no pattern.
+        let no_comp = linked as u32;
+        for (v, linkless) in [(&mut self.order, 0), (&mut self.comp, no_comp)] {
+            v.clear();
+            v.resize(linked, UNSEEN);
+            v.resize(n, linkless);
+        }
+        for v in [&mut self.low, &mut self.node_set] {
             v.clear();
             v.resize(linked, UNSEEN);
         }
@@ -263,11 +268,12 @@ impl Reach {
         self.set_at.clear();
         self.cycle_removes.clear();
         // The component whose set last took each component's (to take it
-        // once per component however many links lead there).
+        // once per component however many links lead there); `taken[no_comp]`
+        // is always the component being built, so that a link to a node
+        // without links takes no set.
         self.taken.clear();
-        self.taken.resize(linked, UNSEEN);
+        self.taken.resize(linked + 1, UNSEEN);
         let (start, links) = (&self.start[..], &self.links[..]);
-        let linkless = |w: u32| w as usize >= linked;
         let (order, low, comp) = (&mut self.order[..], &mut self.low[..], &mut self.comp[..]);
         let (stack, call, sets, taken, set_at) = (
             &mut self.stack,
@@ -295,9 +301,6 @@ impl Reach {
                 while *next < end {
                     let w = links[*next as usize].to;
                     *next += 1;
-                    if linkless(w) {
-                        continue;
-                    }
                     let ow = order[w as usize];
                     if ow == UNSEEN {
                         order[w as usize] = counter;
@@ -336,16 +339,18 @@ impl Reach {
                     let base = sets.len();
                     sets.resize(base + words, 0);
                     let (done, this) = sets.split_at_mut(base);
+                    taken[no_comp as usize] = ncomp;
                     for &w in &stack[at..first] {
                         node_set[w as usize] = base as u32;
                         this[w as usize / 64] |= 1 << (w % 64);
                         for l in &links[start[w as usize] as usize..start[w as usize + 1] as usize]
                         {
+                            // Each target's own bit (a node without links
+                            // reaches only itself; another component's set
+                            // holds its nodes anyway), and its component's
+                            // set once.
                             let t = l.to;
-                            if linkless(t) {
-                                this[t as usize / 64] |= 1 << (t % 64);
-                                continue;
-                            }
+                            this[t as usize / 64] |= 1 << (t % 64);
                             let tc = comp[t as usize];
                             if tc != ncomp && taken[tc as usize] != ncomp {
                                 taken[tc as usize] = ncomp;
