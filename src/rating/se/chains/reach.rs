@@ -597,8 +597,8 @@ mod tests {
             let work = Work::new(&cands);
             for (y, x) in [(true, true), (false, true), (true, false)] {
                 let reach = Reach::build(&work, y, x);
-                for c in 0..81 {
-                    for v in digits(cands[c]) {
+                for (c, &m) in cands.iter().enumerate() {
+                    for v in digits(m) {
                         for on in [false, true] {
                             let mut all = Vec::new();
                             if on {
