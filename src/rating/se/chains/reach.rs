@@ -397,8 +397,8 @@ impl Reach {
     }
 
     /// The links from potential `from` of the kinds asked: its cell links
-    /// with `cell`, its region links with `region`, in the order of
-    /// [`Reach::links`] (none if it is not a candidate).
+    /// with `cell`, its region links with `region`, in SE's order
+    /// ([`on_to_off`], [`off_to_on`]; none if it is not a candidate).
     #[inline]
     pub fn links_of(&self, from: u16, cell: bool, region: bool) -> &[Link] {
         let f = self.index[from as usize] as usize;
