@@ -901,12 +901,7 @@ impl Multiple {
         // The outcome's lists are the run's queues.
         let (mut head_on, mut head_off) = (0, 0);
         let y = !rule.nishio;
-        let mut ons = [OnConsequence {
-            key: 0,
-            cause: Cause::None,
-            region: 0,
-            hidden: 0,
-        }; 4];
+        let mut ons = [OnConsequence::NONE; 4];
         let mut absurd = None;
         let mut offs = [(0, Cause::None); MAX_OFFS];
         'run: while head_on < out.on.len() || head_off < out.off.len() {

@@ -556,6 +556,16 @@ pub struct OnConsequence {
     pub hidden: u16,
 }
 
+impl OnConsequence {
+    /// A blank entry, for the arrays [`off_to_on`] fills.
+    pub const NONE: OnConsequence = OnConsequence {
+        key: 0,
+        cause: Cause::None,
+        region: 0,
+        hidden: 0,
+    };
+}
+
 /// The "on" consequences of assuming potential (`cell`, `value`) off, in
 /// SE's order (`getOffToOn`), written to `out` (at most 4): with `y`, the
 /// other candidate of a cell left with two; with `x`, the other position of
@@ -739,12 +749,7 @@ mod tests {
                     continue;
                 }
                 let y = next() & 1 != 0;
-                let none = OnConsequence {
-                    key: 0,
-                    cause: Cause::None,
-                    region: 0,
-                    hidden: 0,
-                };
+                let none = OnConsequence::NONE;
                 let (mut a, mut b) = ([none; 4], [none; 4]);
                 let na = off_to_on(&work, &source, c, v, y, true, &mut a);
                 // By the rules, from the candidates: the cell's other

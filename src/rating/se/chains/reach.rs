@@ -168,12 +168,7 @@ impl Reach {
                 },
             );
         }
-        let mut out = [OnConsequence {
-            key: 0,
-            cause: Cause::None,
-            region: 0,
-            hidden: 0,
-        }; 4];
+        let mut out = [OnConsequence::NONE; 4];
         let (index, links) = (&self.index, &mut self.links[..]);
         let link = |key: u16, cause: Cause| Link {
             key,
@@ -604,12 +599,7 @@ mod tests {
                             if on {
                                 on_to_off(&work, c, v, y, |k, cause| all.push((k, cause)));
                             } else {
-                                let mut out = [OnConsequence {
-                                    key: 0,
-                                    cause: Cause::None,
-                                    region: 0,
-                                    hidden: 0,
-                                }; 4];
+                                let mut out = [OnConsequence::NONE; 4];
                                 let count = off_to_on(&work, &work, c, v, y, x, &mut out);
                                 all.extend(out[..count].iter().map(|o| (o.key, o.cause)));
                             }
