@@ -132,15 +132,21 @@ impl Search {
     }
 }
 
-/// Propagates `st` to a fixed point at the run's pruning level; `snapshot`
-/// is the branch's matching snapshot.
+/// Propagates `st`, at search depth `depth` (the root,
+/// [`Path::propagate_root`], at 0), to a fixed point at the run's pruning
+/// level; `snapshot` is the branch's matching snapshot.
 #[inline(always)]
 fn settle<P: Path>(
     st: &mut State,
+    depth: usize,
     prune: Prune,
     snapshot: Option<&mut Snapshot>,
 ) -> Result<(), Dead> {
-    P::propagate(st)?;
+    if depth == 0 {
+        P::propagate_root(st)?;
+    } else {
+        P::propagate(st)?;
+    }
     if let (Prune::Matching | Prune::MatchingRoot, Some(snapshot)) = (prune, snapshot) {
         while !st.solved() && super::prune::matching_pass(st, snapshot)? {
             st.propagate()?;
@@ -158,6 +164,14 @@ trait Path {
     fn search(st: &mut State, depth: usize, run: &mut Run<'_, '_>);
     /// Basic propagation, inlined into this path's search.
     fn propagate(st: &mut State) -> Result<(), Dead>;
+    /// [`Path::propagate`] of the search root, where every mask of a band
+    /// with a given is dirty at once: the AVX-512 path first updates all 27
+    /// masks in one vector pass ([`State::root_pass_avx512`]); the others
+    /// propagate as at any node.
+    #[inline(always)]
+    fn propagate_root(st: &mut State) -> Result<(), Dead> {
+        Self::propagate(st)
+    }
 }
 
 /// The x86_64 baseline (or any architecture).
@@ -209,6 +223,12 @@ impl Path for Avx512 {
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
         st.propagate_body::<true>()
+    }
+    #[inline(always)]
+    fn propagate_root(st: &mut State) -> Result<(), Dead> {
+        // SAFETY: this path only runs where the CPU has AVX-512 F, VL, BW, DQ.
+        let touched = unsafe { st.root_pass_avx512()? };
+        st.propagate_from::<true>(touched)
     }
 }
 
@@ -274,7 +294,7 @@ fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
     } else {
         None
     };
-    if settle::<P>(st, run.opts.prune, snapshot).is_err() {
+    if settle::<P>(st, depth, run.opts.prune, snapshot).is_err() {
         run.out.backtracks += 1;
         return;
     }
