@@ -982,8 +982,9 @@ impl State {
     /// table loads of the first sweep. Measured (Zen 4, `solve -j 1
     /// --no-guess`, counted updates): the root's scalar updates per puzzle
     /// 32.9 -> 6.0 on serg, 99.6 -> 82.8 on 17-clue; `bench -s sudoflow
-    /// --permute=R` alternated, median of 5: serg +6.5%, 17-clue +1.3%,
-    /// top1465 +1%, hardest_1106 within noise (BENCHMARKS.md). The same
+    /// --permute=R` alternated, medians of two runs (5 and 7 rounds): serg
+    /// +6.5% and +2.7%, 17-clue +1.3% and +2.2%, top1465 +1%,
+    /// hardest_1106 within noise (BENCHMARKS.md). The same
     /// fixed point, so the same guesses, counts and solutions (the test
     /// below, and `tests/solver_simd.rs` across the paths).
     ///
