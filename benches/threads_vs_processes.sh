@@ -13,12 +13,16 @@
 #
 #   benches/threads_vs_processes.sh
 #
-# Environment: SUDOFLOW (default target/release/sudoflow), ROUNDS (default
+# Environment: SUDOFLOW (default target/release/sudoflow, built here), ROUNDS (default
 # 10), SET (default puzzles2_17_clue), REPEAT (default 82). Builds the example
 # with cargo (release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${SUDOFLOW:-target/release/sudoflow}
+if [ -z "${SUDOFLOW:-}" ]; then
+    cargo build --release --quiet --bin sudoflow
+    SUDOFLOW=target/release/sudoflow
+fi
+bin=$SUDOFLOW
 rounds=${ROUNDS:-10}
 
 # shellcheck source=benches/sets.sh

@@ -11,7 +11,8 @@
 # up like `sudoflow bench` does ($SUDOFLOW_DATASETS, datasets/, ../shared/datasets);
 # the four public sets by default.
 #
-# Environment: SUDOFLOW (binary; default target/release/sudoflow), TIME (seconds
+# Environment: SUDOFLOW (binary; default target/release/sudoflow, built here from
+# the tree, so that a binary left by an earlier build is never timed), TIME (seconds
 # timed per solver and set; default 10), WARMUP (default 2), ROUNDS (alternations
 # per set, the median is reported with the range; default 3), CORE (CPU to pin
 # to; default 1), SEED (default 1; round k uses SEED + k - 1 on both sides),
@@ -43,7 +44,11 @@ tdoku=$1
 shift
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark)
-sudoflow=${SUDOFLOW:-target/release/sudoflow}
+if [ -z "${SUDOFLOW:-}" ]; then
+    cargo build --release --quiet --bin sudoflow
+    SUDOFLOW=target/release/sudoflow
+fi
+sudoflow=$SUDOFLOW
 time_s=${TIME:-10}
 warmup=${WARMUP:-2}
 rounds=${ROUNDS:-3}
@@ -51,7 +56,7 @@ core=${CORE:-1}
 seed=${SEED:-1}
 permute=${PERMUTE:-1}
 [ "$seed" -ge 1 ] || { echo "SEED must be 1 or more (tdoku reads 0 as 'random')" >&2; exit 2; }
-[ -x "$sudoflow" ] || cargo build --release --quiet
+[ -x "$sudoflow" ] || { echo "no binary at $sudoflow" >&2; exit 2; }
 
 # shellcheck source=benches/sets.sh
 source benches/sets.sh
