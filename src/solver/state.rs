@@ -492,7 +492,12 @@ impl State {
     /// and [`super::simd::Simd::Avx512`]), and compute the lone rows with
     /// `blsr` ([`single_rows`]); otherwise the ten ALU instructions of
     /// [`interleaved`] into [`MINIROWS_IL`], and [`single_rows_table`].
-    #[inline]
+    ///
+    /// Always inlined: left to the compiler, a small change elsewhere in
+    /// the update once made it an out-of-line function compiled for the
+    /// baseline, where `pext` is a call, and that build ran every set 27-42%
+    /// slower; the same change inlined cost 7-11% (BENCHMARKS.md).
+    #[inline(always)]
     fn update<const PEXT: bool>(&mut self, i: usize, dirty: &mut u64) -> Result<(), Dead> {
         let b = (i >> 4) & 3;
         let m = self.cands[i];
