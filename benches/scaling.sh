@@ -29,11 +29,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -z "${SUDOFLOW:-}" ]; then
-    cargo build --release --quiet --bin sudoflow
-    SUDOFLOW=target/release/sudoflow
-fi
-bin=$SUDOFLOW
 jobs=${J:-2}
 repeat=${REPEAT:-82}
 rounds=${ROUNDS:-10}
@@ -41,6 +36,7 @@ set_name=${1:-puzzles2_17_clue}
 
 # shellcheck source=benches/sets.sh
 source benches/sets.sh
+bin=$(sudoflow_binary)
 
 [ -x "$bin" ] || { echo "scaling.sh: no binary at $bin (cargo build --release)" >&2; exit 2; }
 src=$(resolve_set "$set_name")

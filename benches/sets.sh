@@ -14,6 +14,18 @@ resolve_set() {
     exit 2
 }
 
+# `sudoflow_binary`: prints the sudoflow binary a bench times: $SUDOFLOW, or
+# else target/release/sudoflow built from the tree here, so that a binary an
+# earlier build left there (an experiment's, say) is never timed by mistake.
+sudoflow_binary() {
+    if [ -n "${SUDOFLOW:-}" ]; then
+        echo "$SUDOFLOW"
+        return
+    fi
+    cargo build --release --quiet --bin sudoflow >&2 || return 2
+    echo target/release/sudoflow
+}
+
 # `repeated_input SRC TIMES OUT`: writes SRC's puzzles ('#' lines dropped)
 # TIMES over to OUT, e.g. the 4,030,956-record input of issue 15 (17-clue x82).
 repeated_input() {

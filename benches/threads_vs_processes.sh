@@ -18,15 +18,11 @@
 # with cargo (release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -z "${SUDOFLOW:-}" ]; then
-    cargo build --release --quiet --bin sudoflow
-    SUDOFLOW=target/release/sudoflow
-fi
-bin=$SUDOFLOW
 rounds=${ROUNDS:-10}
 
 # shellcheck source=benches/sets.sh
 source benches/sets.sh
+bin=$(sudoflow_binary)
 
 cargo build -q --release --example inline_threads
 example=target/release/examples/inline_threads

@@ -44,11 +44,6 @@ tdoku=$1
 shift
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(puzzles2_17_clue puzzles3_magictour_top1465 puzzles6_forum_hardest_1106 puzzles7_serg_benchmark)
-if [ -z "${SUDOFLOW:-}" ]; then
-    cargo build --release --quiet --bin sudoflow
-    SUDOFLOW=target/release/sudoflow
-fi
-sudoflow=$SUDOFLOW
 time_s=${TIME:-10}
 warmup=${WARMUP:-2}
 rounds=${ROUNDS:-3}
@@ -56,10 +51,11 @@ core=${CORE:-1}
 seed=${SEED:-1}
 permute=${PERMUTE:-1}
 [ "$seed" -ge 1 ] || { echo "SEED must be 1 or more (tdoku reads 0 as 'random')" >&2; exit 2; }
-[ -x "$sudoflow" ] || { echo "no binary at $sudoflow" >&2; exit 2; }
 
 # shellcheck source=benches/sets.sh
 source benches/sets.sh
+sudoflow=$(sudoflow_binary)
+[ -x "$sudoflow" ] || { echo "no binary at $sudoflow" >&2; exit 2; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
