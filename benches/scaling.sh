@@ -24,8 +24,9 @@
 # median control, and the median speed-up of the rounds whose round trip
 # was under 150 ns (near cores) and of the others.
 #
-# Environment: SUDOFLOW (binary; default target/release/sudoflow, built here), J (default
-# 2), REPEAT (default 82: 4,030,956 records of 17-clue), ROUNDS (default 10).
+# Environment: SUDOFLOW (binary; default target/release/sudoflow, built here),
+# J (default 2), REPEAT (default 82: 4,030,956 records of 17-clue), ROUNDS
+# (default 10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

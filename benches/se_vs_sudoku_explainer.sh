@@ -29,10 +29,9 @@ set -euo pipefail
 se_cp=$1
 shift
 cd "$(dirname "$0")/.."
-if [[ -z "${SUDOFLOW:-}" ]]; then
-    cargo build --release --quiet --bin sudoflow
-    SUDOFLOW=target/release/sudoflow
-fi
+# shellcheck source=benches/sets.sh
+source benches/sets.sh
+SUDOFLOW=$(sudoflow_binary)
 java=${JAVA:-java}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

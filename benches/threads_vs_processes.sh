@@ -13,9 +13,9 @@
 #
 #   benches/threads_vs_processes.sh
 #
-# Environment: SUDOFLOW (default target/release/sudoflow, built here), ROUNDS (default
-# 10), SET (default puzzles2_17_clue), REPEAT (default 82). Builds the example
-# with cargo (release).
+# Environment: SUDOFLOW (default target/release/sudoflow, built here), ROUNDS
+# (default 10), SET (default puzzles2_17_clue), REPEAT (default 82). Builds the
+# example with cargo (release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-10}
