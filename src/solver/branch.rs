@@ -22,6 +22,13 @@
 //! cell, the same score picks among the cells with the fewest candidates.
 //! Both pruning levels use this rule.
 //!
+//! **Row pairs** (issue 33): where the scored rule's best bivalue cell
+//! scores at most [`ROW_PAIR_MAX_SCORE`], the search may guess instead on a
+//! digit's last two places in a band row ("d at A or at B", also a binary
+//! branch), scored alike, when one scores more ([`branch`], [`row_pair`]).
+//! hardest_1106 100.04 -> 84.23 guesses per puzzle and +9-10%, the other
+//! public sets even.
+//!
 //! The hidden-single term (fifth session of issue 15; BENCHMARKS.md):
 //! guesses per puzzle 114.15 -> 99.95 on puzzles6_forum_hardest_1106 and
 //! 115.3 -> 100.7 on three random transformations of it (a check that the
@@ -170,14 +177,67 @@ pub(super) const SCORE_MAX_PAIRS: u32 = 8;
 /// first bivalue cell of the band with the most of them (the lowest band on
 /// a tie), or the scored rule if there is none. Call at a fixed point of an
 /// unsolved state (where `State::pairs` is current: the last naked-singles
-/// pass saw every band that changed).
+/// pass saw every band that changed). The search asks [`branch`], which
+/// may take a row pair instead; this is its cell rule alone, for tests.
+#[cfg(test)]
+pub(super) fn branch_cell(st: &State, backtracks: u64, depth: usize) -> (usize, u32) {
+    match choose(st, backtracks, depth, false) {
+        Guess::Cell { band, cell } => (band, cell),
+        Guess::RowPair { .. } => unreachable!("row pairs not asked for"),
+    }
+}
+
+/// The most a scored cell may score for [`branch`] to look for a better
+/// row pair ([`row_pair`]): above it the cell is taken at once. Row pairs
+/// win where no bivalue cell scores well, and scoring them costs about as
+/// much as scoring the cells (BENCHMARKS.md, "Branches on a digit's two
+/// places in a band row").
+pub(super) const ROW_PAIR_MAX_SCORE: u32 = 20;
+
+/// A guess: the alternatives the search tries, each a (digit, cell).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Guess {
+    /// Each candidate of the cell at one-bit band mask `cell` of band
+    /// `band`.
+    Cell { band: usize, cell: u32 },
+    /// Digit `digit` (0-based) at `a` or at `b`, each (band, band bit): the
+    /// digit's only two places in a band row.
+    RowPair {
+        digit: usize,
+        a: (usize, usize),
+        b: (usize, usize),
+    },
+}
+
+/// What the search guesses on: [`branch_cell`]'s cell, or, where that cell
+/// came from the scored rule, scored at most [`ROW_PAIR_MAX_SCORE`], and the
+/// state has bivalue cells, the row pair ([`row_pair`]) that scores more than
+/// it if one does.
+///
+/// A row pair "digit d at A or at B", A and B the digit's last two places
+/// in a band row, is a binary branch like a bivalue cell's, and is scored
+/// alike (1 plus [`placement_score`] of each alternative). Measured (issue
+/// 33; BENCHMARKS.md, "Branches on a digit's two places in a band row"):
+/// guesses per puzzle under `bench --permute=1` 100.04 -> 84.23 on
+/// hardest_1106, 9.08 -> 8.82 on top1465, 17-clue and serg within 0.03;
+/// hardest_1106 +9-10% puzzles/s (5 rounds alternated with the rule
+/// without row pairs), top1465, 17-clue and serg even. Boxes and columns as units
+/// cut few guesses here (98.7 and 97.7 on hardest_1106 on their own), and
+/// scoring the row pairs at every scored node costs about what the fewer
+/// guesses save; hence the score bound.
 ///
 /// Always inlined, so that each instruction-set copy of the search holds
 /// its own (with POPCNT where the path has it): left to the compiler it
 /// stayed one function compiled for the baseline, whose counts cost ~15
 /// instructions each (2.4% of a serg run in perf).
 #[inline(always)]
-pub(super) fn branch_cell(st: &State, backtracks: u64, depth: usize) -> (usize, u32) {
+pub(super) fn branch(st: &State, backtracks: u64, depth: usize) -> Guess {
+    choose(st, backtracks, depth, true)
+}
+
+/// [`branch`], with row pairs looked for only if `row_pairs`.
+#[inline(always)]
+fn choose(st: &State, backtracks: u64, depth: usize, row_pairs: bool) -> Guess {
     let pairs = [
         st.pairs(0) & st.unsolved(0),
         st.pairs(1) & st.unsolved(1),
@@ -188,16 +248,55 @@ pub(super) fn branch_cell(st: &State, backtracks: u64, depth: usize) -> (usize, 
     if backtracks < SCORE_AFTER && !shallow {
         let b = (0..3).fold(0, |b, k| if n[k] > n[b] { k } else { b });
         if n[b] > 0 {
-            return (b, pairs[b] & pairs[b].wrapping_neg());
+            return Guess::Cell {
+                band: b,
+                cell: pairs[b] & pairs[b].wrapping_neg(),
+            };
         }
     }
-    scored_cell(st, pairs)
+    scored_cell(st, pairs, row_pairs && n[0] + n[1] + n[2] > 0)
 }
 
-/// The scored rule of [`branch_cell`]; `pairs` are the unsolved bivalue
-/// cells per band. Kept out of line: the cheap rule inlines into the search.
+/// The first row pair, in order of band, band row and digit, whose score
+/// (1 plus [`placement_score`] of its two cells) is the highest and above
+/// `top`, if any; `own` and `singles` are [`best`]'s words ([`own_words`],
+/// [`cross_singles`]). A row pair is a digit's two unsolved cells in a band
+/// row where it has no other. One band row and digit at a time;
+/// [`best_vpopcnt`] does the nine digits of a band row at once.
+#[inline(always)]
+fn row_pair(own: &[u64; 3 * LANES], singles: &[u32; 3 * LANES], mut top: u32) -> Option<Guess> {
+    let mut found = None;
+    for b in 0..3 {
+        for row in ROW {
+            for d in 0..9 {
+                let x = own[LANES * b + d] as u32 & row;
+                if x.count_ones() != 2 {
+                    continue;
+                }
+                let (i, j) = (x.trailing_zeros() as usize, 31 - x.leading_zeros() as usize);
+                let score = 1
+                    + placement_score(own, singles, b, i, d)
+                    + placement_score(own, singles, b, j, d);
+                if score > top {
+                    top = score;
+                    found = Some(Guess::RowPair {
+                        digit: d,
+                        a: (b, i),
+                        b: (b, j),
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The scored rule of [`branch`]; `pairs` are the unsolved bivalue cells
+/// per band; with `rows`, a row pair may be taken over the best cell
+/// ([`ROW_PAIR_MAX_SCORE`], [`row_pair`]). Kept out of line: the cheap rule
+/// inlines into the search.
 #[inline(never)]
-fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
+fn scored_cell(st: &State, pairs: [u32; 3], rows: bool) -> Guess {
     let chosen = if pairs[0] | pairs[1] | pairs[2] != 0 {
         pairs
     } else {
@@ -208,24 +307,24 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
         if super::simd::vpopcnt_available() {
             // SAFETY: the AVX-512 path is only chosen where the CPU has its
             // features; VPOPCNTDQ is checked just above.
-            return unsafe { best_vpopcnt(st, pairs, chosen) };
+            return unsafe { best_vpopcnt(st, pairs, chosen, rows) };
         }
         // SAFETY: the AVX-512 path is only chosen where the CPU has its
         // features.
-        return unsafe { best_avx512(st, pairs, chosen) };
+        return unsafe { best_avx512(st, pairs, chosen, rows) };
     }
     #[cfg(target_arch = "x86_64")]
     if super::simd::current() != super::simd::Simd::Sse2 {
         // SAFETY: the AVX2 paths (with or without pext) are only chosen
         // where the CPU has their features.
-        return unsafe { best_avx2(st, pairs, chosen) };
+        return unsafe { best_avx2(st, pairs, chosen, rows) };
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT, checked just above.
-        return unsafe { best_popcnt(st, pairs, chosen) };
+        return unsafe { best_popcnt(st, pairs, chosen, rows) };
     }
-    best(st, pairs, chosen)
+    best(st, pairs, chosen, rows)
 }
 
 /// [`best`] compiled for the AVX2 path ([`super::simd`]).
@@ -234,8 +333,8 @@ fn scored_cell(st: &State, pairs: [u32; 3]) -> (usize, u32) {
 /// The CPU must have AVX2, BMI1, BMI2, POPCNT and LZCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-unsafe fn best_avx2(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
-    best(st, pairs, chosen)
+unsafe fn best_avx2(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool) -> Guess {
+    best(st, pairs, chosen, rows)
 }
 
 /// [`best`] compiled for the AVX-512 path ([`super::simd`]).
@@ -246,8 +345,8 @@ unsafe fn best_avx2(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u3
 #[target_feature(
     enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd"
 )]
-unsafe fn best_avx512(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
-    best(st, pairs, chosen)
+unsafe fn best_avx512(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool) -> Guess {
+    best(st, pairs, chosen, rows)
 }
 
 /// [`best`] with AVX-512 and VPOPCNTDQ, for the [`super::simd::Simd::Avx512`]
@@ -269,6 +368,19 @@ unsafe fn best_avx512(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, 
 /// [`State::digit_set`] (~16); this, ~30 vector ones for any number of
 /// candidates.
 ///
+/// With `rows`, where the best cell scores at most [`ROW_PAIR_MAX_SCORE`],
+/// the row pairs ([`row_pair`]) follow, the nine digits of a band row at
+/// once, reusing the band vectors: per band and band row, `vpopcntd` and a
+/// compare find the digits with two cells in the row, whose row words are
+/// compressed with their lane numbers into two buffers (`vpcompressd` into
+/// a register, then stored: compressing straight into memory is microcoded
+/// on Zen 4 and made the run 30% slower). Sixteen row pairs at a time, the
+/// two cells' bit numbers come from `vplzcntd`, their in-band peers, column
+/// and crossing-unit words from [`NEAR`], [`COLUMN`] and [`CROSS`] by
+/// `vpermt2d` (32-entry tables), and each lane's words of its band and of
+/// the other two from the band vectors by lane number; the scores are
+/// [`placement_score`]'s, lane-wise.
+///
 /// Measured (Zen 4, `bench -t 2`, max of 3, seventh session of issue 15,
 /// BENCHMARKS.md): hardest_1106 20,342 -> 21,422 puzzles/s (+5.3%),
 /// top1465 +2.2%, 17-clue +1%, serg within noise; the scores, hence
@@ -282,7 +394,7 @@ unsafe fn best_avx512(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, 
 #[target_feature(
     enable = "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512vl,avx512bw,avx512dq,avx512cd,avx512vpopcntdq"
 )]
-unsafe fn best_vpopcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
+unsafe fn best_vpopcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool) -> Guess {
     use std::arch::x86_64::*;
     let singles = cross_singles(st);
     // Lanes 0..9 of a band: its nine digits.
@@ -342,15 +454,143 @@ unsafe fn best_vpopcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize,
             }
         }
     }
-    (best.0, best.1)
+    let cell = Guess::Cell {
+        band: best.0,
+        cell: best.1,
+    };
+    if !rows || best.2 > ROW_PAIR_MAX_SCORE {
+        return cell;
+    }
+    let mut top = best.2;
+    // Row words and lane numbers (16b + d) of the row pairs, in order of
+    // band, row and digit; 16 lanes of slack for the last full store.
+    let mut words = [0u32; 9 * 9 + 16];
+    let mut ids = [0u32; 9 * 9 + 16];
+    let mut n = 0usize;
+    let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let two = _mm512_set1_epi32(2);
+    for (b, &band) in unsolved.iter().enumerate() {
+        let id = _mm512_add_epi32(iota, _mm512_set1_epi32((LANES * b) as i32));
+        for row in ROW {
+            let x = _mm512_and_si512(band, _mm512_set1_epi32(row as i32));
+            let k = _mm512_cmpeq_epi32_mask(_mm512_popcnt_epi32(x), two);
+            // SAFETY: n <= 9 * 8 before the last row, so n + 16 lanes fit.
+            unsafe {
+                _mm512_storeu_si512(
+                    words.as_mut_ptr().add(n) as *mut _,
+                    _mm512_maskz_compress_epi32(k, x),
+                );
+                _mm512_storeu_si512(
+                    ids.as_mut_ptr().add(n) as *mut _,
+                    _mm512_maskz_compress_epi32(k, id),
+                );
+            }
+            n += k.count_ones() as usize;
+        }
+    }
+    let table = |t: &[u32; 32]| unsafe {
+        [
+            _mm512_loadu_si512(t.as_ptr() as *const _),
+            _mm512_loadu_si512(t.as_ptr().add(16) as *const _),
+        ]
+    };
+    let (near_t, col_t, cross_t) = (table(&NEAR), table(&COLUMN), table(&CROSS));
+    let by_bit = |t: &[__m512i; 2], i: __m512i| _mm512_permutex2var_epi32(t[0], i, t[1]);
+    // Lane l of bands 0..3's vectors, for lane numbers 0..48.
+    let by_lane = |t: &[__m512i; 3], l: __m512i| {
+        let low = _mm512_permutex2var_epi32(t[0], l, t[1]);
+        let high = _mm512_permutexvar_epi32(l, t[2]);
+        _mm512_mask_blend_epi32(_mm512_cmpge_epu32_mask(l, _mm512_set1_epi32(32)), low, high)
+    };
+    let (c16, c31, c48) = (
+        _mm512_set1_epi32(16),
+        _mm512_set1_epi32(31),
+        _mm512_set1_epi32(48),
+    );
+    // The same digit's lane in the next band.
+    let next = |l: __m512i| {
+        let l = _mm512_add_epi32(l, c16);
+        _mm512_mask_sub_epi32(l, _mm512_cmpge_epu32_mask(l, c48), l, c48)
+    };
+    let mut found = None;
+    let mut at = 0;
+    while at < n {
+        let valid: __mmask16 = if n - at >= 16 {
+            0xffff
+        } else {
+            (1u16 << (n - at)) - 1
+        };
+        // SAFETY: at < n <= 81 and both buffers hold 97 lanes.
+        let (x, l) = unsafe {
+            (
+                _mm512_maskz_loadu_epi32(valid, words.as_ptr().add(at) as *const i32),
+                _mm512_maskz_loadu_epi32(valid, ids.as_ptr().add(at) as *const i32),
+            )
+        };
+        let (l1, l2) = (next(l), next(next(l)));
+        let (u, p, sg) = (
+            by_lane(&unsolved, l),
+            by_lane(&bivalue, l),
+            by_lane(&single, l),
+        );
+        let (u1, u2) = (by_lane(&unsolved, l1), by_lane(&unsolved, l2));
+        let (p1, p2) = (by_lane(&bivalue, l1), by_lane(&bivalue, l2));
+        let lowest = _mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x));
+        let score = |i: __m512i| {
+            let (near, col, cross) = (by_bit(&near_t, i), by_bit(&col_t, i), by_bit(&cross_t, i));
+            let far = |a: __m512i, b: __m512i| {
+                _mm512_or_si512(
+                    _mm512_and_si512(a, col),
+                    _mm512_slli_epi32::<1>(_mm512_and_si512(b, col)),
+                )
+            };
+            let ones = _mm512_add_epi32(
+                _mm512_popcnt_epi32(_mm512_and_si512(u, near)),
+                _mm512_popcnt_epi32(far(u1, u2)),
+            );
+            let twos = _mm512_add_epi32(
+                _mm512_add_epi32(
+                    _mm512_popcnt_epi32(_mm512_and_si512(p, near)),
+                    _mm512_popcnt_epi32(far(p1, p2)),
+                ),
+                _mm512_popcnt_epi32(_mm512_and_si512(sg, cross)),
+            );
+            _mm512_add_epi32(ones, _mm512_add_epi32(twos, twos))
+        };
+        let (ia, ib) = (
+            _mm512_sub_epi32(c31, _mm512_lzcnt_epi32(lowest)),
+            _mm512_sub_epi32(c31, _mm512_lzcnt_epi32(x)),
+        );
+        let total = _mm512_maskz_add_epi32(
+            valid,
+            _mm512_add_epi32(score(ia), score(ib)),
+            _mm512_set1_epi32(1),
+        );
+        let max = _mm512_reduce_max_epu32(total);
+        if max > top {
+            top = max;
+            let lane =
+                _mm512_cmpeq_epi32_mask(total, _mm512_set1_epi32(max as i32)).trailing_zeros();
+            let k = (at + lane as usize).min(9 * 9 - 1);
+            let (id, word) = (ids[k] as usize, words[k]);
+            let b = (id / LANES).min(2);
+            found = Some(Guess::RowPair {
+                digit: id % LANES,
+                a: (b, word.trailing_zeros() as usize),
+                b: (b, 31 - word.leading_zeros() as usize),
+            });
+        }
+        at += 16;
+    }
+    found.unwrap_or(cell)
 }
 
 /// [`best`] compiled with the POPCNT instruction (one instruction per count
 /// against about fifteen for the x86_64 baseline's bit tricks).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn best_popcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
-    best(st, pairs, chosen)
+unsafe fn best_popcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool) -> Guess {
+    best(st, pairs, chosen, rows)
 }
 
 /// The unsolved cells with the fewest candidates, per band, for a state
@@ -405,11 +645,45 @@ fn fewest(st: &State) -> [u32; 3] {
 /// per pair; `cross_singles` in 16-bit lanes, half the vectors); the whole
 /// `solve -j 1` -5% on hardest_1106 and -3% on top1465 (perf task-clock).
 #[inline(always)]
-fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
-    // Per (band, digit), index LANES * b + d: the digit's unsolved cells of
-    // the band (bits 0..27) and its bivalue cells (bits 32..59). Every lane
-    // is written (padding lanes hold values no one reads), lane-wise, so
-    // that the compiler vectorises it and zeroes nothing first.
+fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool) -> Guess {
+    let own = own_words(st, pairs);
+    let singles = cross_singles(st);
+    // (band, cell bit, score + 1): 0 until the first chosen cell is seen.
+    let mut best = (0usize, 0u32, 0u32);
+    for (b, &band) in chosen.iter().enumerate() {
+        let mut cells = band;
+        while cells != 0 {
+            let i = cells.trailing_zeros() as usize & 31;
+            cells &= cells - 1;
+            let mut digits = st.digit_set(b, i);
+            let mut score = 1;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                score += placement_score(&own, &singles, b, i, d);
+            }
+            if score > best.2 {
+                best = (b, 1 << i, score);
+            }
+        }
+    }
+    let cell = Guess::Cell {
+        band: best.0,
+        cell: best.1,
+    };
+    if !rows || best.2 > ROW_PAIR_MAX_SCORE {
+        return cell;
+    }
+    row_pair(&own, &singles, best.2).unwrap_or(cell)
+}
+
+/// Per (band, digit), index `LANES * b + d`: the digit's unsolved cells of
+/// the band (bits 0..27) and its bivalue cells (bits 32..59), for
+/// [`placement_score`]. Every lane is written (padding lanes hold values no
+/// one reads), lane-wise, so that the compiler vectorises it and zeroes
+/// nothing first.
+#[inline(always)]
+fn own_words(st: &State, pairs: [u32; 3]) -> [u64; 3 * LANES] {
     let mut own = [0u64; 3 * LANES];
     for b in 0..3 {
         let (unsolved, pairs) = (st.unsolved(b), pairs[b]);
@@ -418,43 +692,44 @@ fn best(st: &State, pairs: [u32; 3], chosen: [u32; 3]) -> (usize, u32) {
             own[LANES * b + d] = (m & unsolved) as u64 | ((m & pairs) as u64) << 32;
         }
     }
-    let singles = cross_singles(st);
-    // (band, cell bit, score + 1): 0 until the first chosen cell is seen.
-    let mut best = (0usize, 0u32, 0u32);
-    for (b, &band) in chosen.iter().enumerate() {
-        let (b1, b2) = (LANES * ((b + 1) % 3), LANES * ((b + 2) % 3));
-        let mut cells = band;
-        while cells != 0 {
-            let i = cells.trailing_zeros() as usize & 31;
-            cells &= cells - 1;
-            let (near, near_p, col, cross) = (NEAR2[i], NEAR2[i] & !LOW, COLUMN2[i], CROSS[i]);
-            let mut digits = st.digit_set(b, i);
-            let mut score = 1;
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                let k = (LANES * b + d) & 63;
-                digits &= digits - 1;
-                // The digit's cells in the cell's column in the other two
-                // bands, unsolved ones at bits 0..27, bivalue ones at
-                // 32..59; the band after's shifted one up (its bits c + 1,
-                // c + 10, c + 19 are free, since `col` keeps only column
-                // c's).
-                let far = (own[(b1 + d) & 63] & col) | (own[(b2 + d) & 63] & col) << 1;
-                // Unsolved peers once, bivalue ones twice more.
-                score += (own[k] & near).count_ones()
-                    + (own[k] & near_p).count_ones()
-                    + far.count_ones()
-                    + (far & !LOW).count_ones()
-                    // Hidden singles made in the units crossing the band,
-                    // twice (as a bivalue peer's removal counts twice more).
-                    + 2 * (singles[k] & cross).count_ones();
-            }
-            if score > best.2 {
-                best = (b, 1 << i, score);
-            }
-        }
-    }
-    (best.0, best.1)
+    own
+}
+
+/// The score of placing digit `d` at band bit `i` of band `b`: its unsolved
+/// peers holding `d` once, the bivalue ones among them twice more, and twice
+/// the hidden singles it makes in the units crossing the band
+/// ([`cross_singles`]); `own` from [`own_words`]. A cell's score (module
+/// doc) is 1 plus this over its candidates; a row pair's ([`row_pair`]) is
+/// 1 plus this over its two cells.
+#[inline(always)]
+fn placement_score(
+    own: &[u64; 3 * LANES],
+    singles: &[u32; 3 * LANES],
+    b: usize,
+    i: usize,
+    d: usize,
+) -> u32 {
+    let (b1, b2) = (LANES * ((b + 1) % 3), LANES * ((b + 2) % 3));
+    let (near, near_p, col, cross) = (
+        NEAR2[i & 31],
+        NEAR2[i & 31] & !LOW,
+        COLUMN2[i & 31],
+        CROSS[i & 31],
+    );
+    let k = (LANES * b + d) & 63;
+    // The digit's cells in the cell's column in the other two bands,
+    // unsolved ones at bits 0..27, bivalue ones at 32..59; the band after's
+    // shifted one up (its bits c + 1, c + 10, c + 19 are free, since `col`
+    // keeps only column c's).
+    let far = (own[(b1 + d) & 63] & col) | (own[(b2 + d) & 63] & col) << 1;
+    // Unsolved peers once, bivalue ones twice more.
+    (own[k] & near).count_ones()
+        + (own[k] & near_p).count_ones()
+        + far.count_ones()
+        + (far & !LOW).count_ones()
+        // Hidden singles made in the units crossing the band, twice (as a
+        // bivalue peer's removal counts twice more).
+        + 2 * (singles[k] & cross).count_ones()
 }
 
 /// Per (band, digit), index `LANES * b + d`: the units crossing band `b`
@@ -699,11 +974,79 @@ mod tests {
                 if chosen == [0; 3] {
                     continue;
                 }
-                // SAFETY: the CPU has the features, checked above.
-                let vector = unsafe { best_vpopcnt(&st, pairs, chosen) };
-                assert_eq!(vector, best(&st, pairs, chosen), "chosen {chosen:?}");
+                for rows in [false, true] {
+                    // SAFETY: the CPU has the features, checked above.
+                    let vector = unsafe { best_vpopcnt(&st, pairs, chosen, rows) };
+                    let scalar = best(&st, pairs, chosen, rows);
+                    assert_eq!(vector, scalar, "chosen {chosen:?}, row pairs {rows}");
+                }
             }
         }
+    }
+
+    /// `branch` takes the row pair with the highest score, by the definition
+    /// over 81 per-cell masks, where the best cell scores at most
+    /// ROW_PAIR_MAX_SCORE and the pair scores more; else the cell.
+    #[test]
+    fn takes_a_row_pair_that_outscores_a_weak_best_cell() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next_u64();
+        let (mut cells, mut row_pairs) = (0, 0);
+        for round in 0..3_000 {
+            let (st, cands, solved) = random_state(&mut next, 2 + round % 12);
+            let plain = plain_scores(&cands, &solved);
+            let has = |c: usize, d: usize| !solved[c] && cands[c] >> d & 1 == 1;
+            let bivalue = |p: usize| !solved[p] && cands[p].count_ones() == 2;
+            let place = |c: usize, d: usize| {
+                2 * plain_cross_singles(&cands, c, d)
+                    + PEERS[c]
+                        .iter()
+                        .map(|&p| p as usize)
+                        .filter(|&p| has(p, d))
+                        .map(|p| if bivalue(p) { 3 } else { 1 })
+                        .sum::<u32>()
+            };
+            let Some(cell) = (0..81)
+                .filter(|&c| bivalue(c))
+                .max_by_key(|&c| (plain[c], std::cmp::Reverse(c)))
+            else {
+                continue;
+            };
+            let mut want = Guess::Cell {
+                band: cell / 27,
+                cell: 1 << (cell % 27),
+            };
+            let mut top = plain[cell] + 1;
+            if top <= ROW_PAIR_MAX_SCORE {
+                for row in 0..9 {
+                    for d in 0..9 {
+                        let at: Vec<usize> =
+                            (9 * row..9 * row + 9).filter(|&c| has(c, d)).collect();
+                        if at.len() != 2 {
+                            continue;
+                        }
+                        let score = 1 + place(at[0], d) + place(at[1], d);
+                        if score > top {
+                            top = score;
+                            want = Guess::RowPair {
+                                digit: d,
+                                a: (at[0] / 27, at[0] % 27),
+                                b: (at[1] / 27, at[1] % 27),
+                            };
+                        }
+                    }
+                }
+            }
+            match want {
+                Guess::Cell { .. } => cells += 1,
+                Guess::RowPair { .. } => row_pairs += 1,
+            }
+            assert_eq!(branch(&st, SCORE_AFTER, 40), want, "round {round}");
+        }
+        assert!(
+            row_pairs > 200 && cells > 200,
+            "{row_pairs} row pairs, {cells} cells"
+        );
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The search: propagates a [`State`] to a fixed point (its module,
 //! [`super::state`], has the design, the cell numbering and the bit layout),
 //! alternates with the matching level ([`super::prune`]) where the run asks
-//! for it, and branches on the cell [`super::branch`] chooses, copying the
-//! state (256 bytes) for every candidate but the last.
+//! for it, and branches on the cell or row pair [`super::branch`] chooses,
+//! copying the state (256 bytes) for every alternative but the last.
 
+use super::branch::Guess;
 use super::state::{band_givens, givens_clash, Dead, Snapshot, State, GIVENS_CLASH, MASKS};
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::{Grid, Pencilmarks};
@@ -319,7 +320,23 @@ fn search_body<P: Path>(st: &mut State, depth: usize, run: &mut Run<'_, '_>) {
         run.out.timed_out = true;
         return;
     }
-    let (b, cell) = super::branch::branch_cell(st, run.out.backtracks, depth);
+    let (b, cell) = match super::branch::branch(st, run.out.backtracks, depth) {
+        Guess::Cell { band, cell } => (band, cell),
+        Guess::RowPair { digit, a, b } => {
+            // The digit's two places in a band row: at one, else at the
+            // other; in a random order where the run draws the digits' order.
+            run.out.guesses += 1;
+            let swap = run
+                .rng
+                .as_deref_mut()
+                .is_some_and(|rng| rng.next_u32() & 1 == 1);
+            let (first, second) = if swap { (b, a) } else { (a, b) };
+            if !try_digit::<P>(st, first.0, first.1, digit, false, depth, run) {
+                try_digit::<P>(st, second.0, second.1, digit, true, depth, run);
+            }
+            return;
+        }
+    };
     let bit = cell.trailing_zeros() as usize & 31;
     let mut set = st.digit_set(b, bit);
     run.out.guesses += 1;

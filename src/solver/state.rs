@@ -132,8 +132,8 @@ pub(super) const UNSOLVED: usize = 12;
 /// Lane `LANES * b + PAIRS` of `cands`: the cells of band `b` that had
 /// exactly two candidates when the band's counters were last computed
 /// ([`State::naked_singles`]); at a fixed point that is the current state
-/// (`& unsolved` drops cells solved since), so [`super::branch::branch_cell`]
-/// need not count again.
+/// (`& unsolved` drops cells solved since), so [`super::branch::branch`] need
+/// not count again.
 pub(super) const PAIRS: usize = 13;
 /// Lane `POINTED + d` (`d` < 9) of `cands`: the OR of the pointing masks
 /// ([`ALONE_BAND`]) that the updates of digit `d`'s three masks have
