@@ -414,6 +414,33 @@ unsafe fn best_vpopcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool
     let single = [0, 1, 2].map(|b| unsafe {
         _mm512_maskz_loadu_epi32(DIGITS, singles.as_ptr().add(LANES * b) as *const i32)
     });
+    // Per lane (digit), the score of placing it at a cell ([`placement_score`]'s
+    // terms): `u` and `p` are the unsolved and bivalue words of the cell's
+    // band, the band after and the one after that, `sg` the cell band's
+    // cross singles, `at` the cell's NEAR, COLUMN and CROSS words. The other
+    // bands' cells in the cell's column are counted in one word, the band
+    // after that's one bit up (as in `best`).
+    let place = |u: [__m512i; 3], p: [__m512i; 3], sg: __m512i, at: [__m512i; 3]| {
+        let [near, col, cross] = at;
+        let far = |w: [__m512i; 3]| {
+            _mm512_or_si512(
+                _mm512_and_si512(w[1], col),
+                _mm512_slli_epi32::<1>(_mm512_and_si512(w[2], col)),
+            )
+        };
+        let ones = _mm512_add_epi32(
+            _mm512_popcnt_epi32(_mm512_and_si512(u[0], near)),
+            _mm512_popcnt_epi32(far(u)),
+        );
+        let twos = _mm512_add_epi32(
+            _mm512_add_epi32(
+                _mm512_popcnt_epi32(_mm512_and_si512(p[0], near)),
+                _mm512_popcnt_epi32(far(p)),
+            ),
+            _mm512_popcnt_epi32(_mm512_and_si512(sg, cross)),
+        );
+        _mm512_add_epi32(ones, _mm512_add_epi32(twos, twos))
+    };
     // (band, cell bit, score + 1): 0 until the first chosen cell is seen.
     let mut best = (0usize, 0u32, 0u32);
     for (b, &band) in chosen.iter().enumerate() {
@@ -422,31 +449,12 @@ unsafe fn best_vpopcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool
         while cells != 0 {
             let i = cells.trailing_zeros() as usize & 31;
             cells &= cells - 1;
-            let near = _mm512_set1_epi32(NEAR[i] as i32);
-            let col = _mm512_set1_epi32(COLUMN[i] as i32);
-            // The digit's cells in the cell's column in the other two
-            // bands, the band after's one bit up (as in `best`).
-            let far = |w: &[__m512i; 3]| {
-                _mm512_or_si512(
-                    _mm512_and_si512(w[b1], col),
-                    _mm512_slli_epi32::<1>(_mm512_and_si512(w[b2], col)),
-                )
-            };
-            let ones = _mm512_add_epi32(
-                _mm512_popcnt_epi32(_mm512_and_si512(unsolved[b], near)),
-                _mm512_popcnt_epi32(far(&unsolved)),
+            let per_digit = place(
+                [unsolved[b], unsolved[b1], unsolved[b2]],
+                [bivalue[b], bivalue[b1], bivalue[b2]],
+                single[b],
+                [NEAR[i], COLUMN[i], CROSS[i]].map(|t| _mm512_set1_epi32(t as i32)),
             );
-            let twos = _mm512_add_epi32(
-                _mm512_add_epi32(
-                    _mm512_popcnt_epi32(_mm512_and_si512(bivalue[b], near)),
-                    _mm512_popcnt_epi32(far(&bivalue)),
-                ),
-                _mm512_popcnt_epi32(_mm512_and_si512(
-                    single[b],
-                    _mm512_set1_epi32(CROSS[i] as i32),
-                )),
-            );
-            let per_digit = _mm512_add_epi32(ones, _mm512_add_epi32(twos, twos));
             let has = _mm512_test_epi32_mask(cand[b], _mm512_set1_epi32(1 << i));
             let score = 1 + _mm512_reduce_add_epi32(_mm512_maskz_mov_epi32(has, per_digit)) as u32;
             if score > best.2 {
@@ -537,25 +545,8 @@ unsafe fn best_vpopcnt(st: &State, pairs: [u32; 3], chosen: [u32; 3], rows: bool
         let (p1, p2) = (by_lane(&bivalue, l1), by_lane(&bivalue, l2));
         let lowest = _mm512_and_si512(x, _mm512_sub_epi32(_mm512_setzero_si512(), x));
         let score = |i: __m512i| {
-            let (near, col, cross) = (by_bit(&near_t, i), by_bit(&col_t, i), by_bit(&cross_t, i));
-            let far = |a: __m512i, b: __m512i| {
-                _mm512_or_si512(
-                    _mm512_and_si512(a, col),
-                    _mm512_slli_epi32::<1>(_mm512_and_si512(b, col)),
-                )
-            };
-            let ones = _mm512_add_epi32(
-                _mm512_popcnt_epi32(_mm512_and_si512(u, near)),
-                _mm512_popcnt_epi32(far(u1, u2)),
-            );
-            let twos = _mm512_add_epi32(
-                _mm512_add_epi32(
-                    _mm512_popcnt_epi32(_mm512_and_si512(p, near)),
-                    _mm512_popcnt_epi32(far(p1, p2)),
-                ),
-                _mm512_popcnt_epi32(_mm512_and_si512(sg, cross)),
-            );
-            _mm512_add_epi32(ones, _mm512_add_epi32(twos, twos))
+            let at = [&near_t, &col_t, &cross_t].map(|t| by_bit(t, i));
+            place([u, u1, u2], [p, p1, p2], sg, at)
         };
         let (ia, ib) = (
             _mm512_sub_epi32(c31, _mm512_lzcnt_epi32(lowest)),
