@@ -14,12 +14,14 @@
 //! Layout, each module below the ones that use it: `state` (the band masks
 //! and their propagation; its module doc has the cell numbering and bit
 //! layout), `masks` (lookup tables), `branch` (which cell to guess on),
+//! `hidden_pairs` (the root's hidden pairs on the band masks),
 //! `prune` (the seam between the band masks and the per-unit [`matching`]
 //! filter), and `core` (the search, which drives all of them).
 
 mod branch;
 mod core;
 pub mod diagnose;
+mod hidden_pairs;
 mod masks;
 pub mod matching;
 mod prune;
