@@ -80,7 +80,8 @@ pub struct SolveArgs {
         value_name = "LEVEL",
         default_value_t = Prune::default(),
         long_help = "Propagation before each guess: 'basic' is naked singles, hidden singles \
-            and locked candidates to a fixed point; 'matching' adds deletion of forbidden \
+            and locked candidates to a fixed point (with hidden pairs before the first guess where \
+            50 or more cells are open); 'matching' adds deletion of forbidden \
             edges (all-different matching) whenever basic propagation stalls; 'matching-root' \
             does that before the first guess only. 'basic' is the default because it is the \
             fastest on every public set (BENCHMARKS.md, section Solver).\n\

@@ -5,6 +5,7 @@
 //! copying the state (256 bytes) for every alternative but the last.
 
 use super::branch::Guess;
+use super::hidden_pairs;
 use super::state::{band_givens, givens_clash, Dead, Snapshot, State, GIVENS_CLASH, MASKS};
 use super::{Outcome, Prune, SolveOptions};
 use crate::grid::{Grid, Pencilmarks};
@@ -145,6 +146,12 @@ fn settle<P: Path>(
 ) -> Result<(), Dead> {
     if depth == 0 {
         P::propagate_root(st)?;
+        // Hidden pairs where many cells are open (`hidden_pairs` module doc).
+        if hidden_pairs::open_cells(st) >= hidden_pairs::MIN_OPEN {
+            while P::hidden_pairs(st) {
+                P::propagate(st)?;
+            }
+        }
     } else {
         P::propagate(st)?;
     }
@@ -172,6 +179,13 @@ trait Path {
     #[inline(always)]
     fn propagate_root(st: &mut State) -> Result<(), Dead> {
         Self::propagate(st)
+    }
+    /// One pass of [`hidden_pairs::pass`] at a fixed point; true if it
+    /// removed a candidate. The AVX-512 path finds the pairs with vector
+    /// compares ([`hidden_pairs::pass_avx512`]); the same fixed point.
+    #[inline(always)]
+    fn hidden_pairs(st: &mut State) -> bool {
+        hidden_pairs::pass(st)
     }
 }
 
@@ -230,6 +244,12 @@ impl Path for Avx512 {
         // SAFETY: this path only runs where the CPU has AVX-512 F, VL, BW, DQ.
         let touched = unsafe { st.root_pass_avx512()? };
         st.propagate_from::<true>(touched)
+    }
+    #[inline(always)]
+    fn hidden_pairs(st: &mut State) -> bool {
+        // SAFETY: this path only runs where the CPU has AVX-512 F, VL, BW,
+        // DQ and CD.
+        unsafe { hidden_pairs::pass_avx512(st) }
     }
 }
 

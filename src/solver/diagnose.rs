@@ -8,9 +8,11 @@
 //! reported no solution: per-cell candidate sets (a `u16` each), naked and
 //! hidden singles, and locked candidates (a box's digit confined to one row
 //! or column, a row's or column's digit confined to one box), to a fixed
-//! point. These are the eliminations the search's root propagation makes
-//! (its band masks find the same singles and locked candidates; see
-//! `state`'s documentation), and each rule only ever removes candidates, so
+//! point, then, where that leaves at least `hidden_pairs::MIN_OPEN` cells
+//! open, hidden pairs with them. These are the eliminations the search's
+//! root propagation makes (its band masks find the same singles and locked
+//! candidates, see `state`'s documentation, and the same hidden pairs, see
+//! `hidden_pairs`), and each rule only ever removes candidates, so
 //! both reach a contradiction from the same givens or neither does: the
 //! diagnosis names one exactly when the search died before its first guess
 //! (a property test holds it to that). Which one it names is fixed by its
@@ -109,8 +111,17 @@ pub fn root_contradiction(
             *p = 1 << v;
         }
     }
+    // The search looks for hidden pairs once basic propagation stalls with
+    // enough cells open (`super::hidden_pairs`); so does the diagnosis.
+    let mut pairs = None;
     loop {
-        let changed = pass(&mut cands, &protect);
+        let mut changed = pass(&mut cands, &protect);
+        if !changed && contradiction(&cands).is_none() {
+            let open = cands.iter().filter(|c| c.count_ones() > 1).count() as u32;
+            if *pairs.get_or_insert(open >= super::hidden_pairs::MIN_OPEN) {
+                changed = hidden_pairs(&mut cands, &protect);
+            }
+        }
         if let Some(found) = contradiction(&cands) {
             return Some(found);
         }
@@ -118,6 +129,32 @@ pub fn root_contradiction(
             return None;
         }
     }
+}
+
+/// Hidden pairs: two digits with the same two places in a unit leave those
+/// cells no other candidate (the givens keep theirs, as in [`pass`]);
+/// whether it removed a candidate.
+fn hidden_pairs(cands: &mut [u16; 81], protect: &[u16; 81]) -> bool {
+    let before = *cands;
+    for unit in &UNITS {
+        let places = |cands: &[u16; 81], d: usize| {
+            unit.iter()
+                .filter(|&&c| cands[usize::from(c)] >> d & 1 == 1)
+                .fold(0u128, |m, &c| m | 1 << c)
+        };
+        for d in 1..=9 {
+            for e in d + 1..=9 {
+                let (p, q) = (places(cands, d), places(cands, e));
+                if p == q && p.count_ones() == 2 {
+                    for &c in unit.iter().filter(|&&c| p >> c & 1 == 1) {
+                        let c = usize::from(c);
+                        cands[c] &= (1 << d | 1 << e) | protect[c];
+                    }
+                }
+            }
+        }
+    }
+    *cands != before
 }
 
 /// Why `puzzle` (given by its candidates when `pencilmarks` is some), which

@@ -14,12 +14,14 @@
 //! Layout, each module below the ones that use it: `state` (the band masks
 //! and their propagation; its module doc has the cell numbering and bit
 //! layout), `masks` (lookup tables), `branch` (which cell to guess on),
+//! `hidden_pairs` (the root's hidden pairs on the band masks),
 //! `prune` (the seam between the band masks and the per-unit [`matching`]
 //! filter), and `core` (the search, which drives all of them).
 
 mod branch;
 mod core;
 pub mod diagnose;
+mod hidden_pairs;
 mod masks;
 pub mod matching;
 mod prune;
@@ -35,7 +37,9 @@ use crate::work::Budget;
 /// How much propagation runs before the solver guesses.
 ///
 /// Every level runs the basic propagation of `state` (naked and hidden
-/// singles, locked candidates, to a fixed point). The matching levels then
+/// singles, locked candidates, to a fixed point), and at the search root,
+/// where that leaves at least 50 cells open, hidden pairs with it
+/// (`hidden_pairs`). The matching levels then
 /// delete forbidden edges ([`matching::filter_unit`], Régin 1994; SEEDS.md
 /// section 1) in the units whose candidates changed since the branch's last
 /// matching pass, alternating with basic propagation until neither changes
@@ -64,7 +68,8 @@ use crate::work::Budget;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Prune {
-    /// Naked singles, hidden singles and locked candidates, to a fixed point.
+    /// Naked singles, hidden singles and locked candidates, to a fixed point
+    /// (with hidden pairs at the root where 50+ cells are open).
     #[default]
     Basic,
     /// `basic`, plus deletion of forbidden edges whenever basic propagation

@@ -1,0 +1,393 @@
+//! Hidden pairs at the search root, on the band masks.
+//!
+//! # Definition
+//! Two digits `d` and `e` form a *hidden pair* in a unit when the unit's
+//! cells where `d` can go are exactly two, and the same two cells are all
+//! the places of `e` there: those two cells must hold `d` and `e`, so every
+//! other candidate leaves them. Basic propagation ([`super::state`]: naked
+//! and hidden singles, pointing and claiming) does not see it; the matching
+//! levels ([`super::matching`]) do, with every other naked and hidden subset,
+//! at about a hundred times the cost.
+//!
+//! # Where and why
+//! The search runs [`pass`] at its root, between basic propagations, to a
+//! fixed point, where at least [`MIN_OPEN`] cells are unsolved after the
+//! first propagation. Measured (issue 33, `bench -s sudoflow --permute=1`,
+//! BENCHMARKS.md): guesses per puzzle top1465 8.82 -> 7.16, 17-clue 0.64 ->
+//! 0.33 (0.45 with the bound), hardest_1106 84.2 -> 83.7, serg 7.14 -> 7.10.
+//! Pairs at the root cut top1465's guesses as much as the whole forbidden-edge
+//! filter there (6.40 with naked and hidden subsets of all sizes, 6.98 with
+//! naked and hidden pairs, 7.16 with hidden pairs), and hidden pairs are the
+//! subsets the band masks show without a transpose. Deeper than the root the
+//! pass costs more than the guesses it saves (depths 0 and 1: top1465 6.74
+//! guesses, every other set slower). With few cells open (serg's puzzles hold
+//! 35 givens) pairs save nothing, and the pass, about 40 ns with AVX-512,
+//! would be 3% of a serg puzzle: hence the bound.
+//!
+//! # Method
+//! A unit's places of digit `d` are the AND of `d`'s band masks with the
+//! unit's band words ([`UNIT_WORDS`]); rows and boxes lie in one band, a
+//! column's three band words are packed into one word (band `b`'s bits
+//! shifted up `b`, the column's bits being 9 apart). A pair is kept only if
+//! one of its cells is neither solved nor bivalue (so that it strips
+//! something). With AVX-512 ([`pass_avx512`]) a unit's nine digits are the
+//! lanes of one vector: the digits with exactly two such places are keyed by
+//! their places, the others by their lane number with the top bit set, and
+//! `vpconflictd` names for each lane the earlier lanes with the same key.
+//! Both versions strip the same pairs to the same fixed point (the rules only
+//! remove candidates, so the fixed point does not depend on their order).
+
+use super::state::{State, LANES};
+use crate::grid::UNITS;
+
+/// The fewest unsolved cells, after the root's first propagation, for which
+/// the search looks for hidden pairs there (module doc).
+pub(super) const MIN_OPEN: u32 = 50;
+
+/// `UNIT_WORDS[k]`: unit `k` of [`crate::grid::UNITS`] (rows, columns,
+/// boxes) as three band words, bit `9r + c` of word `b` for the cell in band
+/// row `r` of band `b`, column `c`.
+const UNIT_WORDS: [[u32; 3]; 27] = {
+    let mut u = [[0u32; 3]; 27];
+    let mut k = 0;
+    while k < 27 {
+        let mut i = 0;
+        while i < 9 {
+            let cell = UNITS[k][i] as usize;
+            u[k][cell / 27] |= 1 << (cell % 27);
+            i += 1;
+        }
+        k += 1;
+    }
+    u
+};
+
+/// The unsolved cells of the state (its open cells).
+#[inline(always)]
+pub(super) fn open_cells(st: &State) -> u32 {
+    (0..3).map(|b| st.unsolved(b).count_ones()).sum()
+}
+
+/// The unsolved cells of each band that are not bivalue: a hidden pair
+/// strips something iff one of its cells is among them.
+#[inline(always)]
+fn wide_cells(st: &State) -> [u32; 3] {
+    [0, 1, 2].map(|b| st.unsolved(b) & !st.pairs(b))
+}
+
+/// Removes every digit but `d` and `e` from `cells` (three band words);
+/// true if it removed a candidate. (The pass reports only real removals:
+/// a pair found but already stripped, as the bivalue lane may be stale,
+/// must not make the search repeat the pass for ever.)
+#[inline(always)]
+fn strip(st: &mut State, d: usize, e: usize, cells: [u32; 3]) -> bool {
+    let mut removed = false;
+    for f in 0..9 {
+        if f != d && f != e {
+            for (b, &w) in cells.iter().enumerate() {
+                if st.cands[(LANES * b + f) & 63] & w != 0 {
+                    st.remove(f, b, w);
+                    removed = true;
+                }
+            }
+        }
+    }
+    removed
+}
+
+/// One pass over the 27 units of a state at a fixed point of basic
+/// propagation: strips every hidden pair with a cell that is neither solved
+/// nor bivalue; true if it stripped one (the changed masks are dirty, so
+/// basic propagation runs next).
+#[inline(always)]
+pub(super) fn pass(st: &mut State) -> bool {
+    let wide = wide_cells(st);
+    let mut stripped = false;
+    for unit in &UNIT_WORDS {
+        // Digits with exactly two places in the unit, one of them wide.
+        let places = std::array::from_fn::<_, 9, _>(|d| {
+            [0, 1, 2].map(|b| st.cands[(LANES * b + d) & 63] & unit[b])
+        });
+        let mut two = 0u16;
+        for (d, p) in places.iter().enumerate() {
+            let n: u32 = p.iter().map(|w| w.count_ones()).sum();
+            if n == 2 && (0..3).any(|b| p[b] & wide[b] != 0) {
+                two |= 1 << d;
+            }
+        }
+        let mut t = two;
+        while t != 0 {
+            let d = t.trailing_zeros() as usize;
+            t &= t - 1;
+            let mut rest = t;
+            while rest != 0 {
+                let e = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if places[d] == places[e] {
+                    stripped |= strip(st, d, e, places[d]);
+                }
+            }
+        }
+    }
+    stripped
+}
+
+/// [`pass`] with the detection in AVX-512 (module doc): the same pairs
+/// stripped, so the same fixed point.
+///
+/// # Safety
+/// The CPU must have AVX-512 F, VL, BW, DQ and CD.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,avx2,avx512f,avx512vl,avx512bw,avx512dq,avx512cd")]
+pub(super) unsafe fn pass_avx512(st: &mut State) -> bool {
+    use std::arch::x86_64::*;
+    // Lanes 0..9 of a band: its nine digits.
+    const DIGITS: __mmask16 = 0x1ff;
+    // SAFETY: `cands` has 64 lanes, so the 16 from `LANES * b` (b < 3) are in
+    // bounds; unaligned loads need no alignment.
+    let lanes = |b: usize| unsafe {
+        _mm512_maskz_loadu_epi32(DIGITS, st.cands.as_ptr().add(LANES * b) as *const i32)
+    };
+    let cand = [lanes(0), lanes(1), lanes(2)];
+    let wide = wide_cells(st);
+    // Keys no set of places can equal: the lane number with the top bit set.
+    let unique = _mm512_or_si512(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+        _mm512_set1_epi32(i32::MIN),
+    );
+    let one = _mm512_set1_epi32(1);
+    // For the places `x` of each digit (lanes) in a unit and the unit's wide
+    // cells in the same packing: the lanes whose two places equal an earlier
+    // lane's, and per lane the earlier lanes with the same key.
+    let pairs = |x: __m512i, wide: u32| {
+        let y = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
+        let z = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
+        let two = _mm512_test_epi32_mask(y, y)
+            & _mm512_test_epi32_mask(x, _mm512_set1_epi32(wide as i32))
+            & !_mm512_test_epi32_mask(z, z);
+        let conflicts = _mm512_conflict_epi32(_mm512_mask_blend_epi32(two, unique, x));
+        (
+            _mm512_mask_test_epi32_mask(two, conflicts, conflicts),
+            conflicts,
+        )
+    };
+    // Strips the pairs found: lane `e` with the lowest earlier lane `d`;
+    // `cells(st, e)` gives the places as band words.
+    let strip_found = |st: &mut State,
+                       hits: __mmask16,
+                       conflicts: __m512i,
+                       cells: &dyn Fn(&State, usize) -> [u32; 3]| {
+        let mut removed = false;
+        let mut earlier = [0u32; 16];
+        // SAFETY: 16 lanes into 16 words.
+        unsafe { _mm512_storeu_si512(earlier.as_mut_ptr() as *mut _, conflicts) };
+        let mut h = hits;
+        while h != 0 {
+            let e = h.trailing_zeros() as usize & 15;
+            h &= h - 1;
+            let d = earlier[e].trailing_zeros() as usize & 15;
+            let places = cells(st, e);
+            removed |= strip(st, d, e, places);
+        }
+        removed
+    };
+    let mut stripped = false;
+    for b in 0..3 {
+        for unit in &UNIT_WORDS[..] {
+            // Rows and boxes of band b (a column has bits in every band).
+            let w = unit[b];
+            if w == 0 || unit[(b + 1) % 3] != 0 {
+                continue;
+            }
+            let (hits, conflicts) = pairs(
+                _mm512_and_si512(cand[b], _mm512_set1_epi32(w as i32)),
+                wide[b],
+            );
+            if hits != 0 {
+                stripped |= strip_found(st, hits, conflicts, &|s: &State, e: usize| {
+                    let mut cells = [0; 3];
+                    cells[b] = s.cands[(LANES * b + e) & 63] & w;
+                    cells
+                });
+            }
+        }
+    }
+    for unit in &UNIT_WORDS[9..18] {
+        // Column words: the same in every band.
+        let w = unit[0];
+        let col = _mm512_set1_epi32(w as i32);
+        let x = _mm512_or_si512(
+            _mm512_or_si512(
+                _mm512_and_si512(cand[0], col),
+                _mm512_slli_epi32::<1>(_mm512_and_si512(cand[1], col)),
+            ),
+            _mm512_slli_epi32::<2>(_mm512_and_si512(cand[2], col)),
+        );
+        let packed = (wide[0] & w) | (wide[1] & w) << 1 | (wide[2] & w) << 2;
+        let (hits, conflicts) = pairs(x, packed);
+        if hits != 0 {
+            stripped |= strip_found(st, hits, conflicts, &|s: &State, e: usize| {
+                [0, 1, 2].map(|b| s.cands[(LANES * b + e) & 63] & w)
+            });
+        }
+    }
+    stripped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Grid, UNITS};
+    use crate::solver::{SolveOptions, Solver};
+    use rand::{Rng, SeedableRng};
+
+    /// Per-cell candidate masks (bit `d` = digit `d + 1`) of a state.
+    fn cell_masks(st: &State) -> [u16; 81] {
+        std::array::from_fn(|c| {
+            (0..9)
+                .filter(|&d| st.cands[LANES * (c / 27) + d] >> (c % 27) & 1 == 1)
+                .fold(0, |m, d| m | 1 << d)
+        })
+    }
+
+    /// The hidden pairs of `cands` that would strip a candidate, by the
+    /// definition over 81 per-cell masks: (unit, d, e).
+    fn plain_strippable(cands: &[u16; 81]) -> Vec<(usize, usize, usize)> {
+        let mut found = vec![];
+        for (k, unit) in UNITS.iter().enumerate() {
+            let places = |d: usize| {
+                unit.iter()
+                    .enumerate()
+                    .filter(|&(_, &c)| cands[c as usize] >> d & 1 == 1)
+                    .fold(0u16, |m, (i, _)| m | 1 << i)
+            };
+            for d in 0..9 {
+                for e in d + 1..9 {
+                    let (p, q) = (places(d), places(e));
+                    let extra = unit.iter().enumerate().any(|(i, &c)| {
+                        p >> i & 1 == 1 && cands[c as usize] & !(1 << d | 1 << e) != 0
+                    });
+                    if p == q && p.count_ones() == 2 && extra {
+                        found.push((k, d, e));
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Random puzzles cut from random grids: `givens` cells kept.
+    fn puzzles(seed: u64, n: usize, givens: std::ops::Range<usize>) -> Vec<(Grid, Grid)> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut solver = Solver::new(SolveOptions::default());
+        (0..n)
+            .map(|_| {
+                let grid = solver
+                    .solve_random(&Grid::EMPTY, &mut rng)
+                    .solution
+                    .unwrap();
+                let keep = rng.gen_range(givens.clone());
+                let mut cells: Vec<usize> = (0..81).collect();
+                for i in 0..keep {
+                    let j = rng.gen_range(i..81);
+                    cells.swap(i, j);
+                }
+                let mut puzzle = Grid::EMPTY;
+                for &c in &cells[..keep] {
+                    puzzle.set(c, grid.get(c));
+                }
+                (puzzle, grid)
+            })
+            .collect()
+    }
+
+    /// Runs `pass` and basic propagation to their fixed point; the number of
+    /// passes that stripped, or None at a dead end.
+    fn settle(st: &mut State, pass: &mut dyn FnMut(&mut State) -> bool) -> Option<usize> {
+        let mut strips = 0;
+        while pass(st) {
+            strips += 1;
+            st.propagate().ok()?;
+        }
+        Some(strips)
+    }
+
+    /// At the fixed point no hidden pair strips anything (checked by the
+    /// definition), no digit of the puzzle's solution was removed, and the
+    /// AVX-512 pass (where the CPU has it) reaches the same candidates.
+    #[test]
+    fn strips_every_hidden_pair_and_keeps_the_solution() {
+        let mut stripped = 0;
+        for (puzzle, solution) in puzzles(33, 1500, 20..30) {
+            let mut st = State::from_grid(&puzzle);
+            if st.propagate().is_err() {
+                panic!(
+                    "a puzzle cut from a grid has a solution: {}",
+                    puzzle.to_line()
+                );
+            }
+            let before = cell_masks(&st);
+            let mut scalar = st;
+            let strips = settle(&mut scalar, &mut pass).expect("the solution survives");
+            let after = cell_masks(&scalar);
+            assert!(plain_strippable(&after).is_empty(), "{}", puzzle.to_line());
+            for c in 0..81 {
+                let digit = 1 << (solution.get(c) - 1);
+                assert!(
+                    after[c] & digit != 0,
+                    "{} lost its solution at cell {c}",
+                    puzzle.to_line()
+                );
+                assert_eq!(after[c] & !before[c], 0, "candidates only leave");
+            }
+            if strips > 0 {
+                assert!(!plain_strippable(&before).is_empty());
+                stripped += 1;
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("avx512cd")
+            {
+                let mut vector = st;
+                // SAFETY: the CPU has the features, checked above.
+                settle(&mut vector, &mut |s| unsafe { pass_avx512(s) }).unwrap();
+                assert_eq!(cell_masks(&vector), after, "{}", puzzle.to_line());
+            }
+        }
+        // Enough puzzles where pairs strip something for the test to bite.
+        assert!(stripped > 100, "{stripped} puzzles stripped");
+    }
+
+    /// A pair of digits whose places in a row are two cells, one of them
+    /// with a third digit: the third digit leaves that cell, and nothing
+    /// else changes.
+    #[test]
+    fn strips_the_other_digits_from_a_pair_s_cells() {
+        let mut st = State::from_grid(&Grid::EMPTY);
+        // Row 0: digits 1 and 2 only at columns 0 and 1; column 0 also
+        // holds 3. Remove 1 and 2 from columns 2..9 of row 0.
+        for d in 0..2 {
+            st.remove(d, 0, 0x1fc);
+        }
+        for c in 0..2 {
+            for d in 3..9 {
+                st.remove(d, 0, 1 << c);
+            }
+        }
+        st.remove(2, 0, 1 << 1);
+        let before = cell_masks(&st);
+        assert_eq!((before[0], before[1]), (0b111, 0b011));
+        let mut scalar = st;
+        assert!(pass(&mut scalar));
+        let after = cell_masks(&scalar);
+        assert_eq!(after[0], 0b011);
+        for c in 1..81 {
+            assert_eq!(after[c], before[c], "cell {c}");
+        }
+        // Nothing left to strip.
+        assert!(!pass(&mut scalar));
+    }
+}
