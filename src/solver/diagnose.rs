@@ -133,8 +133,9 @@ pub fn root_contradiction(
 
 /// Hidden pairs: two digits with the same two places in a unit leave those
 /// cells no other candidate (the givens keep theirs, as in [`pass`]);
-/// whether it removed a candidate.
-fn hidden_pairs(cands: &mut [u16; 81], protect: &[u16; 81]) -> bool {
+/// whether it removed a candidate. (Also the definition the search's
+/// hidden pairs are tested against, `super::hidden_pairs`.)
+pub(super) fn hidden_pairs(cands: &mut [u16; 81], protect: &[u16; 81]) -> bool {
     let before = *cands;
     for unit in &UNITS {
         let places = |cands: &[u16; 81], d: usize| {
