@@ -13,11 +13,12 @@
 //! The search runs [`pass`] at its root, between basic propagations, to a
 //! fixed point, where at least [`MIN_OPEN`] cells are unsolved after the
 //! first propagation. Measured (issue 33, `bench -s sudoflow --permute=1`,
-//! BENCHMARKS.md): guesses per puzzle top1465 8.82 -> 7.16, 17-clue 0.64 ->
-//! 0.33 (0.45 with the bound), hardest_1106 84.2 -> 83.7, serg 7.14 -> 7.10.
-//! Pairs at the root cut top1465's guesses by most of what the whole forbidden-edge
-//! filter there (6.40 with naked and hidden subsets of all sizes, 6.98 with
-//! naked and hidden pairs, 7.16 with hidden pairs), and hidden pairs are the
+//! BENCHMARKS.md), guesses per puzzle with the bound: top1465 8.82 -> 7.17,
+//! 17-clue 0.64 -> 0.46 (0.33 without it), hardest_1106 84.2 -> 83.7, serg
+//! 7.14 unchanged. Pairs at the root cut top1465's guesses by most of what the
+//! whole forbidden-edge filter does there (6.40 with naked and hidden subsets
+//! of all sizes, 6.98 with naked and hidden pairs, 7.16 with hidden pairs,
+//! all without the bound), and hidden pairs are the
 //! subsets the band masks show without a transpose. At depths 0 and 1
 //! (50+ open cells) top1465 guesses 6.88 times and runs 5% faster than with
 //! the root alone, but 17-clue and serg ran slower, so the root alone it is.
