@@ -181,8 +181,8 @@ trait Path {
         Self::propagate(st)
     }
     /// One pass of [`hidden_pairs::pass`] at a fixed point; true if it
-    /// removed a candidate. The AVX2 and AVX-512 paths find the pairs with
-    /// vector compares ([`hidden_pairs::pass_avx2`],
+    /// removed a candidate. On x86_64 every path finds the pairs with vector
+    /// compares ([`hidden_pairs::pass_sse2`], [`hidden_pairs::pass_avx2`],
     /// [`hidden_pairs::pass_avx512`]); the same fixed point.
     #[inline(always)]
     fn hidden_pairs(st: &mut State) -> bool {
@@ -201,6 +201,11 @@ impl Path for Baseline {
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
         st.propagate_body::<false>()
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn hidden_pairs(st: &mut State) -> bool {
+        hidden_pairs::pass_sse2(st)
     }
 }
 
