@@ -93,6 +93,7 @@ for set in "${sets[@]}"; do
         out=$(taskset -c "$core" "$sudoflow" bench -s sudoflow --limit 2 -t "$time_s" -w "$warmup" "${s_protocol[@]}" --format csv "$file")
         s_rate=$(column puzzles_per_sec <<<"$out")
         s_guesses+=("$(column guesses_per_puzzle <<<"$out")")
+        s_path=$(column target_features <<<"$out")
         t_rates+=("$t_rate") s_rates+=("$s_rate")
         ratios+=("$(awk -v s="$s_rate" -v t="$t_rate" 'BEGIN { print s / t }')")
     done
@@ -105,4 +106,5 @@ for set in "${sets[@]}"; do
         "$r" "$lo" "$hi" "$(printf '%s\n' "${t_guesses[@]}" | mean)" "$(printf '%s\n' "${s_guesses[@]}" | mean)"
 done
 echo
+echo "# sudoflow's instruction sets (bench's target_features; SUDOFLOW_SIMD chooses the solver's): $s_path"
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

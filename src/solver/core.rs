@@ -181,8 +181,9 @@ trait Path {
         Self::propagate(st)
     }
     /// One pass of [`hidden_pairs::pass`] at a fixed point; true if it
-    /// removed a candidate. The AVX-512 path finds the pairs with vector
-    /// compares ([`hidden_pairs::pass_avx512`]); the same fixed point.
+    /// removed a candidate. On x86_64 every path finds the pairs with vector
+    /// compares ([`hidden_pairs::pass_sse2`], [`hidden_pairs::pass_avx2`],
+    /// [`hidden_pairs::pass_avx512`]); the same fixed point.
     #[inline(always)]
     fn hidden_pairs(st: &mut State) -> bool {
         hidden_pairs::pass(st)
@@ -200,6 +201,11 @@ impl Path for Baseline {
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
         st.propagate_body::<false>()
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn hidden_pairs(st: &mut State) -> bool {
+        hidden_pairs::pass_sse2(st)
     }
 }
 
@@ -219,6 +225,11 @@ impl<const PEXT: bool> Path for Avx2<PEXT> {
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
         st.propagate_body::<PEXT>()
+    }
+    #[inline(always)]
+    fn hidden_pairs(st: &mut State) -> bool {
+        // SAFETY: this path only runs where the CPU has AVX2, BMI1, POPCNT.
+        unsafe { hidden_pairs::pass_avx2(st) }
     }
 }
 

@@ -35,7 +35,14 @@
 //! lanes of one vector: the digits with exactly two such places are keyed by
 //! their places, the others by their lane number with the top bit set, and
 //! `vpconflictd` names for each lane the earlier lanes with the same key.
-//! Both versions strip the same pairs to the same fixed point (the rules only
+//! With AVX2 ([`pass_avx2`]) digits 1-8 are the lanes and digit 9 a scalar
+//! beside them, and four rotations of the keys find the equal lanes; with
+//! SSE2 ([`pass_sse2`], the x86_64 baseline) two vectors of four. The
+//! scalar [`pass`] (other architectures) reads 27 band words a unit: on
+//! the AVX2 and SSE2 paths it cost more than the guesses it saved (top1465
+//! 10% and 22% slower than with no pass), the vector passes less (9% and 5%
+//! faster; `bench -s sudoflow --permute=R`, issue 33, BENCHMARKS.md).
+//! Every version strips the same pairs to the same fixed point (the rules only
 //! remove candidates, so the fixed point does not depend on their order).
 
 use super::state::{State, LANES};
@@ -133,8 +140,91 @@ pub(super) fn pass(st: &mut State) -> bool {
     stripped
 }
 
+/// Rows and boxes of a band as band words: bits `9r..9r + 9` for band row
+/// `r`, and columns `3k..3k + 3` of each band row for box `k`.
+const BAND_UNITS: [u32; 6] = [
+    0x1ff,
+    0x1ff << 9,
+    0x1ff << 18,
+    0x1c0e07,
+    0x1c0e07 << 3,
+    0x1c0e07 << 6,
+];
+
+/// Column 0 in a band word (bits 0, 9, 18); column `c` is this shifted up `c`.
+const COLUMN: u32 = 0x40201;
+
+/// Key of lanes that hold no pair: the lane (digit) number with the top bit
+/// set, which no set of places has.
+const NO_PAIR: u32 = 1 << 31;
+
+/// Digit 9's key in a unit where its places are `x9` and the wide cells
+/// `wide` (same packing): the places if they are two, one of them wide;
+/// else [`NO_PAIR`] with its digit number.
+#[inline(always)]
+fn key9(x9: u32, wide: u32) -> u32 {
+    let y = x9 & x9.wrapping_sub(1);
+    if y != 0 && y & (y - 1) == 0 && x9 & wide != 0 {
+        x9
+    } else {
+        NO_PAIR | 8
+    }
+}
+
+/// The unit loop of the vector passes: for each row and box of each band,
+/// then each column, `find(band, w, wide)` gives the unit's nine digit keys
+/// (places, or [`NO_PAIR`] with the digit: see [`pass_avx2`]) when two are
+/// equal, from the state the pass began with; `band` is the unit's band
+/// (`w` a band word) or `None` for a column (`w` a column word, [`COLUMN`],
+/// and the keys and `wide` packed with band `b`'s bits shifted up `b`).
+/// Each two digits with equal keys are stripped as found now.
+#[inline(always)]
+fn strip_units(
+    st: &mut State,
+    mut find: impl FnMut(Option<usize>, u32, u32) -> Option<[u32; 9]>,
+) -> bool {
+    let wide = wide_cells(st);
+    let mut stripped = false;
+    let mut strip_equal =
+        |st: &mut State, key: [u32; 9], cells: &dyn Fn(&State, usize) -> [u32; 3]| {
+            for d in 0..9 {
+                for e in d + 1..9 {
+                    if key[d] == key[e] && key[d] & NO_PAIR == 0 {
+                        let places = cells(st, e);
+                        stripped |= strip(st, d, e, places);
+                    }
+                }
+            }
+        };
+    for (b, &wide_b) in wide.iter().enumerate() {
+        for w in BAND_UNITS {
+            if let Some(key) = find(Some(b), w, wide_b) {
+                strip_equal(st, key, &|s: &State, e: usize| {
+                    let mut cells = [0; 3];
+                    cells[b] = s.cands[(LANES * b + e) & 63] & w;
+                    cells
+                });
+            }
+        }
+    }
+    for c in 0..9 {
+        let w = COLUMN << c;
+        let packed = (wide[0] & w) | (wide[1] & w) << 1 | (wide[2] & w) << 2;
+        if let Some(key) = find(None, w, packed) {
+            strip_equal(st, key, &|s: &State, e: usize| {
+                [0, 1, 2].map(|b| s.cands[(LANES * b + e) & 63] & w)
+            });
+        }
+    }
+    stripped
+}
+
 /// [`pass`] with the detection in AVX-512 (module doc): the same pairs
 /// stripped, so the same fixed point.
+///
+/// A band's nine digits are the lanes of one vector; per unit, the lanes
+/// whose places are two, one of them wide, are keyed by the places, the
+/// others as [`NO_PAIR`], and `vpconflictd` finds equal keys.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F, VL, BW, DQ and CD.
@@ -150,89 +240,189 @@ pub(super) unsafe fn pass_avx512(st: &mut State) -> bool {
         _mm512_maskz_loadu_epi32(DIGITS, st.cands.as_ptr().add(LANES * b) as *const i32)
     };
     let cand = [lanes(0), lanes(1), lanes(2)];
-    let wide = wide_cells(st);
-    // Keys no set of places can equal: the lane number with the top bit set.
     let unique = _mm512_or_si512(
         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-        _mm512_set1_epi32(i32::MIN),
+        _mm512_set1_epi32(NO_PAIR as i32),
     );
     let one = _mm512_set1_epi32(1);
-    // For the places `x` of each digit (lanes) in a unit and the unit's wide
-    // cells in the same packing: the lanes whose two places equal an earlier
-    // lane's, and per lane the earlier lanes with the same key.
-    let pairs = |x: __m512i, wide: u32| {
+    strip_units(st, |band, w, wide| {
+        let unit = _mm512_set1_epi32(w as i32);
+        let x = match band {
+            Some(b) => _mm512_and_si512(cand[b], unit),
+            None => _mm512_or_si512(
+                _mm512_or_si512(
+                    _mm512_and_si512(cand[0], unit),
+                    _mm512_slli_epi32::<1>(_mm512_and_si512(cand[1], unit)),
+                ),
+                _mm512_slli_epi32::<2>(_mm512_and_si512(cand[2], unit)),
+            ),
+        };
         let y = _mm512_and_si512(x, _mm512_sub_epi32(x, one));
         let z = _mm512_and_si512(y, _mm512_sub_epi32(y, one));
         let two = _mm512_test_epi32_mask(y, y)
             & _mm512_test_epi32_mask(x, _mm512_set1_epi32(wide as i32))
             & !_mm512_test_epi32_mask(z, z);
-        let conflicts = _mm512_conflict_epi32(_mm512_mask_blend_epi32(two, unique, x));
-        (
-            _mm512_mask_test_epi32_mask(two, conflicts, conflicts),
-            conflicts,
-        )
-    };
-    // Strips the pairs found: lane `e` with the lowest earlier lane `d`;
-    // `cells(st, e)` gives the places as band words.
-    let strip_found = |st: &mut State,
-                       hits: __mmask16,
-                       conflicts: __m512i,
-                       cells: &dyn Fn(&State, usize) -> [u32; 3]| {
-        let mut removed = false;
-        let mut earlier = [0u32; 16];
+        let k = _mm512_mask_blend_epi32(two, unique, x);
+        let conflicts = _mm512_conflict_epi32(k);
+        if _mm512_mask_test_epi32_mask(two, conflicts, conflicts) == 0 {
+            return None;
+        }
+        let mut key = [0u32; 16];
         // SAFETY: 16 lanes into 16 words.
-        unsafe { _mm512_storeu_si512(earlier.as_mut_ptr() as *mut _, conflicts) };
-        let mut h = hits;
-        while h != 0 {
-            let e = h.trailing_zeros() as usize & 15;
-            h &= h - 1;
-            let d = earlier[e].trailing_zeros() as usize & 15;
-            let places = cells(st, e);
-            removed |= strip(st, d, e, places);
-        }
-        removed
+        unsafe { _mm512_storeu_si512(key.as_mut_ptr() as *mut _, k) };
+        Some(std::array::from_fn(|d| key[d]))
+    })
+}
+
+/// [`pass`] with the detection in AVX2 (module doc): the same pairs
+/// stripped, so the same fixed point.
+///
+/// A band's digits 1-8 are the eight lanes of one vector, digit 9 a scalar
+/// beside it ([`key9`]). For each unit, the lanes whose places are exactly
+/// two, one of them wide, are keyed by those places and the others as
+/// [`NO_PAIR`]; four rotations of the keys and a compare each find every
+/// two equal lanes. Only a unit where two digits share their places (rare)
+/// is read again lane by lane.
+///
+/// # Safety
+/// The CPU must have AVX2, BMI1 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,avx2")]
+pub(super) unsafe fn pass_avx2(st: &mut State) -> bool {
+    use std::arch::x86_64::*;
+    // SAFETY: `cands` has 64 lanes, so the 8 from `LANES * b` (b < 3) are in
+    // bounds; unaligned loads need no alignment.
+    let lanes = |b: usize| unsafe {
+        _mm256_loadu_si256(st.cands.as_ptr().add(LANES * b) as *const __m256i)
     };
-    let mut stripped = false;
-    for b in 0..3 {
-        for unit in &UNIT_WORDS[..] {
-            // Rows and boxes of band b (a column has bits in every band).
-            let w = unit[b];
-            if w == 0 || unit[(b + 1) % 3] != 0 {
-                continue;
-            }
-            let (hits, conflicts) = pairs(
-                _mm512_and_si512(cand[b], _mm512_set1_epi32(w as i32)),
-                wide[b],
-            );
-            if hits != 0 {
-                stripped |= strip_found(st, hits, conflicts, &|s: &State, e: usize| {
-                    let mut cells = [0; 3];
-                    cells[b] = s.cands[(LANES * b + e) & 63] & w;
-                    cells
-                });
-            }
-        }
-    }
-    for unit in &UNIT_WORDS[9..18] {
-        // Column words: the same in every band.
-        let w = unit[0];
-        let col = _mm512_set1_epi32(w as i32);
-        let x = _mm512_or_si512(
-            _mm512_or_si512(
-                _mm512_and_si512(cand[0], col),
-                _mm512_slli_epi32::<1>(_mm512_and_si512(cand[1], col)),
+    let cand = [lanes(0), lanes(1), lanes(2)];
+    let nine = [0, 1, 2].map(|b| st.cands[(LANES * b + 8) & 63]);
+    let unique = _mm256_or_si256(
+        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+        _mm256_set1_epi32(NO_PAIR as i32),
+    );
+    let rotations = [
+        _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 0),
+        _mm256_setr_epi32(2, 3, 4, 5, 6, 7, 0, 1),
+        _mm256_setr_epi32(3, 4, 5, 6, 7, 0, 1, 2),
+        _mm256_setr_epi32(4, 5, 6, 7, 0, 1, 2, 3),
+    ];
+    let one = _mm256_set1_epi32(1);
+    let zero = _mm256_setzero_si256();
+    strip_units(st, |band, w, wide| {
+        let unit = _mm256_set1_epi32(w as i32);
+        let (x, x9) = match band {
+            Some(b) => (_mm256_and_si256(cand[b], unit), nine[b] & w),
+            None => (
+                _mm256_or_si256(
+                    _mm256_or_si256(
+                        _mm256_and_si256(cand[0], unit),
+                        _mm256_slli_epi32::<1>(_mm256_and_si256(cand[1], unit)),
+                    ),
+                    _mm256_slli_epi32::<2>(_mm256_and_si256(cand[2], unit)),
+                ),
+                (nine[0] & w) | (nine[1] & w) << 1 | (nine[2] & w) << 2,
             ),
-            _mm512_slli_epi32::<2>(_mm512_and_si512(cand[2], col)),
+        };
+        let y = _mm256_and_si256(x, _mm256_sub_epi32(x, one));
+        let z = _mm256_and_si256(y, _mm256_sub_epi32(y, one));
+        let narrow = _mm256_cmpeq_epi32(_mm256_and_si256(x, _mm256_set1_epi32(wide as i32)), zero);
+        let two = _mm256_andnot_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi32(y, zero), narrow),
+            _mm256_cmpeq_epi32(z, zero),
         );
-        let packed = (wide[0] & w) | (wide[1] & w) << 1 | (wide[2] & w) << 2;
-        let (hits, conflicts) = pairs(x, packed);
-        if hits != 0 {
-            stripped |= strip_found(st, hits, conflicts, &|s: &State, e: usize| {
-                [0, 1, 2].map(|b| s.cands[(LANES * b + e) & 63] & w)
-            });
+        let k = _mm256_blendv_epi8(unique, x, two);
+        let k9 = key9(x9, wide);
+        let mut equal = _mm256_cmpeq_epi32(k, _mm256_set1_epi32(k9 as i32));
+        for r in rotations {
+            equal = _mm256_or_si256(
+                equal,
+                _mm256_cmpeq_epi32(k, _mm256_permutevar8x32_epi32(k, r)),
+            );
         }
+        if _mm256_testz_si256(equal, equal) != 0 {
+            return None;
+        }
+        let mut key = [k9; 9];
+        // SAFETY: 8 lanes into the first 8 words.
+        unsafe { _mm256_storeu_si256(key.as_mut_ptr() as *mut __m256i, k) };
+        Some(key)
+    })
+}
+
+/// [`pass`] with the detection in SSE2, the x86_64 baseline: [`pass_avx2`]
+/// with digits 1-4 and 5-8 in two vectors, whose equal lanes two rotations
+/// of each and four of one against the other find. The same pairs stripped,
+/// so the same fixed point.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn pass_sse2(st: &mut State) -> bool {
+    use std::arch::x86_64::*;
+    // SAFETY (the intrinsics): SSE2 is part of x86_64. The loads: `cands`
+    // has 64 lanes, so the 8 from `LANES * b` (b < 3) are in bounds;
+    // unaligned loads need no alignment.
+    unsafe {
+        let lanes = |i: usize| _mm_loadu_si128(st.cands.as_ptr().add(i) as *const __m128i);
+        let cand = [0, 1, 2].map(|b| [lanes(LANES * b), lanes(LANES * b + 4)]);
+        let nine = [0, 1, 2].map(|b| st.cands[(LANES * b + 8) & 63]);
+        let unique = [_mm_setr_epi32(0, 1, 2, 3), _mm_setr_epi32(4, 5, 6, 7)]
+            .map(|u| _mm_or_si128(u, _mm_set1_epi32(NO_PAIR as i32)));
+        let one = _mm_set1_epi32(1);
+        let zero = _mm_setzero_si128();
+        strip_units(st, |band, w, wide| {
+            let unit = _mm_set1_epi32(w as i32);
+            let widev = _mm_set1_epi32(wide as i32);
+            let (x9, k) = match band {
+                Some(b) => (nine[b] & w, [0, 1].map(|h| _mm_and_si128(cand[b][h], unit))),
+                None => (
+                    (nine[0] & w) | (nine[1] & w) << 1 | (nine[2] & w) << 2,
+                    [0, 1].map(|h| {
+                        _mm_or_si128(
+                            _mm_or_si128(
+                                _mm_and_si128(cand[0][h], unit),
+                                _mm_slli_epi32::<1>(_mm_and_si128(cand[1][h], unit)),
+                            ),
+                            _mm_slli_epi32::<2>(_mm_and_si128(cand[2][h], unit)),
+                        )
+                    }),
+                ),
+            };
+            let k = [0, 1].map(|h| {
+                let x = k[h];
+                let y = _mm_and_si128(x, _mm_sub_epi32(x, one));
+                let z = _mm_and_si128(y, _mm_sub_epi32(y, one));
+                let narrow = _mm_cmpeq_epi32(_mm_and_si128(x, widev), zero);
+                let two = _mm_andnot_si128(
+                    _mm_or_si128(_mm_cmpeq_epi32(y, zero), narrow),
+                    _mm_cmpeq_epi32(z, zero),
+                );
+                _mm_or_si128(_mm_and_si128(two, x), _mm_andnot_si128(two, unique[h]))
+            });
+            let k9 = key9(x9, wide);
+            let nine_key = _mm_set1_epi32(k9 as i32);
+            let [a, b] = k;
+            let equal = [
+                _mm_cmpeq_epi32(a, nine_key),
+                _mm_cmpeq_epi32(b, nine_key),
+                _mm_cmpeq_epi32(a, _mm_shuffle_epi32::<0x39>(a)),
+                _mm_cmpeq_epi32(a, _mm_shuffle_epi32::<0x4e>(a)),
+                _mm_cmpeq_epi32(b, _mm_shuffle_epi32::<0x39>(b)),
+                _mm_cmpeq_epi32(b, _mm_shuffle_epi32::<0x4e>(b)),
+                _mm_cmpeq_epi32(a, b),
+                _mm_cmpeq_epi32(a, _mm_shuffle_epi32::<0x39>(b)),
+                _mm_cmpeq_epi32(a, _mm_shuffle_epi32::<0x4e>(b)),
+                _mm_cmpeq_epi32(a, _mm_shuffle_epi32::<0x93>(b)),
+            ]
+            .into_iter()
+            .fold(zero, |acc, e| _mm_or_si128(acc, e));
+            if _mm_movemask_epi8(equal) == 0 {
+                return None;
+            }
+            let mut key = [k9; 9];
+            _mm_storeu_si128(key.as_mut_ptr() as *mut __m128i, a);
+            _mm_storeu_si128(key.as_mut_ptr().add(4) as *mut __m128i, b);
+            Some(key)
+        })
     }
-    stripped
 }
 
 #[cfg(test)]
@@ -326,6 +516,22 @@ mod tests {
             if strips > 0 {
                 assert!(strippable(&before));
                 stripped += 1;
+            }
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut vector = st;
+                settle(&mut vector, &mut pass_sse2).unwrap();
+                assert_eq!(cell_masks(&vector), after, "{}", puzzle.to_line());
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("popcnt")
+            {
+                let mut vector = st;
+                // SAFETY: the CPU has the features, checked above.
+                settle(&mut vector, &mut |s| unsafe { pass_avx2(s) }).unwrap();
+                assert_eq!(cell_masks(&vector), after, "{}", puzzle.to_line());
             }
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx512f")
