@@ -140,19 +140,17 @@ pub(super) fn pass(st: &mut State) -> bool {
     stripped
 }
 
-/// Rows and boxes of a band as band words: bits `9r..9r + 9` for band row
-/// `r`, and columns `3k..3k + 3` of each band row for box `k`.
-const BAND_UNITS: [u32; 6] = [
-    0x1ff,
-    0x1ff << 9,
-    0x1ff << 18,
-    0x1c0e07,
-    0x1c0e07 << 3,
-    0x1c0e07 << 6,
-];
+/// Rows and boxes of a band as band words (the same in every band): band 0's
+/// rows and boxes in [`UNIT_WORDS`], bits `9r..9r + 9` for band row `r`, and
+/// columns `3k..3k + 3` of each band row for box `k`.
+const BAND_UNITS: [u32; 6] = {
+    let u = UNIT_WORDS;
+    [u[0][0], u[1][0], u[2][0], u[18][0], u[19][0], u[20][0]]
+};
 
-/// Column 0 in a band word (bits 0, 9, 18); column `c` is this shifted up `c`.
-const COLUMN: u32 = 0x40201;
+/// Column 0 in a band word (bits 0, 9, 18; [`UNIT_WORDS`]); column `c` is
+/// this shifted up `c`.
+const COLUMN: u32 = UNIT_WORDS[9][0];
 
 /// Key of lanes that hold no pair: the lane (digit) number with the top bit
 /// set, which no set of places has.
