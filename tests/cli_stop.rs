@@ -54,10 +54,30 @@ fn write_input(dir: &Path, lines: &[String]) -> PathBuf {
     path
 }
 
+/// CPU time (user and system, all threads) that process `pid` has used:
+/// fields 14 and 15 of `/proc/PID/stat`, in clock ticks; zero once it is
+/// gone.
+fn cpu_time(pid: u32) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // After the command name's closing parenthesis, field 3 (the state)
+    // comes first.
+    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .map(|v| v.parse::<u64>().unwrap())
+        .sum();
+    // SAFETY: sysconf only reads a system constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Duration::from_millis(ticks * 1000 / per_second)
+}
+
 /// Starts `sudoflow ARGS -o out`, waits until it has created the output and
-/// then a little more (so that it works on the slow record), sends `sig`,
-/// and waits up to 30 s for it to end (else kills it and fails): its exit
-/// code and stderr.
+/// used 400 ms of CPU time (so that it works on the slow record: the quick
+/// ones take microseconds, and CPU time, unlike a wall-clock wait, is not
+/// shortened by a loaded machine), sends `sig`, and waits up to 30 s for it
+/// to end (else kills it and fails): its exit code and stderr.
 fn stop(args: &[&str], out: &Path, sig: &str) -> (i32, String) {
     let mut child: Child = std::process::Command::new(bin())
         .args(args)
@@ -76,7 +96,17 @@ fn stop(args: &[&str], out: &Path, sig: &str) -> (i32, String) {
         assert!(start.elapsed() < Duration::from_secs(30), "no output file");
         std::thread::sleep(Duration::from_millis(5));
     }
-    std::thread::sleep(Duration::from_millis(400));
+    while cpu_time(child.id()) < Duration::from_millis(400) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended before it could be stopped"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{args:?} used less than 400 ms of CPU time in 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     assert!(
         child.try_wait().unwrap().is_none(),
         "{args:?} ended before it could be stopped"
