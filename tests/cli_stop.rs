@@ -73,6 +73,31 @@ fn cpu_time(pid: u32) -> Duration {
     Duration::from_millis(ticks * 1000 / per_second)
 }
 
+/// Polls `ready` every 5 ms until it holds. Fails if the run `child`
+/// (`sudoflow ARGS`) ends first; kills it and fails if `limit_s` seconds
+/// pass from `start` (so that work which may never end is not left running).
+fn wait_for(
+    child: &mut Child,
+    args: &[&str],
+    start: Instant,
+    limit_s: u64,
+    what: &str,
+    mut ready: impl FnMut() -> bool,
+) {
+    while !ready() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended before it could be stopped"
+        );
+        if start.elapsed() > Duration::from_secs(limit_s) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?} did not {what} in {limit_s} s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Starts `sudoflow ARGS -o out`, waits until it has created the output and
 /// used 400 ms of CPU time (so that it works on the slow record: the quick
 /// ones take microseconds, and CPU time, unlike a wall-clock wait, is not
@@ -88,31 +113,23 @@ fn stop(args: &[&str], out: &Path, sig: &str) -> (i32, String) {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while !partial(out).exists() {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "{args:?} ended before it could be stopped"
-        );
-        if start.elapsed() > Duration::from_secs(30) {
-            // Not left running after the test (its work may never end).
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("{args:?}: no output file in 30 s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    while cpu_time(child.id()) < Duration::from_millis(400) {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "{args:?} ended before it could be stopped"
-        );
-        if start.elapsed() > Duration::from_secs(120) {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("{args:?} used less than 400 ms of CPU time in 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for(
+        &mut child,
+        args,
+        start,
+        30,
+        "create its output file",
+        || partial(out).exists(),
+    );
+    let id = child.id();
+    wait_for(
+        &mut child,
+        args,
+        start,
+        120,
+        "use 400 ms of CPU time",
+        || cpu_time(id) >= Duration::from_millis(400),
+    );
     assert!(
         child.try_wait().unwrap().is_none(),
         "{args:?} ended before it could be stopped"
