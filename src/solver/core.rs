@@ -174,8 +174,9 @@ trait Path {
     fn propagate(st: &mut State) -> Result<(), Dead>;
     /// [`Path::propagate`] of the search root, where every mask of a band
     /// with a given is dirty at once: the AVX-512 path first updates all 27
-    /// masks in one vector pass ([`State::root_pass_avx512`]); the others
-    /// propagate as at any node.
+    /// masks in one vector pass ([`State::root_pass_avx512`]), the AVX2
+    /// paths in the same pass written lane by lane
+    /// ([`State::root_pass_lanes`]); the baseline propagates as at any node.
     #[inline(always)]
     fn propagate_root(st: &mut State) -> Result<(), Dead> {
         Self::propagate(st)
@@ -225,6 +226,11 @@ impl<const PEXT: bool> Path for Avx2<PEXT> {
     #[inline(always)]
     fn propagate(st: &mut State) -> Result<(), Dead> {
         st.propagate_body::<PEXT>()
+    }
+    #[inline(always)]
+    fn propagate_root(st: &mut State) -> Result<(), Dead> {
+        let touched = st.root_pass_lanes()?;
+        st.propagate_from::<PEXT>(touched)
     }
     #[inline(always)]
     fn hidden_pairs(st: &mut State) -> bool {
