@@ -144,6 +144,26 @@ pub(super) const PAIRS: usize = 13;
 /// skips a digit whose lane covers all three stacks ([`State::column_claims`]).
 pub(super) const POINTED: usize = 48;
 
+// The root passes' lane-wise constants ([`State::root_pass_avx512`],
+// [`State::root_pass_lanes`]; band words as in [`super::masks`]).
+
+/// The 27 cells of a band word.
+const BAND_CELLS: u32 = 0x7ff_ffff;
+/// The first cell of each minirow (bit `9r + 3k`): a minirow's three bits
+/// ORed down to it give the minirows where the digit can go.
+const MINIROW_FIRST: u32 = 0x124_9249;
+/// A row's minirows turned one box to the right: the bits kept after a
+/// shift up by 3 and after a shift down by 6.
+const TURN_ONE: [u32; 2] = [0x120_9048, 0x4_0201];
+/// A row's minirows turned two boxes to the right: the bits kept after a
+/// shift up by 6 and after a shift down by 3.
+const TURN_TWO: [u32; 2] = [0x100_8040, 0x24_1209];
+/// A 9-bit column set's columns turned one place within their stack: the
+/// bits kept after a shift up by 1 and after a shift down by 2.
+const STACK_ONE: [u32; 2] = [0o666, 0o111];
+/// The same turned two places: after a shift up by 2 and down by 1.
+const STACK_TWO: [u32; 2] = [0o444, 0o333];
+
 /// One search node's candidates.
 ///
 /// ```text
@@ -1007,13 +1027,13 @@ impl State {
         let r1 = |y| {
             and(
                 or(_mm512_slli_epi32::<9>(y), _mm512_srli_epi32::<18>(y)),
-                c(0x7ff_ffff),
+                c(BAND_CELLS),
             )
         };
         let r2 = |y| {
             and(
                 or(_mm512_slli_epi32::<18>(y), _mm512_srli_epi32::<9>(y)),
-                c(0x7ff_ffff),
+                c(BAND_CELLS),
             )
         };
         let base = self.cands.as_mut_ptr();
@@ -1024,16 +1044,16 @@ impl State {
             let m = _mm512_maskz_loadu_epi32(K, base.add(LANES * b) as *const i32);
             let x = and(
                 or(or(m, _mm512_srli_epi32::<1>(m)), _mm512_srli_epi32::<2>(m)),
-                c(0x124_9249),
+                c(MINIROW_FIRST),
             );
             // Boxes turned one and two places within each row.
             let b1 = or(
-                and(_mm512_slli_epi32::<3>(x), c(0x120_9048)),
-                and(_mm512_srli_epi32::<6>(x), c(0x4_0201)),
+                and(_mm512_slli_epi32::<3>(x), c(TURN_ONE[0])),
+                and(_mm512_srli_epi32::<6>(x), c(TURN_ONE[1])),
             );
             let b2 = or(
-                and(_mm512_slli_epi32::<6>(x), c(0x100_8040)),
-                and(_mm512_srli_epi32::<3>(x), c(0x24_1209)),
+                and(_mm512_slli_epi32::<6>(x), c(TURN_TWO[0])),
+                and(_mm512_srli_epi32::<3>(x), c(TURN_TWO[1])),
             );
             let s = and(x, or(and(r1(b1), r2(b2)), and(r1(b2), r2(b1))));
             let bd = and(
@@ -1051,12 +1071,12 @@ impl State {
                 c(0o777),
             );
             let g1 = or(
-                and(_mm512_slli_epi32::<1>(f), c(0o666)),
-                and(_mm512_srli_epi32::<2>(f), c(0o111)),
+                and(_mm512_slli_epi32::<1>(f), c(STACK_ONE[0])),
+                and(_mm512_srli_epi32::<2>(f), c(STACK_ONE[1])),
             );
             let g2 = or(
-                and(_mm512_slli_epi32::<2>(f), c(0o444)),
-                and(_mm512_srli_epi32::<1>(f), c(0o333)),
+                and(_mm512_slli_epi32::<2>(f), c(STACK_TWO[0])),
+                and(_mm512_srli_epi32::<1>(f), c(STACK_TWO[1])),
             );
             let alone = _mm512_andnot_si512(or(g1, g2), f);
             point[b] = or(
@@ -1122,11 +1142,11 @@ impl State {
         // r + 2, mod 3).
         #[inline(always)]
         fn r1(y: u32) -> u32 {
-            ((y << 9) | (y >> 18)) & 0x7ff_ffff
+            ((y << 9) | (y >> 18)) & BAND_CELLS
         }
         #[inline(always)]
         fn r2(y: u32) -> u32 {
-            ((y << 18) | (y >> 9)) & 0x7ff_ffff
+            ((y << 18) | (y >> 9)) & BAND_CELLS
         }
         let mut band = [[0u32; LANES]; 3];
         let mut point = [[0u32; LANES]; 3];
@@ -1136,16 +1156,16 @@ impl State {
                 let m = if d < 9 { self.cands[LANES * b + d] } else { 0 };
                 // Minirows (bit 9r + 3k) and the boxes turned one and two
                 // places within each row.
-                let x = (m | m >> 1 | m >> 2) & 0x124_9249;
-                let b1 = (x << 3 & 0x120_9048) | (x >> 6 & 0x4_0201);
-                let b2 = (x << 6 & 0x100_8040) | (x >> 3 & 0x24_1209);
+                let x = (m | m >> 1 | m >> 2) & MINIROW_FIRST;
+                let b1 = (x << 3 & TURN_ONE[0]) | (x >> 6 & TURN_ONE[1]);
+                let b2 = (x << 6 & TURN_TWO[0]) | (x >> 3 & TURN_TWO[1]);
                 let s = x & ((r1(b1) & r2(b2)) | (r1(b2) & r2(b1)));
                 let bd = m & (s | s << 1 | s << 2);
                 dead |= ((d < 9) & (bd == 0)) as u32;
                 // Columns alone in their box, in all three rows.
                 let f = (bd | bd >> 9 | bd >> 18) & 0o777;
-                let g1 = (f << 1 & 0o666) | (f >> 2 & 0o111);
-                let g2 = (f << 2 & 0o444) | (f >> 1 & 0o333);
+                let g1 = (f << 1 & STACK_ONE[0]) | (f >> 2 & STACK_ONE[1]);
+                let g2 = (f << 2 & STACK_TWO[0]) | (f >> 1 & STACK_TWO[1]);
                 let alone = f & !(g1 | g2);
                 point[b][d] = alone | alone << 9 | alone << 18;
                 band[b][d] = bd;
