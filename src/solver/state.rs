@@ -1186,13 +1186,7 @@ impl State {
                 let old = self.cands[LANES * b + d];
                 let nb = band[b][d] & !(point[(b + 1) % 3][d] | point[(b + 2) % 3][d]);
                 // Rows left with one cell, placed by the scalar update.
-                let mut lone = 0;
-                for r in 0..3 {
-                    let f = nb >> (9 * r) & 0o777;
-                    if f != 0 && f & f.wrapping_sub(1) == 0 {
-                        lone |= f << (9 * r);
-                    }
-                }
+                let lone = single_rows(nb);
                 pending |= u64::from(lone & unsolved != 0) << d;
                 pointed |= u64::from(nb != band[b][d]) << d;
                 changed |= u64::from(nb != old) << d;
