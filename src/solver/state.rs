@@ -1163,7 +1163,7 @@ impl State {
                 let bd = m & (s | s << 1 | s << 2);
                 dead |= ((d < 9) & (bd == 0)) as u32;
                 // Columns alone in their box, in all three rows.
-                let f = (bd | bd >> 9 | bd >> 18) & 0o777;
+                let f = fold_cols(bd);
                 let g1 = (f << 1 & STACK_ONE[0]) | (f >> 2 & STACK_ONE[1]);
                 let g2 = (f << 2 & STACK_TWO[0]) | (f >> 1 & STACK_TWO[1]);
                 let alone = f & !(g1 | g2);
