@@ -876,3 +876,35 @@ fn permuted_puzzles_are_transforms_and_answers_are_checked_on_them() {
         "each given puzzle is a transform of one of the file's"
     );
 }
+
+/// `bench --limit 1` on puzzles with many solutions: each solver may answer
+/// with any of them, and none is a disagreement (the reference still counts
+/// to 2, so it knows these puzzles are not unique), while the unique puzzle
+/// beside them is still checked against its one solution.
+#[test]
+fn limit_one_accepts_any_solution_of_a_puzzle_with_several() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("multi.txt");
+    // The empty grid, Inkala's puzzle without its first given (many
+    // solutions: every solver here gives another one than dlx, the
+    // reference), and Inkala's puzzle itself.
+    let without_first = format!(".{}", &INKALA[1..]);
+    std::fs::write(
+        &file,
+        format!("{}\n{without_first}\n{INKALA}\n", ".".repeat(81)),
+    )
+    .unwrap();
+    let doc = json_of(
+        bench()
+            .args(["--limit", "1", "-s", "sudoflow,sudoflow-matching,mrv,dlx"])
+            .arg(&file),
+    );
+    assert_eq!(doc["limit"], 1);
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    for r in results {
+        assert_eq!(r["validated"], 3, "{}", r["solver"]);
+        assert_eq!(r["disagreements"], 0, "{}", r["solver"]);
+        assert_eq!(r["answered_pct"], 100.0, "{}", r["solver"]);
+    }
+}

@@ -67,7 +67,8 @@ pub fn reference_for(solver: &str) -> &'static str {
 }
 
 /// The answer of the reference solver `by` (`dlx` or `mrv`) for `puzzle`,
-/// counting up to `limit`.
+/// for a run counting up to `limit` (the reference itself counts up to at
+/// least 2, [`References::new`]).
 ///
 /// Panics: `by` is not `dlx` or `mrv`.
 pub fn reference(puzzle: &Grid, limit: u64, by: &'static str) -> Reference {
@@ -77,14 +78,20 @@ pub fn reference(puzzle: &Grid, limit: u64, by: &'static str) -> Reference {
 /// A reference solver's answers for a dataset, computed on first use.
 pub struct References {
     limit: u64,
+    /// What the reference counts up to: the run's limit, and at least 2,
+    /// so that a run at limit 1 still knows which puzzles are unique.
+    count_to: u64,
     by: &'static str,
     solver: Box<dyn BenchSolver>,
     cache: Vec<Option<Reference>>,
 }
 
 impl References {
-    /// An empty cache for `n` puzzles counted up to `limit` by the reference
-    /// solver `by` (`dlx` or `mrv`, run without a time budget).
+    /// An empty cache for `n` puzzles of a run counting up to `limit`, by the
+    /// reference solver `by` (`dlx` or `mrv`, run without a time budget).
+    /// The reference counts up to `limit` and at least 2: at limit 1 a
+    /// solver may give any solution of a puzzle that has several, and only
+    /// the count to 2 says whether the puzzle has one to compare with.
     ///
     /// Panics: `by` is not `dlx` or `mrv`.
     pub fn new(n: usize, limit: u64, by: &'static str) -> References {
@@ -96,6 +103,7 @@ impl References {
         };
         References {
             limit: limit.max(1),
+            count_to: limit.max(2),
             by,
             solver,
             cache: vec![None; n],
@@ -107,7 +115,7 @@ impl References {
         if let Some(r) = self.cache[i] {
             return r;
         }
-        let answer = self.solver.solve(puzzle, self.limit);
+        let answer = self.solver.solve(puzzle, self.count_to);
         // Both reference solvers are complete and run without a budget, so
         // they always count.
         let r = Reference {
@@ -119,7 +127,8 @@ impl References {
         r
     }
 
-    /// The limit counts are capped at.
+    /// The run's limit: what the measured solvers count up to, and what
+    /// [`check`] caps both counts at.
     pub fn limit(&self) -> u64 {
         self.limit
     }
@@ -161,7 +170,9 @@ pub fn check(
                 reference.by
             ));
         }
-        if expected == 1 && reference.solution != Some(s) {
+        // A puzzle with one solution: the answer must be it. With more (the
+        // reference counts to 2 at least), any grid that keeps the rules.
+        if reference.solutions == 1 && reference.solution != Some(s) {
             return Err(format!(
                 "its solution {} differs from the unique solution",
                 s.to_line()
@@ -512,6 +523,37 @@ mod tests {
             };
             assert_eq!(check(&puzzle, &counted, &r, 2, true), Ok(()));
         }
+        // At limit 1 either solution is an answer: the reference still counts
+        // to 2, so it knows the puzzle is not unique.
+        let r1 = reference(&puzzle, 1, "dlx");
+        assert_eq!(r1.solutions, 2);
+        for grid in [solution, other] {
+            let one = Answer {
+                solutions: Some(1),
+                solution: Some(grid),
+                guesses: Some(1),
+                timed_out: false,
+            };
+            assert_eq!(check(&puzzle, &one, &r1, 1, true), Ok(()));
+        }
+        // A unique puzzle at limit 1 still wants its one solution.
+        let (inkala, inkala_solution) = inkala();
+        let unique = reference(&inkala, 1, "dlx");
+        assert_eq!(unique.solutions, 1);
+        let wrong = Answer {
+            solutions: Some(1),
+            solution: Some(other),
+            guesses: Some(1),
+            timed_out: false,
+        };
+        assert!(check(&inkala, &wrong, &unique, 1, true)
+            .unwrap_err()
+            .contains("breaks the rules or the givens"));
+        let right = Answer {
+            solution: Some(inkala_solution),
+            ..wrong
+        };
+        assert_eq!(check(&inkala, &right, &unique, 1, true), Ok(()));
     }
 
     #[test]
