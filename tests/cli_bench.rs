@@ -885,9 +885,10 @@ fn permuted_puzzles_are_transforms_and_answers_are_checked_on_them() {
 fn limit_one_accepts_any_solution_of_a_puzzle_with_several() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("multi.txt");
-    // The empty grid, Inkala's puzzle without its first given (many
-    // solutions: every solver here gives another one than dlx, the
-    // reference), and Inkala's puzzle itself.
+    // The empty grid and Inkala's puzzle without its first given (many
+    // solutions each: the solvers and their references, dlx and for dlx mrv,
+    // do not all take the same one, and this run failed validation when the
+    // reference's was the only answer taken), and Inkala's puzzle itself.
     let without_first = format!(".{}", &INKALA[1..]);
     std::fs::write(
         &file,

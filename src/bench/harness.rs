@@ -46,7 +46,8 @@ pub struct Config {
 /// The reference solver's answer for one puzzle: the yardstick of [`check`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reference {
-    /// Solutions, capped at the limit.
+    /// Solutions, capped at what the reference counts to (the run's limit,
+    /// and at least 2: [`References::new`]).
     pub solutions: u64,
     /// The first solution found, if any.
     pub solution: Option<Grid>,
@@ -536,24 +537,31 @@ mod tests {
             };
             assert_eq!(check(&puzzle, &one, &r1, 1, true), Ok(()));
         }
-        // A unique puzzle at limit 1 still wants its one solution.
-        let (inkala, inkala_solution) = inkala();
-        let unique = reference(&inkala, 1, "dlx");
-        assert_eq!(unique.solutions, 1);
-        let wrong = Answer {
+        // A puzzle the reference counts unique still wants that solution at
+        // limit 1: a grid that keeps the rules but is not the reference's
+        // (here a reference made to say the two-solution puzzle is unique).
+        let unique = Reference {
+            solutions: 1,
+            solution: Some(solution),
+            by: "dlx",
+        };
+        let one = Answer {
             solutions: Some(1),
             solution: Some(other),
             guesses: Some(1),
             timed_out: false,
         };
-        assert!(check(&inkala, &wrong, &unique, 1, true)
+        assert!(check(&puzzle, &one, &unique, 1, true)
             .unwrap_err()
-            .contains("breaks the rules or the givens"));
+            .contains("differs from the unique solution"));
+        let (inkala, inkala_solution) = inkala();
+        let r = reference(&inkala, 1, "dlx");
+        assert_eq!(r.solutions, 1);
         let right = Answer {
             solution: Some(inkala_solution),
-            ..wrong
+            ..one
         };
-        assert_eq!(check(&inkala, &right, &unique, 1, true), Ok(()));
+        assert_eq!(check(&inkala, &right, &r, 1, true), Ok(()));
     }
 
     #[test]
