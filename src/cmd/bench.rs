@@ -39,7 +39,11 @@ pub struct BenchArgs {
                      pruning is basic, so neither the default set nor `all` runs it).\n\
                      Every answer is checked against the rules and a reference solver \
                      independent of sudoflow's: dlx (Knuth's dancing links), or mrv when dlx \
-                     itself is measured; the table says which.\n\
+                     itself is measured; the table says which. A puzzle's solution must be \
+                     the reference's where the reference finds it unique; where it finds \
+                     several (it always counts to 2 at least), any grid that keeps the rules \
+                     and the givens is an answer (at --limit 1 a solver stops at whichever \
+                     solution it finds first).\n\
                      Example: -s sudoflow,dlx,dsatur"
     )]
     pub solvers: Vec<String>,
