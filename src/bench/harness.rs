@@ -79,9 +79,6 @@ pub fn reference(puzzle: &Grid, limit: u64, by: &'static str) -> Reference {
 /// A reference solver's answers for a dataset, computed on first use.
 pub struct References {
     limit: u64,
-    /// What the reference counts up to: the run's limit, and at least 2,
-    /// so that a run at limit 1 still knows which puzzles are unique.
-    count_to: u64,
     by: &'static str,
     solver: Box<dyn BenchSolver>,
     cache: Vec<Option<Reference>>,
@@ -104,7 +101,6 @@ impl References {
         };
         References {
             limit: limit.max(1),
-            count_to: limit.max(2),
             by,
             solver,
             cache: vec![None; n],
@@ -116,7 +112,9 @@ impl References {
         if let Some(r) = self.cache[i] {
             return r;
         }
-        let answer = self.solver.solve(puzzle, self.count_to);
+        // At least 2, so that a run at limit 1 still knows which puzzles
+        // are unique.
+        let answer = self.solver.solve(puzzle, self.limit.max(2));
         // Both reference solvers are complete and run without a budget, so
         // they always count.
         let r = Reference {
