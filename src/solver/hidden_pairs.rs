@@ -20,8 +20,11 @@
 //! of all sizes, 6.98 with naked and hidden pairs, 7.16 with hidden pairs,
 //! all without the bound), and hidden pairs are the
 //! subsets the band masks show without a transpose. At depths 0 and 1
-//! (50+ open cells) top1465 guesses 6.88 times and runs 5% faster than with
-//! the root alone, but 17-clue and serg ran slower, so the root alone it is.
+//! (50+ open cells) top1465 guesses 6.88 times and ran 5% faster than with
+//! the root alone in one run, but 17-clue and serg ran slower; measured
+//! again at cfc7713 (5 rounds alternated), depths 0-1 and 0-2 (6.86 and
+//! 6.70 guesses) ran top1465 and hardest_1106 even with the root alone. So
+//! the root alone it is.
 //! With few cells open (serg's puzzles hold 35 givens) pairs save nothing and
 //! the pass cost serg 0.13 µs a puzzle (7%): hence the bound.
 //!
