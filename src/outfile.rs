@@ -113,7 +113,8 @@ struct InputPrint {
     size: u64,
     /// Modification time, nanoseconds since the Unix epoch (0 for stdin).
     mtime_ns: u128,
-    /// CRC-32 (IEEE) of the first [`HEAD_BYTES`] bytes (0 for stdin).
+    /// CRC-32 (IEEE) of the first [`HEAD_BYTES`] bytes of a regular file (0
+    /// for stdin; that of no bytes for a pipe, FIFO or device).
     head_crc32: u32,
 }
 
@@ -156,10 +157,15 @@ impl InputPrint {
             .ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos());
+        // Only a regular file's head is read: a pipe, FIFO or device read
+        // here would hand those bytes to this fingerprint, not to the
+        // reader, which opens the input again.
         let mut head = Vec::new();
-        File::open(path)
-            .and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head))
-            .with_context(cannot)?;
+        if meta.is_file() {
+            File::open(path)
+                .and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head))
+                .with_context(cannot)?;
+        }
         Ok(InputPrint {
             canonical: std::fs::canonicalize(path)
                 .map_or_else(|_| shown.clone(), |p| p.display().to_string()),
@@ -964,6 +970,10 @@ impl RunOutput {
         let path = target.as_deref().unwrap_or(path);
         let partial = partial_path(path);
         let sidecar = sidecar_path(path);
+        // The run writes, renames and removes these two as well: neither
+        // may be an input.
+        refuse_input_as_output(&partial, &spec.inputs)?;
+        refuse_input_as_output(&sidecar, &spec.inputs)?;
         let name = partial.display().to_string();
         let now = Sidecar::of(spec)?;
         let exists = partial.exists();

@@ -690,6 +690,56 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
 }
 
 #[test]
+fn an_input_named_as_the_outputs_partial_file_or_sidecar_is_refused_and_kept() {
+    // `-o out.csv` writes `out.csv.partial` and its sidecar
+    // `out.csv.partial.json`, renames the one and removes the other: an
+    // input by either name was read as puzzles and then deleted, with exit
+    // 0. Both are refused before anything is written, the input kept.
+    let dir = tempfile::tempdir().unwrap();
+    let output = dir.path().join("out.csv");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    let original = std::fs::read(sample).unwrap();
+    for name in ["out.csv.partial.json", "out.csv.partial"] {
+        let input = dir.path().join(name);
+        for command in ["solve", "count", "rate"] {
+            std::fs::write(&input, &original).unwrap();
+            let (_, stderr) = Command::cargo_bin("sudoflow")
+                .unwrap()
+                .args([command, "-q", "-o"])
+                .arg(&output)
+                .arg(&input)
+                .exits_2();
+            assert!(
+                stderr.contains(&format!(
+                    "refusing to write output {}: it is the input {}",
+                    input.display(),
+                    input.display()
+                )),
+                "{command} {name}: {stderr}"
+            );
+            assert_eq!(std::fs::read(&input).unwrap(), original, "{command} {name}");
+            assert!(!output.exists(), "{command} {name}");
+            // Read through stdin, the same.
+            let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+                .args([command, "-q", "-o"])
+                .arg(&output)
+                .stdin(std::fs::File::open(&input).unwrap())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} < {name}: {stderr}");
+            assert!(
+                stderr.contains("it is the file stdin reads"),
+                "{command} < {name}: {stderr}"
+            );
+            assert_eq!(std::fs::read(&input).unwrap(), original, "{command} < {name}");
+            assert!(!output.exists(), "{command} < {name}");
+            std::fs::remove_file(&input).unwrap();
+        }
+    }
+}
+
+#[test]
 fn an_output_naming_the_file_behind_stdin_is_refused_and_the_input_kept() {
     // `sudoflow solve -o in.txt < in.txt` (issue 29): stdin's file is an
     // input too, compared by device and inode; exit 2, the input as it was,

@@ -155,8 +155,16 @@ pub fn open_file(path: &Path) -> anyhow::Result<File> {
 /// does not start with a UTF-16 byte-order mark; a file named `*.gz` or
 /// `*.zip` is one, and a zip archive's central directory reads.
 ///
+/// A pipe, FIFO or device (anything but a regular file or a directory)
+/// is not opened here: only the reader opens it, once. An open and close
+/// before the reader's would drop what a writer has put in a FIFO and
+/// leave the reader waiting for another writer.
+///
 /// Errors: the first of those that fails; the message names the file.
 pub fn check_file(path: &Path) -> anyhow::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Ok(());
+    }
     let mut file = open_file(path)?;
     if file.metadata().is_ok_and(|m| m.is_file()) {
         let mut head = [0u8; 4];
@@ -413,12 +421,16 @@ fn buffered_file(path: &Path, file: File) -> anyhow::Result<BufReader<Counted>> 
 pub fn pullable(inputs: &[PathBuf]) -> bool {
     !inputs.is_empty()
         && inputs.iter().all(|path| {
+            // Asked before opening: a FIFO is opened by its reader only
+            // (see [`check_file`]).
+            if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+                return false;
+            }
             let Ok(mut file) = File::open(path) else {
                 return false;
             };
             let mut head = [0u8; 4];
-            file.metadata().is_ok_and(|m| m.is_file())
-                && file.read(&mut head).is_ok_and(|n| !is_zip(&head[..n]))
+            file.read(&mut head).is_ok_and(|n| !is_zip(&head[..n]))
         })
 }
 
