@@ -488,6 +488,14 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         });
         rows.0.clear();
     };
+    // A line with no row (a box rule, a blank line, a comment) inside a
+    // band of a 9-line grid (after 1, 2, 4, 5, 7 or 8 rows) cuts its rows
+    // short; before the grid, between bands and after it, it is skipped.
+    let cut_inside_band = |records: &mut Vec<Record>, rows: &mut (Vec<u8>, u64, u64)| {
+        if rows.0.len() % 27 != 0 {
+            cut_short(records, rows);
+        }
+    };
     let mut next = 0;
     while next < contents.len() {
         let i = next;
@@ -516,6 +524,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             let head = &content[..cap];
             let start = head.iter().position(|&b| b != b' ' && b != b'\t');
             if start.is_some_and(|s| head[s] == b'#') {
+                cut_inside_band(&mut records, &mut rows);
                 continue;
             }
             cut_short(&mut records, &mut rows);
@@ -533,9 +542,11 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             body = body.strip_prefix(b"\xef\xbb\xbf").unwrap_or(body);
         }
         let Some(start) = body.iter().position(|&b| b != b' ' && b != b'\t') else {
+            cut_inside_band(&mut records, &mut rows);
             continue;
         };
         if body[start] == b'#' {
+            cut_inside_band(&mut records, &mut rows);
             continue;
         }
         if csv {
@@ -667,6 +678,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             let rule = text.iter().all(|b| b"-+=| \t".contains(b))
                 && (text.iter().any(|b| b"+=".contains(b)) || (dashes >= 10 && dashes != 81));
             if rule {
+                cut_inside_band(&mut records, &mut rows);
                 continue;
             }
             let cells: Vec<u8> = text

@@ -661,3 +661,43 @@ fn a_pipe_or_fifo_given_by_name_gives_every_record_once() {
         assert_eq!(puzzles_of(&out), expected, "FIFO, -o {with_output}");
     }
 }
+
+/// Rows of one 9-line grid are never completed by rows of the next: a
+/// comment, blank line or box rule inside a band ends the rows before it (a
+/// grid cut short, one invalid row), where the same lines between bands are
+/// skipped. Found by probing: 8 rows of a grid, `# Puzzle B` and a whole
+/// grid gave a `unique` row for a puzzle in no input (the 8 rows and B's
+/// first) and B as `invalid`.
+#[test]
+fn a_grid_cut_short_is_not_completed_by_the_next_grid() {
+    let rows_of = |p: &str| -> Vec<String> {
+        p.as_bytes()
+            .chunks(9)
+            .map(|r| String::from_utf8(r.to_vec()).unwrap())
+            .collect()
+    };
+    let a = rows_of(INKALA);
+    let easy = easy();
+    let b = rows_of(&easy);
+    for between in ["# Puzzle B", "", "------+-------+------"] {
+        // Rules and blank lines between the bands of B are skipped.
+        let b_text = format!(
+            "{}\n{between}\n{}\n{between}\n{}\n",
+            b[0..3].join("\n"),
+            b[3..6].join("\n"),
+            b[6..9].join("\n")
+        );
+        let input = format!("# Puzzle A\n{}\n{between}\n{b_text}", a[0..8].join("\n"));
+        let rows = solve_rows(&[], input);
+        assert_eq!(rows.len(), 2, "{between:?}: {rows:?}");
+        assert_eq!(rows[0][2], "invalid", "{between:?}: {rows:?}");
+        assert_eq!(
+            rows[0].last().unwrap(),
+            "<stdin>:2: looks like 8 rows of a 9-line grid (lines 2-9); a grid written on \
+             lines needs 9 rows of 9 cells",
+            "{between:?}"
+        );
+        assert_eq!(rows[1][1], easy, "{between:?}");
+        assert_solved(&rows[1], &easy);
+    }
+}

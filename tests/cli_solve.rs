@@ -732,7 +732,11 @@ fn an_input_named_as_the_outputs_partial_file_or_sidecar_is_refused_and_kept() {
                 stderr.contains("it is the file stdin reads"),
                 "{command} < {name}: {stderr}"
             );
-            assert_eq!(std::fs::read(&input).unwrap(), original, "{command} < {name}");
+            assert_eq!(
+                std::fs::read(&input).unwrap(),
+                original,
+                "{command} < {name}"
+            );
             assert!(!output.exists(), "{command} < {name}");
             std::fs::remove_file(&input).unwrap();
         }

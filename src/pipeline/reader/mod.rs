@@ -67,9 +67,11 @@
 //! (numbered at its first row) once its ninth row is read. Box rules between
 //! the bands (`------+-------+------`, `+---+---+---+`; see
 //! `Pasted::Rule` in the `formats` module) are skipped, as are blank lines and comments
-//! inside a grid. Rows cut short by another line or the input's end are one
-//! invalid record saying what they look like (`a.txt:3: looks like one row
-//! of a 9-line grid (line 3); ...`).
+//! before a grid, between its bands and after it. Rows cut short by another
+//! line, by a rule, blank line or comment inside a band (after 1, 2, 4, 5, 7
+//! or 8 rows), or by the input's end are one invalid record saying what they
+//! look like (`a.txt:3: looks like one row of a 9-line grid (line 3); ...`),
+//! never the start of a grid that rows after them complete.
 //!
 //! A line longer than [`LINE_CAP`] (64 KiB) is read as a stream, never held
 //! whole: a `#` comment (told by its first non-blank byte) is skipped as any

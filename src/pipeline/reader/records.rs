@@ -251,9 +251,13 @@ impl<R: Input> InputRecords<R> {
             if len > line_cap as u64 {
                 // Consumed as a stream: only its first `line_cap` bytes were kept.
                 let head = &whole[..line_cap.min(whole.len())];
-                // A `#` comment is skipped whatever its length.
+                // A `#` comment is skipped whatever its length (inside a
+                // band of a 9-line grid, it ends the rows before it).
                 let start = head.iter().position(|&b| b != b' ' && b != b'\t');
                 if start.is_some_and(|s| head[s] == b'#') {
+                    if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
+                        return Ok(Some(Item::Record(cut)));
+                    }
                     continue;
                 }
                 self.first = false;
@@ -356,6 +360,12 @@ impl<R: Input> InputRecords<R> {
             }
             let line = whole;
             let Some(field) = puzzle_field(line, self.first) else {
+                // A blank line or a comment inside a 9-line grid, off its
+                // band edges: the rows before it are a grid cut short, not
+                // the start of one that the next rows complete.
+                if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
+                    return Ok(Some(Item::Record(cut)));
+                }
                 continue;
             };
             if std::mem::take(&mut self.first) {
@@ -374,7 +384,12 @@ impl<R: Input> InputRecords<R> {
             // A field of 81 or 729 characters is read as it stands.
             if field.len() != 81 && field.len() != 729 {
                 match formats::pasted(line) {
-                    Some(Pasted::Rule) => continue,
+                    Some(Pasted::Rule) => {
+                        if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
+                            return Ok(Some(Item::Record(cut)));
+                        }
+                        continue;
+                    }
                     Some(Pasted::Cells(cells)) if cells.len() == 9 => {
                         if let Some(record) = self.grid.push(&cells, name, line_no, index) {
                             return Ok(Some(Item::Record(record)));
@@ -930,6 +945,20 @@ impl PendingGrid {
         let cells = std::mem::take(&mut self.cells);
         *index += 1;
         Some(make_record(*index, name, self.first_line, &cells))
+    }
+
+    /// [`PendingGrid::cut_short`] where a line that holds no row (a box
+    /// rule, a blank line, a comment) comes inside a band of the grid:
+    /// such a line may stand before the grid, between its bands and after
+    /// it (after 0, 3 or 6 rows), not inside a band, so the rows before it
+    /// end there (`None` at a band edge, or with no row pending). Without
+    /// it, 8 rows of one grid and the first row of the next, a comment
+    /// between them, were read as one puzzle that is in no input.
+    fn cut_off_band_edge(&mut self, name: &Arc<str>, index: &mut u64) -> Option<Record> {
+        if self.cells.len() % 27 == 0 {
+            return None;
+        }
+        self.cut_short(name, index)
     }
 
     /// The record of rows read but cut short by a line that is no row (or
