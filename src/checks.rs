@@ -492,7 +492,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
     // band of a 9-line grid (after 1, 2, 4, 5, 7 or 8 rows) cuts its rows
     // short; before the grid, between bands and after it, it is skipped.
     let cut_inside_band = |records: &mut Vec<Record>, rows: &mut (Vec<u8>, u64, u64)| {
-        if rows.0.len() % 27 != 0 {
+        if !rows.0.len().is_multiple_of(27) {
             cut_short(records, rows);
         }
     };

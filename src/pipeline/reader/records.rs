@@ -955,7 +955,7 @@ impl PendingGrid {
     /// it, 8 rows of one grid and the first row of the next, a comment
     /// between them, were read as one puzzle that is in no input.
     fn cut_off_band_edge(&mut self, name: &Arc<str>, index: &mut u64) -> Option<Record> {
-        if self.cells.len() % 27 == 0 {
+        if self.cells.len().is_multiple_of(27) {
             return None;
         }
         self.cut_short(name, index)
