@@ -3,7 +3,9 @@
 //!
 //! [`install`] registers signal-hook handlers that only store to atomics
 //! (async-signal-safe). The pipeline's reader and `generate`'s loop poll
-//! [`requested`] between records and stop reading; the searches that may
+//! [`requested`] between records and stop reading (a read that waits on an
+//! idle pipe or terminal looks too, every 100 ms or on the signal, and
+//! ends the input); the searches that may
 //! run long (the solver's, SE's chains) poll it every few thousand nodes
 //! through their [`crate::work::Meter`] and stop, so that no record's work
 //! outlasts the signal by more than milliseconds. The pipeline drops the

@@ -420,3 +420,75 @@ fn rows_cut_by_a_budget_are_the_same_on_a_loaded_machine() {
     assert_eq!(run_loaded(&rate, &rate_in, 3), idle, "3 busy threads");
     assert_eq!(run_loaded(&count, &count_in, 3), counted, "3 busy threads");
 }
+
+/// `solve` fed by a producer that has written three puzzles and then
+/// stalls, its pipe left open: once the three rows are written, `sig`
+/// ends the run at once with them (found by probing: the read of the idle
+/// pipe went on through the signal, restarted by its handler, and the run
+/// ended only when the input did).
+fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rows.csv");
+    let args = ["solve", "-q", "-j", threads];
+    let mut child: Child = std::process::Command::new(bin())
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Held open (not dropped) until the run has ended.
+    let mut producer = child.stdin.take().unwrap();
+    producer
+        .write_all((QUICK.join("\n") + "\n").as_bytes())
+        .unwrap();
+    producer.flush().unwrap();
+    let start = Instant::now();
+    wait_for(&mut child, &args, start, 60, "write the three rows", || {
+        std::fs::read_to_string(partial(&out)).is_ok_and(|t| t.lines().count() == 4)
+    });
+    let ok = std::process::Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig} failed");
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("solve -j {threads} still waiting on its input 30 s after {sig}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    drop(producer);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(code), "{err}");
+    assert!(!out.exists());
+    let rows = kept_rows(&out, &sudoflow::output::SOLVE_HEADER.join(","));
+    let puzzles: Vec<&str> = rows.iter().map(|r| r.get(1).unwrap()).collect();
+    assert_eq!(puzzles, QUICK, "{err}");
+}
+
+#[test]
+fn a_signal_stops_a_run_waiting_on_an_idle_pipe_with_one_thread() {
+    idle_pipe_stops("1", "-TERM", 143);
+}
+
+#[test]
+fn a_signal_stops_a_run_waiting_on_an_idle_pipe_with_two_threads() {
+    idle_pipe_stops("2", "-INT", 130);
+}

@@ -55,10 +55,24 @@ impl Watch {
     }
 }
 
-/// A buffered reader that keeps its [`Watch`]'s flag up to date.
+/// A buffered reader that keeps its [`Watch`]'s flag up to date, and
+/// whose reads end the input when a stop is asked for
+/// ([`crate::interrupt::requested`]) while they wait for data.
+///
+/// A read of an idle pipe or terminal would otherwise block through the
+/// signal (the handlers restart interrupted reads), and a run fed by a
+/// stalled producer would outlive its SIGINT or SIGTERM until the input
+/// ended. So, on unix, a read that would reach an empty descriptor first
+/// waits in `poll` (100 ms at a time, and `poll` itself returns early on
+/// a signal) and reads only once data, an end or an error is there; if a
+/// stop is asked for meanwhile, the read answers "end of input" and the
+/// pipeline stops as it does between records.
 pub(super) struct Watched<R> {
     inner: BufReader<R>,
     line_buffered: Rc<Cell<bool>>,
+    /// The descriptor the reads wait on.
+    #[cfg(unix)]
+    fd: std::os::fd::RawFd,
 }
 
 impl<R: Read> Watched<R> {
@@ -73,6 +87,7 @@ impl<R: Read> Watched<R> {
         Watched {
             inner: BufReader::with_capacity(super::BUFFER, input),
             line_buffered,
+            fd,
         }
     }
 
@@ -85,6 +100,40 @@ impl<R: Read> Watched<R> {
         }
     }
 
+    /// Whether a stop was asked for while the next read would wait: then
+    /// the input ends here (see [`Watched`]). Waits until the descriptor
+    /// is readable (data, its end or an error) or a stop is asked for;
+    /// false at once when the buffer holds bytes.
+    fn stopped_while_waiting(&self) -> bool {
+        if !self.inner.buffer().is_empty() {
+            return false;
+        }
+        #[cfg(unix)]
+        loop {
+            if crate::interrupt::requested().is_some() {
+                return true;
+            }
+            let mut poll = libc::pollfd {
+                fd: self.fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd; the descriptor is owned by the
+            // input being read, open as long as this reader.
+            let ready = unsafe { libc::poll(&mut poll, 1, 100) };
+            // Ready (or the descriptor in error: the read says which);
+            // 0 is the timeout, -1 mostly a signal (EINTR): look again.
+            if ready > 0 {
+                return false;
+            }
+            if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return false;
+            }
+        }
+        #[cfg(not(unix))]
+        false
+    }
+
     fn update(&self) {
         let buffered = self.inner.buffer();
         self.line_buffered
@@ -94,6 +143,9 @@ impl<R: Read> Watched<R> {
 
 impl<R: Read> Read for Watched<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.stopped_while_waiting() {
+            return Ok(0);
+        }
         let n = self.inner.read(out)?;
         self.update();
         Ok(n)
@@ -102,6 +154,9 @@ impl<R: Read> Read for Watched<R> {
 
 impl<R: Read> BufRead for Watched<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.stopped_while_waiting() {
+            return Ok(&[]);
+        }
         self.inner.fill_buf()?;
         self.update();
         Ok(self.inner.buffer())
