@@ -1281,6 +1281,9 @@ impl RunOutput {
                 "the rows written so far are kept in {}",
                 f.partial.display()
             )),
+            // The flush mostly fails as the write did (a full disk): then
+            // the message is said once, not twice.
+            (_, Err(e)) if format!("{e:#}") == format!("{error:#}") => error,
             (_, Err(e)) => error.context(format!("{e:#}")),
             (None, Ok(())) => error,
         }

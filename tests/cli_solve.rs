@@ -918,3 +918,27 @@ fn a_forced_instruction_set_path_runs_where_the_cpu_has_it_and_is_refused_elsewh
     assert_eq!(bogus.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bogus.stderr).contains("names no path of the solver"));
 }
+
+#[test]
+fn a_full_device_is_one_error_said_once() {
+    // Found by probing: writing to /dev/full gave exit 2 and the message
+    // twice over (the write's error, then the flush's, the same). Stdout
+    // and `-o` alike.
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    for to_file in [false, true] {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"));
+        cmd.args(["solve", "-q"]).arg(&sample);
+        if to_file {
+            cmd.args(["-o", "/dev/full"]);
+        } else {
+            cmd.stdout(std::fs::File::create("/dev/full").unwrap());
+        }
+        let out = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let name = if to_file { "/dev/full" } else { "stdout" };
+        let what = format!("cannot write {name}: No space left on device");
+        assert_eq!(stderr.matches(&what).count(), 1, "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
