@@ -601,31 +601,36 @@ fn a_pipe_or_fifo_given_by_name_gives_every_record_once() {
     let text = format!("{INKALA}\n{easy}\n12345\n");
     let expected = vec![INKALA.to_string(), easy.clone(), "12345".to_string()];
     let dir = tempfile::tempdir().unwrap();
-    // A pipe, as `/dev/stdin`, with and without `-o`.
-    for with_output in [true, false] {
-        let out_file = dir.path().join("pipe.csv");
+    // `solve` of `input` (with `stdin`, if any), to `-o` or stdout: the
+    // puzzles of its rows.
+    let solved = |input: &std::path::Path, stdin: Option<&str>, with_output: bool| {
+        let out_file = dir.path().join("out.csv");
         let mut cmd = sudoflow();
-        cmd.args(["solve", "-q", "/dev/stdin"]);
+        cmd.args(["solve", "-q"]).arg(input);
         if with_output {
             cmd.arg("-o").arg(&out_file);
         }
+        if let Some(stdin) = stdin {
+            cmd.write_stdin(stdin);
+        }
         let stdout = cmd
-            .write_stdin(text.clone())
             .timeout(std::time::Duration::from_secs(60))
             .assert()
             .success()
             .get_output()
             .stdout
             .clone();
-        let out = if with_output {
+        puzzles_of(&if with_output {
             std::fs::read(&out_file).unwrap()
         } else {
             stdout
-        };
-        assert_eq!(puzzles_of(&out), expected, "pipe, -o {with_output}");
-    }
-    // A FIFO whose writer writes and closes, with and without `-o`.
+        })
+    };
     for with_output in [true, false] {
+        // A pipe, as `/dev/stdin`.
+        let got = solved("/dev/stdin".as_ref(), Some(&text), with_output);
+        assert_eq!(got, expected, "pipe, -o {with_output}");
+        // A FIFO whose writer writes and closes.
         let fifo = dir.path().join(format!("fifo-{with_output}"));
         let made = std::process::Command::new("mkfifo")
             .arg(&fifo)
@@ -634,31 +639,14 @@ fn a_pipe_or_fifo_given_by_name_gives_every_record_once() {
         assert!(made.success());
         let (path, data) = (fifo.clone(), text.clone());
         // Not joined: were the FIFO never opened for reading, the writer
-        // would wait for ever, and the assertions below say why.
+        // would wait for ever, and the assertion below says why.
         std::thread::spawn(move || {
             use std::io::Write;
             let mut w = std::fs::OpenOptions::new().write(true).open(path).unwrap();
             w.write_all(data.as_bytes()).unwrap();
         });
-        let out_file = dir.path().join("fifo.csv");
-        let mut cmd = sudoflow();
-        cmd.args(["solve", "-q"]).arg(&fifo);
-        if with_output {
-            cmd.arg("-o").arg(&out_file);
-        }
-        let stdout = cmd
-            .timeout(std::time::Duration::from_secs(60))
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let out = if with_output {
-            std::fs::read(&out_file).unwrap()
-        } else {
-            stdout
-        };
-        assert_eq!(puzzles_of(&out), expected, "FIFO, -o {with_output}");
+        let got = solved(&fifo, None, with_output);
+        assert_eq!(got, expected, "FIFO, -o {with_output}");
     }
 }
 

@@ -98,6 +98,29 @@ fn wait_for(
     }
 }
 
+/// Sends `sig` to `child` (`what`, for messages) and waits up to 30 s for
+/// it to end (else kills it and fails): its exit status.
+fn signal_and_wait(child: &mut Child, sig: &str, what: &str) -> std::process::ExitStatus {
+    let ok = std::process::Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig} failed");
+    let signalled = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if signalled.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{what} still running 30 s after {sig}: the signal did not stop its work");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Starts `sudoflow ARGS -o out`, waits until it has created the output and
 /// used 400 ms of CPU time (so that it works on the slow record: the quick
 /// ones take microseconds, and CPU time, unlike a wall-clock wait, is not
@@ -134,24 +157,7 @@ fn stop(args: &[&str], out: &Path, sig: &str) -> (i32, String) {
         child.try_wait().unwrap().is_none(),
         "{args:?} ended before it could be stopped"
     );
-    let ok = std::process::Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "kill {sig} failed");
-    let signalled = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if signalled.elapsed() > Duration::from_secs(30) {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("{args:?} still running 30 s after {sig}: the signal did not stop its work");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = signal_and_wait(&mut child, sig, &format!("{args:?}"));
     let mut err = String::new();
     child
         .stderr
@@ -450,24 +456,7 @@ fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
     wait_for(&mut child, &args, start, 60, "write the three rows", || {
         std::fs::read_to_string(partial(&out)).is_ok_and(|t| t.lines().count() == 4)
     });
-    let ok = std::process::Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "kill {sig} failed");
-    let signalled = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if signalled.elapsed() > Duration::from_secs(30) {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("solve -j {threads} still waiting on its input 30 s after {sig}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = signal_and_wait(&mut child, sig, &format!("{args:?} on an idle pipe"));
     drop(producer);
     let mut err = String::new();
     child
