@@ -166,6 +166,18 @@ impl<R: Input> InputRecords<R> {
                 })));
             }};
         }
+        // Skips a line that holds no record (a comment, a blank line, a
+        // box rule); inside a band of a 9-line grid, it first hands out the
+        // rows before it as a grid cut short, which the rows after it must
+        // not complete ([`PendingGrid::cut_off_band_edge`]).
+        macro_rules! skip {
+            () => {{
+                if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
+                    return Ok(Some(Item::Record(cut)));
+                }
+                continue;
+            }};
+        }
         loop {
             if let Some(w) = watch {
                 if !std::mem::take(&mut self.waited)
@@ -255,10 +267,7 @@ impl<R: Input> InputRecords<R> {
                 // band of a 9-line grid, it ends the rows before it).
                 let start = head.iter().position(|&b| b != b' ' && b != b'\t');
                 if start.is_some_and(|s| head[s] == b'#') {
-                    if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
-                        return Ok(Some(Item::Record(cut)));
-                    }
-                    continue;
+                    skip!();
                 }
                 self.first = false;
                 emit!(Record {
@@ -360,13 +369,8 @@ impl<R: Input> InputRecords<R> {
             }
             let line = whole;
             let Some(field) = puzzle_field(line, self.first) else {
-                // A blank line or a comment inside a 9-line grid, off its
-                // band edges: the rows before it are a grid cut short, not
-                // the start of one that the next rows complete.
-                if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
-                    return Ok(Some(Item::Record(cut)));
-                }
-                continue;
+                // A blank line or a comment.
+                skip!();
             };
             if std::mem::take(&mut self.first) {
                 // No --column (else `csv`): a header naming the puzzle's
@@ -384,12 +388,7 @@ impl<R: Input> InputRecords<R> {
             // A field of 81 or 729 characters is read as it stands.
             if field.len() != 81 && field.len() != 729 {
                 match formats::pasted(line) {
-                    Some(Pasted::Rule) => {
-                        if let Some(cut) = self.grid.cut_off_band_edge(name, index) {
-                            return Ok(Some(Item::Record(cut)));
-                        }
-                        continue;
-                    }
+                    Some(Pasted::Rule) => skip!(),
                     Some(Pasted::Cells(cells)) if cells.len() == 9 => {
                         if let Some(record) = self.grid.push(&cells, name, line_no, index) {
                             return Ok(Some(Item::Record(record)));

@@ -32,6 +32,21 @@ pub(super) fn watch<T>(_: &T) -> Option<()> {
     None
 }
 
+/// `poll` of descriptor `fd` for input, waiting up to `timeout_ms`: above
+/// 0 when it is readable (data, its end or an error), 0 on the timeout, -1
+/// on an error (EINTR: a signal came).
+#[cfg(unix)]
+fn poll_in(fd: std::os::fd::RawFd, timeout_ms: libc::c_int) -> libc::c_int {
+    let mut poll = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd; the descriptor is owned by the input being
+    // read, open as long as its reader (and so its watch).
+    unsafe { libc::poll(&mut poll, 1, timeout_ms) }
+}
+
 impl Watch {
     /// No whole line buffered and nothing ready to read.
     pub(super) fn will_wait(&self) -> bool {
@@ -40,15 +55,7 @@ impl Watch {
         }
         #[cfg(unix)]
         {
-            let mut poll = libc::pollfd {
-                fd: self.fd,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd, zero timeout; the descriptor is
-            // owned by the input being read, open for the whole loop.
-            let ready = unsafe { libc::poll(&mut poll, 1, 0) };
-            ready == 0
+            poll_in(self.fd, 0) == 0
         }
         #[cfg(not(unix))]
         false
@@ -113,14 +120,7 @@ impl<R: Read> Watched<R> {
             if crate::interrupt::requested().is_some() {
                 return true;
             }
-            let mut poll = libc::pollfd {
-                fd: self.fd,
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd; the descriptor is owned by the
-            // input being read, open as long as this reader.
-            let ready = unsafe { libc::poll(&mut poll, 1, 100) };
+            let ready = poll_in(self.fd, 100);
             // Ready (or the descriptor in error: the read says which);
             // 0 is the timeout, -1 mostly a signal (EINTR): look again.
             if ready > 0 {
