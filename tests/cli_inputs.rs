@@ -613,13 +613,7 @@ fn a_pipe_or_fifo_given_by_name_gives_every_record_once() {
         if let Some(stdin) = stdin {
             cmd.write_stdin(stdin);
         }
-        let stdout = cmd
-            .timeout(std::time::Duration::from_secs(60))
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
+        let stdout = stdout_ok(cmd.timeout(std::time::Duration::from_secs(60)));
         puzzles_of(&if with_output {
             std::fs::read(&out_file).unwrap()
         } else {

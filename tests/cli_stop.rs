@@ -99,8 +99,8 @@ fn wait_for(
 }
 
 /// Sends `sig` to `child` (`what`, for messages) and waits up to 30 s for
-/// it to end (else kills it and fails): its exit status.
-fn signal_and_wait(child: &mut Child, sig: &str, what: &str) -> std::process::ExitStatus {
+/// it to end (else kills it and fails): its exit code and stderr.
+fn signal_and_wait(child: &mut Child, sig: &str, what: &str) -> (i32, String) {
     let ok = std::process::Command::new("kill")
         .args([sig, &child.id().to_string()])
         .status()
@@ -108,9 +108,9 @@ fn signal_and_wait(child: &mut Child, sig: &str, what: &str) -> std::process::Ex
         .success();
     assert!(ok, "kill {sig} failed");
     let signalled = Instant::now();
-    loop {
+    let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
-            return status;
+            break status;
         }
         if signalled.elapsed() > Duration::from_secs(30) {
             child.kill().unwrap();
@@ -118,7 +118,15 @@ fn signal_and_wait(child: &mut Child, sig: &str, what: &str) -> std::process::Ex
             panic!("{what} still running 30 s after {sig}: the signal did not stop its work");
         }
         std::thread::sleep(Duration::from_millis(10));
-    }
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.code().unwrap_or(-1), err)
 }
 
 /// Starts `sudoflow ARGS -o out`, waits until it has created the output and
@@ -157,15 +165,7 @@ fn stop(args: &[&str], out: &Path, sig: &str) -> (i32, String) {
         child.try_wait().unwrap().is_none(),
         "{args:?} ended before it could be stopped"
     );
-    let status = signal_and_wait(&mut child, sig, &format!("{args:?}"));
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    (status.code().unwrap_or(-1), err)
+    signal_and_wait(&mut child, sig, &format!("{args:?}"))
 }
 
 /// The rows of `out`'s partial file, checked: the line `header`, then
@@ -456,16 +456,9 @@ fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
     wait_for(&mut child, &args, start, 60, "write the three rows", || {
         std::fs::read_to_string(partial(&out)).is_ok_and(|t| t.lines().count() == 4)
     });
-    let status = signal_and_wait(&mut child, sig, &format!("{args:?} on an idle pipe"));
+    let (status, err) = signal_and_wait(&mut child, sig, &format!("{args:?} on an idle pipe"));
     drop(producer);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert_eq!(status.code(), Some(code), "{err}");
+    assert_eq!(status, code, "{err}");
     assert!(!out.exists());
     let rows = kept_rows(&out, &sudoflow::output::SOLVE_HEADER.join(","));
     let puzzles: Vec<&str> = rows.iter().map(|r| r.get(1).unwrap()).collect();
