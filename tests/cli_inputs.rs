@@ -584,6 +584,44 @@ fn a_damaged_zip_member_gives_no_row_or_names_its_rows() {
     assert!(written.len() <= named, "{} > {named}", written.len());
 }
 
+/// A gzip member damaged after some of its lines decompressed: gzip finds
+/// the damage only at the member's end (its CRC-32), so the rows written
+/// from it are named as not to be trusted, those of the plain text and of a
+/// whole member before it are not. Before, the error named only the line.
+#[test]
+fn a_damaged_gzip_member_names_the_rows_that_came_from_it() {
+    let easy = easy();
+    let gzip = |text: &str| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut e, text.as_bytes()).unwrap();
+        e.finish().unwrap()
+    };
+    // Rows 1-3 plain, 4-5 a whole member, 6-45 the damaged member.
+    let mut bytes = format!("{easy}\n").repeat(3).into_bytes();
+    bytes.extend(gzip(&format!("{easy}\n").repeat(2)));
+    let mut damaged = gzip(&format!("{easy}\n").repeat(40));
+    // The CRC-32 in the trailer: the data inflate whole, the check fails.
+    let crc = damaged.len() - 8;
+    damaged[crc] ^= 0xff;
+    bytes.extend(damaged);
+    let out = sudoflow()
+        .args(["solve", "-j", "1"])
+        .write_stdin(bytes)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "cannot read input <stdin> after line 45: its gzip member from line 6 is damaged: \
+             rows 6-45 came from it and must not be trusted"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(rows(&out.stdout).len(), 45);
+}
+
 /// The records `solve` writes rows for in `out` (CSV with a header): the
 /// `puzzle` column of each row.
 fn puzzles_of(out: &[u8]) -> Vec<String> {

@@ -206,16 +206,9 @@ fn untrusted(
         // Not its bytes: `--column` names no column of its header, say.
         return e;
     }
-    let rows = match end - start {
-        0 => "no row came from it".to_owned(),
-        1 => format!("row {end} came from it and must not be trusted"),
-        _ => format!(
-            "rows {}-{end} came from it and must not be trusted",
-            start + 1
-        ),
-    };
     e.context(format!(
-        "cannot read zip archive {name}: its member {member} is damaged: {rows}{why}"
+        "cannot read zip archive {name}: its member {member} is damaged: {}{why}",
+        super::rows_from(start, end)
     ))
 }
 

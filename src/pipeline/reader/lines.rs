@@ -17,6 +17,8 @@ pub(super) struct Lines<R> {
     pending: usize,
     /// Longest line (end of line not counted) whose bytes are all kept.
     cap: usize,
+    /// Gzip members entered so far.
+    members: u64,
 }
 
 /// One line as [`Lines::next_line`] returns it.
@@ -27,6 +29,9 @@ pub(super) struct Line<'a> {
     /// The line's whole length in bytes, its end (`\n` or `\r\n`) not
     /// counted.
     pub(super) len: u64,
+    /// The gzip member it came from, or where it ends if it runs across
+    /// members ([`Lines::gzip_member`]); `None` in plain bytes.
+    pub(super) member: Option<u64>,
 }
 
 /// Length of a line of `len` bytes whose last two bytes are `last`, less
@@ -106,7 +111,16 @@ impl<R: Input> Lines<R> {
             layer: Layer::Plain(input),
             pending: 0,
             cap,
+            members: 0,
         }
+    }
+
+    /// The gzip member being read, numbered from 1 in the order the input
+    /// holds them, or `None` in plain bytes. A read failing inside a member
+    /// is its damage, which gzip finds only at the member's end (its
+    /// CRC-32), so every line from the member is in doubt.
+    pub(super) fn gzip_member(&self) -> Option<u64> {
+        matches!(self.layer, Layer::Gzip(_)).then_some(self.members)
     }
 
     /// Whether reading the next line would wait for input watched by `w`:
@@ -153,14 +167,23 @@ impl<R: Input> Lines<R> {
         };
         match in_place {
             Some(len) => {
+                let member = self.gzip_member();
                 self.pending = len;
                 // Still buffered: fill_buf returns the same bytes.
                 let bytes = &self.input().fill_buf()?[..len];
                 let last = [bytes[len.saturating_sub(2)], bytes[len - 1]];
                 let len = without_end(len as u64, last);
-                Ok(Some(Line { bytes, len }))
+                Ok(Some(Line { bytes, len, member }))
             }
-            None => Ok(self.read_line(buf)?.map(|len| Line { bytes: buf, len })),
+            None => {
+                let len = self.read_line(buf)?;
+                let member = self.gzip_member();
+                Ok(len.map(|len| Line {
+                    bytes: buf,
+                    len,
+                    member,
+                }))
+            }
         }
     }
 
@@ -239,6 +262,7 @@ impl<R: Input> Lines<R> {
             unreachable!("enter_gzip from plain bytes only")
         };
         let input = Cursor::new(head).chain(rest);
+        self.members += 1;
         self.layer = Layer::Gzip(Box::new(BufReader::with_capacity(
             BUFFER,
             GzDecoder::new(input),

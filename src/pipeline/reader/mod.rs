@@ -86,7 +86,11 @@
 //! `1f 8b`) is decompressed in place, so `.gz` files, gzip on stdin and
 //! `cat a.txt b.txt.gz | sudoflow solve` all work; members follow one another
 //! as in `cat` (a line may run across a member boundary, as bgzip writes
-//! them). A file named `*.gz` must start with gzip's magic bytes.
+//! them). A file named `*.gz` must start with gzip's magic bytes. Gzip
+//! checks a member's data only at its end (its CRC-32 and length), so a
+//! damaged member is found after its lines were read: the error names the
+//! line where the member starts and the rows that came from it, which must
+//! not be trusted (`rows 6-45 came from it and must not be trusted`).
 //!
 //! Zip: an input (a file or stdin) that starts with a zip signature is an
 //! archive whose members are read in the order they lie in it, each a
@@ -120,6 +124,20 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// What a damaged stream's error says of the rows numbered `start + 1` to
+/// `end`, which came from it before the damage was found: that they must
+/// not be trusted (or that there are none).
+fn rows_from(start: u64, end: u64) -> String {
+    match end.saturating_sub(start) {
+        0 => "no row came from it".to_owned(),
+        1 => format!("row {end} came from it and must not be trusted"),
+        _ => format!(
+            "rows {}-{end} came from it and must not be trusted",
+            start + 1
+        ),
+    }
+}
 
 /// Read buffer per input: large reads keep syscalls off the profile.
 const BUFFER: usize = 64 * 1024;

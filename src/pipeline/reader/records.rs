@@ -7,7 +7,7 @@ use super::{streaming, utf16_message, Column, Item, Reading, LINE_CAP};
 use crate::grid::Grid;
 use crate::pipeline::formats::{self, Pasted};
 use crate::pipeline::Record;
-use anyhow::{bail, Context};
+use anyhow::bail;
 use std::io::BufRead;
 use std::sync::Arc;
 
@@ -64,6 +64,20 @@ pub(super) struct InputRecords<R> {
     queued: Option<Record>,
     /// The input's end was read (it is told once).
     ended: bool,
+    /// The gzip member the last line read came from, if any.
+    member: Option<GzipMember>,
+}
+
+/// Where a gzip member's records begin, to name them when it turns out
+/// damaged.
+#[derive(Clone, Copy)]
+struct GzipMember {
+    /// [`Lines::gzip_member`]'s number.
+    number: u64,
+    /// The input's line where its bytes begin.
+    first_line: u64,
+    /// The first record (row) that may hold its bytes.
+    first_row: u64,
 }
 
 impl<R: Input> InputRecords<R> {
@@ -97,6 +111,7 @@ impl<R: Input> InputRecords<R> {
             grid: PendingGrid::default(),
             queued: None,
             ended: false,
+            member: None,
         }
     }
 
@@ -189,11 +204,42 @@ impl<R: Input> InputRecords<R> {
                 }
             }
             let line_no = self.line_no;
-            let line = self
-                .again
-                .next_line(&mut self.lines, &mut self.buf)
-                .with_context(|| format!("cannot read input {name} after line {line_no}"))?;
-            let Some((Line { bytes: whole, len }, read_again)) = line else {
+            let line = match self.again.next_line(&mut self.lines, &mut self.buf) {
+                Ok(line) => line,
+                Err(e) => {
+                    let e = match self.lines.gzip_member() {
+                        Some(n) => {
+                            let (first_line, first_row) = match self.member {
+                                Some(m) if m.number == n => (m.first_line, m.first_row),
+                                _ => (line_no + 1, *index + 1),
+                            };
+                            anyhow::Error::new(e).context(format!(
+                                "its gzip member from line {first_line} is damaged: {} \
+                                 (gzip checks a member's data only at its end)",
+                                super::rows_from(first_row - 1, *index)
+                            ))
+                        }
+                        None => anyhow::Error::new(e),
+                    };
+                    return Err(e.context(format!("cannot read input {name} after line {line_no}")));
+                }
+            };
+            if let Some(Some(number)) = line.as_ref().map(|(line, _)| line.member) {
+                if self.member.is_none_or(|m| m.number != number) {
+                    self.member = Some(GzipMember {
+                        number,
+                        first_line: line_no + 1,
+                        first_row: *index + 1,
+                    });
+                }
+            }
+            let Some((
+                Line {
+                    bytes: whole, len, ..
+                },
+                read_again,
+            )) = line
+            else {
                 if let Some(open) = self.open.take() {
                     self.parser.restart();
                     self.line_no = open.first_line;
@@ -899,6 +945,7 @@ impl Again {
                 Line {
                     bytes: &self.current,
                     len,
+                    member: None,
                 },
                 true,
             )));
