@@ -148,28 +148,36 @@ fn every_record_gets_one_row_and_bad_ones_say_why() {
     assert!(String::from_utf8(err).unwrap().contains("no-such-file.txt"));
 }
 
+/// The budget is named as given, in the unit that writes it whole (`1ns`
+/// said `0ms` before).
 #[test]
 fn a_puzzle_past_the_time_budget_times_out_and_the_run_goes_on() {
     let inkala =
         "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
     let (easy, _) = references().remove(0);
-    let out = stdout_of(
-        sudoflow()
-            .args(["rate", "-q", "--time-budget", "50ms"])
-            .write_stdin(format!("{inkala}\n{easy}\n")),
-    );
-    let lines: Vec<&str> = out.lines().collect();
-    assert!(
-        lines[1].starts_with(&format!("1,{inkala},timeout,,,,,,")),
-        "{}",
-        lines[1]
-    );
-    assert!(
-        lines[1].contains("rating took longer than the time budget of 50ms"),
-        "{}",
-        lines[1]
-    );
-    assert!(lines[2].contains(",rated,1.2,1.2,1.2,"), "{}", lines[2]);
+    for (budget, named) in [("50ms", "50ms"), ("1500us", "1500us"), ("1ns", "1ns")] {
+        let out = stdout_of(
+            sudoflow()
+                .args(["rate", "-q", "--time-budget", budget])
+                .write_stdin(format!("{inkala}\n{easy}\n")),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines[1].starts_with(&format!("1,{inkala},timeout,,,,,,")),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[1].contains(&format!(
+                "rating took longer than the time budget of {named} of work"
+            )),
+            "{}",
+            lines[1]
+        );
+        if budget == "50ms" {
+            assert!(lines[2].contains(",rated,1.2,1.2,1.2,"), "{}", lines[2]);
+        }
+    }
 }
 
 #[test]

@@ -173,7 +173,12 @@ fn human(d: Duration) -> String {
     if d.subsec_nanos() == 0 {
         format!("{}s", d.as_secs())
     } else if d < Duration::from_secs(1) {
-        format!("{}ms", d.as_millis())
+        // In the largest unit that writes it whole: `1500us`, not `1ms`.
+        match d.subsec_nanos() {
+            n if n % 1_000_000 == 0 => format!("{}ms", n / 1_000_000),
+            n if n % 1_000 == 0 => format!("{}us", n / 1_000),
+            n => format!("{n}ns"),
+        }
     } else {
         format!("{}s", d.as_secs_f64())
     }
