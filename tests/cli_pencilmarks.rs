@@ -135,6 +135,25 @@ fn eliminations_are_respected_and_counted_exactly() {
     }
 }
 
+/// Single candidates that clash (every cell holding only 1) leave a
+/// pencilmark puzzle no solution: `unsolvable` with the same reason in
+/// every command (`rate` said `invalid`, a duplicate given, before).
+#[test]
+fn clashing_single_candidates_are_unsolvable_in_every_command() {
+    let ones = "1........".repeat(81);
+    let solved = run("solve", format!("{ones}\n"));
+    assert_eq!(solved[0][2], "unsolvable");
+    let why = solved[0].last().unwrap().clone();
+    assert!(
+        why.ends_with(": no solution: 2 has no place in row 1"),
+        "{why}"
+    );
+    assert_eq!(run("count", format!("{ones}\n"))[0][2], "unsolvable");
+    let rated = run("rate", format!("{ones}\n"));
+    assert_eq!(rated[0][2], "unsolvable", "{:?}", rated[0]);
+    assert_eq!(rated[0].last().unwrap(), &why);
+}
+
 /// The pencilmarks of a puzzle's givens (full blanks) rate as the puzzle,
 /// so as Sudoku Explainer 1.2.1.3 rates it (the reference file's ED=).
 #[test]
@@ -218,9 +237,13 @@ fn rate_starts_from_the_candidates_given() {
     assert_eq!((rows[1][2].as_str(), rows[1][7].as_str()), ("rated", "0"));
     assert_eq!(rows[2][2], "rated");
     assert!(er(&rows[2]) <= 2.3, "{:?}", rows[2]);
-    assert_eq!(rows[3][2], "invalid");
-    assert!(rows[3][8].starts_with("<stdin>:4: "), "{:?}", rows[3]);
-    assert!(rows[3][8].contains('8'), "{:?}", rows[3]);
+    // Clashing singles: no solution, as `solve` says.
+    assert_eq!(rows[3][2], "unsolvable");
+    assert!(
+        rows[3][8].starts_with("<stdin>:4: no solution: "),
+        "{:?}",
+        rows[3]
+    );
     assert_eq!(rows[4][2], "unsolvable");
     assert_eq!(rows[5][2], "multiple");
 }

@@ -226,7 +226,8 @@ impl RateState {
     /// Rates a puzzle given by its candidates ([`se::Board::from_pencilmarks`]:
     /// single candidates are givens): counts its solutions within the
     /// candidates first, then rates it from them if it has exactly one.
-    /// `Err` carries a clash message (two single candidates clashing).
+    /// Single candidates that clash leave it no solution (`unsolvable`, as
+    /// `solve` and `count` say), not a clash error.
     pub fn rate_pencilmarks(&mut self, pm: &Pencilmarks) -> Result<RateOutcome, String> {
         let (outcome, _) = self.solver.solve_pencilmarks(pm);
         self.rate_board(&outcome, &pm.singles(), Some(pm), || {
@@ -245,12 +246,17 @@ impl RateState {
         board: impl FnOnce() -> se::Board,
     ) -> Result<RateOutcome, String> {
         match outcome.solutions {
-            0 => match givens.check_givens() {
-                Err(clash) => Err(clash.to_string()),
-                Ok(()) => Ok(RateOutcome::Unsolvable(
+            0 => {
+                // Clashing givens make a puzzle invalid; clashing single
+                // candidates only leave a pencilmark puzzle no solution,
+                // as `solve` and `count` say.
+                if pencilmarks.is_none() {
+                    givens.check_givens().map_err(|clash| clash.to_string())?;
+                }
+                Ok(RateOutcome::Unsolvable(
                     crate::solver::why_unsolvable(givens, pencilmarks, outcome).to_string(),
-                )),
-            },
+                ))
+            }
             1 => {
                 let opts = se::Options {
                     budget: self.limits.budget(),
