@@ -127,7 +127,8 @@ fn assert_solved(row: &[String], puzzle: &str) {
 
 /// `--column NAME` and `--column N` read the puzzle from any column, a
 /// quoted field before it may hold commas, and the header (a name in the
-/// N-th field) is skipped; a name no header has is one clear error.
+/// N-th field) is skipped; a name no header has, or a number past its
+/// columns, is one clear error.
 #[test]
 fn column_by_name_or_number_and_quoted_commas_before_it() {
     let easy = easy();
@@ -177,6 +178,22 @@ fn column_by_name_or_number_and_quoted_commas_before_it() {
         )));
     assert!(!output.exists());
     assert!(!dir.path().join("out.csv.partial").exists());
+    // A number past a header's columns is one clear error too (it named
+    // the column "()" on every row before).
+    let header = format!("puzzle,level\n{easy},3\n");
+    let out = sudoflow()
+        .args(["solve", "--column", "3"])
+        .write_stdin(header)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "input <stdin> has no column 3 (--column): its first line, read as a CSV header, \
+             names \"puzzle\", \"level\"",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    assert!(crate::rows(&out).is_empty());
     sudoflow()
         .args(["solve", "--column", "0"])
         .write_stdin(input)

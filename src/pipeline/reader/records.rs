@@ -599,7 +599,8 @@ fn is_skipped(line: &[u8]) -> bool {
 /// puzzle column, or whose N-th field, at `column`, is a name), `None` when
 /// it is a record.
 ///
-/// Errors: `--column NAME` and the record names no such column.
+/// Errors: `--column NAME` and the record names no such column; `--column
+/// N` and the record is a header with fewer than N fields.
 fn csv_header(
     name: &str,
     wanted: &Option<Column>,
@@ -620,12 +621,18 @@ fn csv_header(
                 || fields
                     .get(column)
                     .is_some_and(|f| formats::is_column_name(field_puzzle(f)));
-            Ok(named.then(|| {
-                (
-                    column,
-                    fields.get(column).map(header_name).unwrap_or_default(),
-                )
-            }))
+            if !named {
+                return Ok(None);
+            }
+            match fields.get(column) {
+                Some(f) => Ok(Some((column, header_name(f)))),
+                None => bail!(
+                    "input {name} has no column {} (--column): its first line, read as a CSV \
+                     header, names {}",
+                    column + 1,
+                    header_list(fields)
+                ),
+            }
         }
         None => Ok(None),
     }
