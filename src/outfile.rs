@@ -11,6 +11,9 @@
 //! as it was until then. A run that fails (exit 2: an input that cannot be
 //! read mid-stream, a full disk) or is stopped by SIGINT/SIGTERM keeps
 //! `FILE.partial`, flushed and fsynced, with every row written so far.
+//! A run holds an exclusive lock (`flock`) on `FILE.partial` while it
+//! writes it, so a second run given the same `-o` at the same time,
+//! resumed or not, is refused rather than writing into the first's rows.
 //!
 //! **Checkpoints.** The bytes written to `FILE.partial` go through a running
 //! hash (XXH3-64). At least once a second while rows are being written, and
@@ -407,10 +410,52 @@ fn verify(partial: &mut File, checkpoints: &[Checkpoint]) -> std::io::Result<Ver
     })
 }
 
-/// Opens `partial` for appending after its longest verified prefix
+/// Opens `partial` (named `name`) to read and write, created afresh when
+/// `create` (never over a file another run has just created), and takes an
+/// exclusive lock on it (`flock`, held while the run has it open), so that
+/// two runs never write one output: a second run, resumed or not, is
+/// refused while the first is writing. A file system without locks
+/// (`Unsupported`) is written unlocked.
+///
+/// Errors: another run holds the lock, or created the file first; the file
+/// cannot be opened.
+fn open_locked(partial: &Path, name: &str, create: bool) -> anyhow::Result<File> {
+    let opened = if create {
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(partial)
+    } else {
+        OpenOptions::new().read(true).write(true).open(partial)
+    };
+    let f = match opened {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
+            "{name} is being written by another sudoflow run (it was created as this one \
+             started): wait for that run to end"
+        ),
+        Err(e) if create => return Err(e).with_context(|| format!("cannot create output {name}")),
+        Err(e) => return Err(e).with_context(|| format!("cannot open {name}")),
+    };
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{name} is being written by another sudoflow run now: wait for that run to end \
+             (or stop it; then --resume continues it)"
+        ),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            Ok(f)
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {name}"))
+        }
+    }
+}
+
+/// Continues `f`, the partial file, after its longest verified prefix
 /// ([`verify`]): what follows is cut off (and the cut fsynced).
-fn keep_verified(partial: &Path, checkpoints: &[Checkpoint]) -> std::io::Result<(File, Verified)> {
-    let mut f = OpenOptions::new().read(true).write(true).open(partial)?;
+fn keep_verified(mut f: File, checkpoints: &[Checkpoint]) -> std::io::Result<(File, Verified)> {
     let verified = verify(&mut f, checkpoints)?;
     if verified.kept.bytes < verified.len {
         f.set_len(verified.kept.bytes)?;
@@ -977,6 +1022,13 @@ impl RunOutput {
         let name = partial.display().to_string();
         let now = Sidecar::of(spec)?;
         let exists = partial.exists();
+        // Locked before anything of it is read: another run may be writing
+        // it (and its sidecar) now.
+        let locked = if exists {
+            open_locked(&partial, &name, false)?
+        } else {
+            open_locked(&partial, &name, true)?
+        };
         if exists && !resume {
             if !resumable {
                 bail!(
@@ -1011,7 +1063,7 @@ impl RunOutput {
                     diffs.join("; ")
                 );
             }
-            let (file, verified) = keep_verified(&partial, &checkpoints)
+            let (file, verified) = keep_verified(locked, &checkpoints)
                 .with_context(|| format!("cannot resume {name}"))?;
             let start = verified.kept;
             if let Some(broken) = verified.broken {
@@ -1063,9 +1115,7 @@ impl RunOutput {
             }
             (file, verified.hash, start)
         } else {
-            let file =
-                File::create(&partial).with_context(|| format!("cannot create output {name}"))?;
-            (file, Xxh3::new(), Checkpoint::start())
+            (locked, Xxh3::new(), Checkpoint::start())
         };
         // The sidecar afresh, with the one checkpoint that stands: a
         // partial file always has one.

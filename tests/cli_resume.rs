@@ -639,6 +639,71 @@ fn kept_rows_are_checked_against_the_records_read_again() {
     assert_eq!(std::fs::read(&out).unwrap(), ref5);
 }
 
+/// Two runs writing one `-o` at once: the second is refused while the
+/// first writes, whether it resumes or not, and the first's rows stay
+/// whole. Before, a second fresh run truncated the partial file the first
+/// was writing and a second `--resume` appended to it, interleaving both.
+#[test]
+fn a_second_run_writing_the_same_output_is_refused_while_the_first_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input();
+    let out = dir.path().join("out.csv");
+    let text = std::fs::read_to_string(&input).unwrap();
+    let first: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .take(5)
+        .collect();
+    // The first run: five records read, their rows flushed, waiting for
+    // more on its stdin.
+    let mut child = std::process::Command::new(bin())
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .args(["solve", "-q", "-o"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all((first[..4].join("\n") + "\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(wait_for_checkpoint(&mut child, &out, 3), Some(4));
+    for resume in [false, true] {
+        let mut second = Command::new(bin());
+        second.args(["solve", "-q", "-o"]).arg(&out).arg(&input);
+        if resume {
+            second.arg("--resume");
+        }
+        let err = second.assert().code(2).get_output().stderr.clone();
+        let err = String::from_utf8_lossy(&err);
+        assert!(
+            err.contains(&format!(
+                "{} is being written by another sudoflow run now",
+                partial(&out).display()
+            )),
+            "resume {resume}: {err}"
+        );
+        assert!(!out.exists());
+    }
+    // The first run goes on and ends with every row of its records.
+    stdin
+        .write_all((first[4].to_string() + "\n").as_bytes())
+        .unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let want = Command::new(bin())
+        .args(["solve", "-q"])
+        .write_stdin(first.join("\n") + "\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    assert!(!partial(&out).exists() && !sidecar(&out).exists());
+}
+
 #[test]
 fn strict_exit_1_is_complete_but_a_failed_read_keeps_the_partial_file() {
     let dir = tempfile::tempdir().unwrap();
