@@ -104,6 +104,11 @@ fn binary_counts_a_small_shape_and_rejects_bad_ones() {
         ("3", "expected RxC"),
         ("0x2", "expected RxC"),
         ("4x4", "128 bits"),
+        // Never finished (1x7 not in 5 minutes): refused, not left running.
+        ("1x9", "the count would not finish"),
+        ("9x1", "the count would not finish"),
+        ("2x5", "the count would not finish"),
+        ("1x7", "the count would not finish"),
     ] {
         let out = Command::cargo_bin("sudoflow")
             .unwrap()

@@ -13,8 +13,8 @@ computed by the column-set (\"gangster\") method of Felgenhauer & Jarvis and the
 forum: band counts per column-set key, classes under stack/column permutations, completions \
 per class. Prints the method's intermediate figures, then the total alone on the last line.\n\n\
 Shapes: 2x2 (288), 2x3 and 3x2 (28,200,960) in milliseconds; 3x3 (default) in 0.9 CPU-seconds (BENCHMARKS.md, count-grids); \
-2x4 and 4x2 (29,136,487,207,403,520) in seconds. 2x5 and larger are accepted when their keys \
-fit in 128 bits but are not expected to finish; 3x4, 4x4 and larger are refused.\n\n\
+2x4 and 4x2 (29,136,487,207,403,520) in seconds; 1x2 to 1x6 (Latin squares) too. Other shapes \
+(1x7 and longer, 2x5, 3x4 and larger) are refused: their count would not finish.\n\n\
 Example: sudoflow count-grids --box 2x3 -j 2"
 )]
 pub struct CountGridsArgs {

@@ -254,21 +254,40 @@ fn class_generators(lay: &Layout) -> Vec<Vec<usize>> {
     gens
 }
 
+/// Whether the count of `shape` finishes in seconds: grid side 6 or less
+/// (1x6 takes a tenth of a second), or boxes of at least 2x2 up to side 9
+/// (2x4, 4x2, 3x3). Measured (BENCHMARKS.md, count-grids): 1x7 did not
+/// finish in 5 minutes, 2x5 not in 90 s.
+pub fn finishes(shape: BoxShape) -> bool {
+    let side = shape.side();
+    side <= 6 || (shape.rows >= 2 && shape.cols >= 2 && side <= 9)
+}
+
 /// Counts the complete grids of `shape` (see the module doc for the method),
 /// using the current rayon thread pool (wrap the call in
 /// `ThreadPool::install` to choose the number of threads).
 ///
 /// Practical limits (AMD Zen 3, one core): 2x2, 2x3 and 3x2 take
-/// milliseconds, 3x3 about a second, 2x4 and 4x2 seconds; 2x5 and larger
-/// shapes are accepted if their keys fit but are not expected to finish.
+/// milliseconds, 3x3 about a second, 2x4 and 4x2 seconds, 1x6 a tenth of
+/// a second; the work grows so fast past them (1x7 did not finish in 5
+/// minutes, 2x5 in 90 s) that other shapes are refused ([`finishes`]).
 ///
 /// Errors: [`CountGridsError::Unsupported`] for grid sides above
-/// [`MAX_SIDE`] or keys above 128 bits (e.g. 3x4, 4x4),
+/// [`MAX_SIDE`], keys above 128 bits (e.g. 3x4, 4x4), or a shape whose
+/// count would not finish (e.g. 1x9, 2x5),
 /// [`CountGridsError::Overflow`] if the total exceeds `u128`,
 /// [`CountGridsError::Check`] if the top-band enumeration disagrees with the
 /// column-set weights (a bug).
 pub fn count_grids(shape: BoxShape) -> Result<GridCount, CountGridsError> {
     let lay = Layout::new(shape)?;
+    if !finishes(shape) {
+        return Err(CountGridsError::Unsupported {
+            shape,
+            reason: "the count would not finish (the work grows too fast past 2x4 and 3x3): \
+                     the shapes counted are those of grid side 6 or less, 2x4, 4x2 and 3x3"
+                .to_string(),
+        });
+    }
     let overflow = || CountGridsError::Overflow(shape);
     let all_keys = enumerate_keys(&lay);
     let counted: Vec<(u128, u128)> = all_keys
