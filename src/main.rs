@@ -9,6 +9,34 @@ use sudoflow::{cmd, exit};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// A stdout the shell closed (`sudoflow solve a.txt >&-`): Rust's runtime
+/// opens /dev/null there before `main`, so every row would be lost with exit
+/// 0. This constructor runs first (ELF `.init_array`, before the runtime's
+/// check) and opens /dev/null read-only on descriptor 1 instead: writing
+/// the rows then fails (EBADF) and the run says so (exit 2), as a C
+/// program's would.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static STDOUT_CLOSED_STAYS_UNWRITABLE: extern "C" fn() = {
+    extern "C" fn unwritable_if_closed() {
+        // SAFETY: plain system calls on descriptors, before any Rust code
+        // uses them.
+        unsafe {
+            if libc::fcntl(1, libc::F_GETFD) != -1 {
+                return;
+            }
+            let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+            if fd >= 0 && fd != 1 {
+                // Descriptor 0 was closed too: it took that one.
+                libc::dup3(fd, 1, 0);
+                libc::close(fd);
+            }
+        }
+    }
+    unwritable_if_closed
+};
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -942,3 +942,54 @@ fn a_full_device_is_one_error_said_once() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+/// Found by probing: a stdout the shell closed (`>&-`) lost every row with
+/// exit 0, since Rust's runtime opens /dev/null there and its stdout drops
+/// writes that fail. Now it is an error before any work, for each command
+/// that writes to stdout; with `-o FILE` the run needs no stdout.
+#[test]
+fn a_closed_stdout_is_an_error_not_rows_lost() {
+    let bin = assert_cmd::cargo::cargo_bin("sudoflow");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    let closed = |args: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" {args} >&-"))
+            .arg(&bin)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        format!("solve -q '{}'", sample.display()),
+        format!("rate -q '{}'", sample.display()),
+        "count-grids --box 2x2".to_string(),
+    ] {
+        let out = closed(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to stdout: it is closed or open only for reading"),
+            "{args}: {stderr}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.csv");
+    let out = closed(&format!(
+        "solve -q '{}' -o '{}'",
+        sample.display(),
+        file.display()
+    ));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written = std::fs::read(&file).unwrap();
+    let want = std::process::Command::new(&bin)
+        .args(["solve", "-q"])
+        .arg(&sample)
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(written, want);
+}

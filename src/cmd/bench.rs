@@ -274,6 +274,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
+    crate::output::check_stdout()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     report::write(

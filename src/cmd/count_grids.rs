@@ -35,6 +35,7 @@ RxC and CxR have the same count (transposed grids). Example: --box 2x4"
 
 /// Runs `sudoflow count-grids`: figures on stdout, total on the last line.
 pub fn run(args: CountGridsArgs) -> anyhow::Result<ExitCode> {
+    crate::output::check_stdout()?;
     let pool = crate::opts::worker_pool(args.threads.threads)?;
     let count = pool.install(|| count_grids(args.shape))?;
     let mut out = std::io::stdout().lock();

@@ -504,10 +504,13 @@ fn make_entry(raw: &Raw, limits: RateLimits) -> Made {
 /// Errors: the file cannot be written or renamed, or stdout is closed.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> anyhow::Result<()> {
     match path {
-        None => std::io::stdout()
-            .lock()
-            .write_all(bytes)
-            .context("cannot write to stdout"),
+        None => {
+            crate::output::check_stdout()?;
+            std::io::stdout()
+                .lock()
+                .write_all(bytes)
+                .context("cannot write to stdout")
+        }
         Some(p) if p.as_os_str() == "-" => write_output(None, bytes),
         Some(p) => {
             let mut partial = p.as_os_str().to_owned();

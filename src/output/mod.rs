@@ -470,6 +470,28 @@ fn stdin_is(path: &std::path::Path) -> bool {
     }
 }
 
+/// Refuses a stdout that cannot take writes: descriptor 1 closed by the
+/// shell (`>&-`, which the binary leaves open read-only on /dev/null rather
+/// than let Rust's runtime open it writable there) or opened read-only.
+/// Rust's stdout drops writes that fail with EBADF, so the rows would be
+/// lost with exit 0.
+///
+/// Errors: descriptor 1 is not open for writing.
+pub fn check_stdout() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        // SAFETY: a query of the descriptor's flags.
+        let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+        if flags == -1 || flags & libc::O_ACCMODE == libc::O_RDONLY {
+            anyhow::bail!(
+                "cannot write to stdout: it is closed or open only for reading (give -o FILE, \
+                 or redirect it to a file)"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an output `path` that is one of `inputs` (the same file, by
 /// device and inode, so also through a hard or symbolic link; `-` is
 /// stdin, whose file, when stdin is redirected from one, counts too),
@@ -546,7 +568,10 @@ impl CsvSink {
                 }),
                 path.display().to_string(),
             ),
-            _ => (None, "stdout".to_string()),
+            _ => {
+                check_stdout()?;
+                (None, "stdout".to_string())
+            }
         };
         if format != Format::Csv {
             let out: Box<dyn std::io::Write + Send> = match file {
