@@ -329,6 +329,10 @@ pub fn stored_option(path: &Path, name: &str) -> Option<String> {
 struct Written {
     bytes: u64,
     hash: Xxh3,
+    /// A write or flush failed (a full disk): the file may end inside a
+    /// row, past rows the run counts as not yet written, so no checkpoint
+    /// may stand for it from then on ([`OutFile::checkpoint`]).
+    failed: bool,
 }
 
 /// `FILE.partial` as the sink writes it: every byte written is counted
@@ -340,15 +344,31 @@ struct Tracked {
 
 impl Write for Tracked {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.file.write(buf)?;
+        let written = self.file.write(buf);
         let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
-        w.bytes += n as u64;
-        w.hash.update(&buf[..n]);
-        Ok(n)
+        match written {
+            Ok(n) => {
+                w.bytes += n as u64;
+                w.hash.update(&buf[..n]);
+                Ok(n)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Err(e),
+            Err(e) => {
+                w.failed = true;
+                Err(e)
+            }
+        }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
+        let flushed = self.file.flush();
+        if flushed.is_err() {
+            self.written
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .failed = true;
+        }
+        flushed
     }
 }
 
@@ -897,10 +917,15 @@ struct OutFile {
 
 impl OutFile {
     /// Appends a checkpoint for what has been written, if it moved on
-    /// since the last one. The caller has flushed the sink.
+    /// since the last one. The caller has flushed the sink. None after a
+    /// failed write ([`Written::failed`]): the last checkpoint stays the
+    /// last that holds, and `--resume` cuts the file back to it.
     fn checkpoint(&mut self, records: u64, rows: u64) -> anyhow::Result<()> {
         let (bytes, xxh3) = {
             let w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+            if w.failed {
+                return Ok(());
+            }
             (w.bytes, w.hash.digest())
         };
         let now = Checkpoint {
@@ -1134,6 +1159,7 @@ impl RunOutput {
         let written = Arc::new(Mutex::new(Written {
             bytes: start.bytes,
             hash,
+            failed: false,
         }));
         let tracked = Tracked {
             file,

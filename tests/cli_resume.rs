@@ -639,6 +639,46 @@ fn kept_rows_are_checked_against_the_records_read_again() {
     assert_eq!(std::fs::read(&out).unwrap(), ref5);
 }
 
+/// A write that fails part-way (a full disk; here the file-size limit,
+/// `ulimit -f`, its signal ignored) leaves the partial file ending inside
+/// a row: the resume cuts it back to the last checkpoint that holds and
+/// ends byte-identical to an uninterrupted run. Before, the failing run's
+/// last checkpoint paired the bytes on disk with rows still in the
+/// buffer, and every resume failed on the damaged rows.
+#[test]
+fn a_write_failing_part_way_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = big_input();
+    // 40,000 blocks of 512 bytes: 20 MB of the 200 MB of rows.
+    let failed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 40000; exec \"$0\" solve -q -j 2 \"$1\" -o \"$2\"")
+        .arg(bin())
+        .arg(&input)
+        .arg(&out)
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert_eq!(
+        std::fs::metadata(partial(&out)).unwrap().len(),
+        40_000 * 512
+    );
+    let (bytes, _, _) = last_checkpoint(&out).unwrap();
+    assert!(bytes < 40_000 * 512, "a checkpoint past the rows: {bytes}");
+    Command::new(bin())
+        .args(["solve", "-q", "-j", "1", "--resume"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(std::fs::read(&out).unwrap() == reference());
+}
+
 /// Two runs writing one `-o` at once: the second is refused while the
 /// first writes, whether it resumes or not, and the first's rows stay
 /// whole. Before, a second fresh run truncated the partial file the first
