@@ -487,4 +487,48 @@ fn svg_pages_one_file_each() {
         let text = std::fs::read_to_string(dir.path().join(n)).unwrap();
         resvg::usvg::Tree::from_str(&text, &resvg::usvg::Options::default()).unwrap();
     }
+    // A shorter book to the same name: the third page, left by the first
+    // book, goes (it read as part of this one before).
+    sudoflow()
+        .arg("print")
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .args(["--per-page", "6", "--no-answers"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("on 2 pages to "))
+        .stderr(predicates::str::contains(
+            "removed 1 page left by an earlier run",
+        ));
+    assert!(!dir.path().join("pages-003.svg").exists());
+}
+
+/// `print` refuses to write over its input, as the other commands do: the
+/// PDF named as the input (or through a link), or an SVG page's name.
+/// Before, the puzzle list was replaced by the book.
+#[test]
+fn print_never_writes_over_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = corpus(dir.path(), 3);
+    let want = std::fs::read(&path).unwrap();
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&path, &link).unwrap();
+    let page = dir.path().join("book-001.svg");
+    std::fs::copy(&path, &page).unwrap();
+    for (input, output) in [
+        (&path, path.clone()),
+        (&link, path.clone()),
+        (&page, dir.path().join("book.svg")),
+    ] {
+        sudoflow()
+            .arg("print")
+            .arg(input)
+            .arg("-o")
+            .arg(&output)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("refusing to write output"));
+        assert_eq!(std::fs::read(input).unwrap(), want);
+    }
 }

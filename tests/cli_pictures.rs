@@ -237,6 +237,23 @@ fn svg_steps_to_a_directory_and_bad_steps() {
     assert!(s37.contains("XY-Wing"));
     // No file is left half-written.
     assert!(!names.iter().any(|n| n.ends_with(".partial")));
+    // A shorter path drawn to the same directory: the pictures past its
+    // last step are removed (they read as its own before), and said so.
+    let easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    sudoflow()
+        .args(["explain", easy, "--format", "svg", "-o"])
+        .arg(&steps)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("pictures left by an earlier run"));
+    let left = std::fs::read_dir(&steps).unwrap().count();
+    let drawn = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["explain", easy, "--format", "json"])
+        .output()
+        .unwrap()
+        .stdout;
+    let drawn: serde_json::Value = serde_json::from_slice(&drawn).unwrap();
+    assert_eq!(left, drawn["steps"].as_array().unwrap().len());
 
     // -o FILE.svg: one picture, the hardest by default.
     let one = dir.path().join("one.svg");

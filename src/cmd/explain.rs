@@ -453,7 +453,7 @@ fn run_puzzles(
 /// `--format svg|html`: pictures of one puzzle's steps.
 mod pictures {
     use super::{first_field, ExplainArgs};
-    use crate::cmd::print::write_output;
+    use crate::cmd::print::{remove_stale, stale_note, write_output};
     use crate::exit;
     use crate::grid::Grid;
     use crate::pipeline::reader;
@@ -573,7 +573,7 @@ mod pictures {
         let all = steps::steps(&grid, &rating);
         if !svg_format {
             let page = html::page(&grid, &rating, &all, step);
-            write_output(output, page.as_bytes())?;
+            write_output(output, page.as_bytes(), &args.input.inputs)?;
             return Ok(ExitCode::from(exit::OK));
         }
         if all.is_empty() {
@@ -583,7 +583,7 @@ mod pictures {
         let dir = match output {
             Some(p) if p.as_os_str() != "-" => p,
             _ => {
-                write_output(None, draw(step).as_bytes())?;
+                write_output(None, draw(step).as_bytes(), &args.input.inputs)?;
                 return Ok(ExitCode::from(exit::OK));
             }
         };
@@ -591,7 +591,7 @@ mod pictures {
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
         {
-            write_output(Some(dir), draw(step).as_bytes())?;
+            write_output(Some(dir), draw(step).as_bytes(), &args.input.inputs)?;
             return Ok(ExitCode::from(exit::OK));
         }
         std::fs::create_dir_all(dir)
@@ -600,18 +600,23 @@ mod pictures {
             Some(_) => vec![step],
             None => (1..=all.len()).collect(),
         };
+        let picture = |n: usize| dir.join(format!("step-{n:03}.svg"));
         for &n in &chosen {
-            write_output(
-                Some(&dir.join(format!("step-{n:03}.svg"))),
-                draw(n).as_bytes(),
-            )?;
+            write_output(Some(&picture(n)), draw(n).as_bytes(), &args.input.inputs)?;
         }
+        // The whole path drawn: a longer path's pictures from an earlier
+        // run to the same directory go.
+        let removed = match args.step {
+            Some(_) => 0,
+            None => remove_stale(picture, all.len() + 1)?,
+        };
         if !args.output.quiet {
             eprintln!(
-                "sudoflow: wrote {} picture{} to {}",
+                "sudoflow: wrote {} picture{} to {}{}",
                 chosen.len(),
                 if chosen.len() == 1 { "" } else { "s" },
-                dir.display()
+                dir.display(),
+                stale_note(removed, "picture")
             );
         }
         Ok(ExitCode::from(exit::OK))

@@ -12,6 +12,7 @@
 use crate::exit;
 use crate::grid::Grid;
 use crate::opts;
+use crate::output::refuse_input_as_output;
 use crate::pipeline::reader::{self, Column};
 use crate::rating::labels;
 use crate::rating::se::{self, Rater, Rating};
@@ -499,10 +500,12 @@ fn make_entry(raw: &Raw, limits: RateLimits) -> Made {
 }
 
 /// Writes `bytes` to `path` whole or not at all (`path.partial`, then
-/// renamed), or to stdout for `None` or `-`.
+/// renamed), or to stdout for `None` or `-`. A `path` (or its partial
+/// file) that is one of `inputs` is refused before anything is written.
 ///
-/// Errors: the file cannot be written or renamed, or stdout is closed.
-pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> anyhow::Result<()> {
+/// Errors: `path` is an input, the file cannot be written or renamed, or
+/// stdout is closed.
+pub fn write_output(path: Option<&Path>, bytes: &[u8], inputs: &[PathBuf]) -> anyhow::Result<()> {
     match path {
         None => {
             crate::output::check_stdout()?;
@@ -511,16 +514,51 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> anyhow::Result<()> {
                 .write_all(bytes)
                 .context("cannot write to stdout")
         }
-        Some(p) if p.as_os_str() == "-" => write_output(None, bytes),
+        Some(p) if p.as_os_str() == "-" => write_output(None, bytes, inputs),
         Some(p) => {
             let mut partial = p.as_os_str().to_owned();
             partial.push(".partial");
             let partial = PathBuf::from(partial);
+            refuse_input_as_output(p, inputs)?;
+            refuse_input_as_output(&partial, inputs)?;
             std::fs::write(&partial, bytes)
                 .with_context(|| format!("cannot write {}", partial.display()))?;
             std::fs::rename(&partial, p)
                 .with_context(|| format!("cannot rename {} to {}", partial.display(), p.display()))
         }
+    }
+}
+
+/// Removes the files `name(n)`, `name(n + 1)`, ... that exist, up to the
+/// first that does not: the pages or pictures past the last one written,
+/// left by an earlier, longer run to the same name, which would otherwise
+/// read as part of this one. Returns how many were removed.
+///
+/// Errors: one cannot be removed (named).
+pub fn remove_stale(name: impl Fn(usize) -> PathBuf, n: usize) -> anyhow::Result<usize> {
+    let mut removed = 0;
+    loop {
+        let path = name(n + removed);
+        if !path.is_file() {
+            return Ok(removed);
+        }
+        std::fs::remove_file(&path).with_context(|| {
+            format!(
+                "cannot remove {}, left by an earlier run to the same name",
+                path.display()
+            )
+        })?;
+        removed += 1;
+    }
+}
+
+/// The note on stderr for `removed` stale files ([`remove_stale`]) of
+/// `what` (`page`, `picture`): empty for none.
+pub fn stale_note(removed: usize, what: &str) -> String {
+    match removed {
+        0 => String::new(),
+        1 => format!("; removed 1 {what} left by an earlier run"),
+        n => format!("; removed {n} {what}s left by an earlier run"),
     }
 }
 
@@ -549,6 +587,10 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
             });
     if format == BookFormat::Svg && args.output.as_os_str() == "-" {
         bail!("SVG pages are one file each: give -o NAME.svg (NAME-001.svg, ...), not '-'");
+    }
+    if format == BookFormat::Pdf {
+        // Before the work (the pages are checked once they are known).
+        refuse_input_as_output(&args.output, &args.inputs)?;
     }
     let limits = RateLimits {
         time: Some(args.budget.time_budget.unwrap_or(DEFAULT_BUDGET)),
@@ -661,27 +703,37 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         solutions,
     };
     let pages = book::pages(&book, &entries);
+    let mut removed = 0;
     match format {
         BookFormat::Pdf => {
             let pdf =
                 crate::render::pdf::document(&pages, &args.title).map_err(anyhow::Error::msg)?;
-            write_output(Some(&args.output), &pdf)?;
+            write_output(Some(&args.output), &pdf, &args.inputs)?;
         }
         BookFormat::Svg => {
             let stem = args.output.with_extension("");
-            for (n, page) in pages.iter().enumerate() {
+            let page_name = |n: usize| {
                 let mut name = stem.as_os_str().to_owned();
-                name.push(format!("-{:03}.svg", n + 1));
+                name.push(format!("-{n:03}.svg"));
+                PathBuf::from(name)
+            };
+            // Every page checked before the first is written.
+            for n in 1..=pages.len() {
+                refuse_input_as_output(&page_name(n), &args.inputs)?;
+            }
+            for (n, page) in pages.iter().enumerate() {
                 write_output(
-                    Some(Path::new(&name)),
+                    Some(&page_name(n + 1)),
                     crate::render::svg::document(page).as_bytes(),
+                    &args.inputs,
                 )?;
             }
+            removed = remove_stale(page_name, pages.len() + 1)?;
         }
     }
     if !args.quiet {
         eprintln!(
-            "sudoflow: printed {} puzzle{} on {} page{} to {}{} in {:.2} s",
+            "sudoflow: printed {} puzzle{} on {} page{} to {}{}{} in {:.2} s",
             entries.len(),
             if entries.len() == 1 { "" } else { "s" },
             pages.len(),
@@ -691,6 +743,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
             } else {
                 args.output.display().to_string()
             },
+            stale_note(removed, "page"),
             if skipped > 0 {
                 format!(
                     " ({skipped} record{} left out, named above)",
