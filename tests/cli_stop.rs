@@ -465,6 +465,68 @@ fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
     assert_eq!(puzzles, QUICK, "{err}");
 }
 
+/// `solve FILE FIFO` (or `FILE -` on an idle pipe), the FIFO with no
+/// writer yet: the file's rows are written while the run waits, and one
+/// `sig` ends it with them. Found by probing: the open of the FIFO waited
+/// in the kernel through the first signal (only a second one ended the
+/// run, with the header alone), and the file's records waited unwritten.
+fn waiting_second_input_stops(threads: &str, fifo: bool, sig: &str, code: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rows.csv");
+    let first = write_input(dir.path(), &QUICK.map(String::from));
+    let second = if fifo {
+        let path = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap()
+            .success());
+        path
+    } else {
+        PathBuf::from("-")
+    };
+    let args = ["solve", "-q", "-j", threads];
+    let mut child: Child = std::process::Command::new(bin())
+        .args(args)
+        .arg(&first)
+        .arg(&second)
+        .arg("-o")
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Held open, idle, until the run has ended.
+    let producer = child.stdin.take().unwrap();
+    let start = Instant::now();
+    wait_for(
+        &mut child,
+        &args,
+        start,
+        60,
+        "write the file's three rows",
+        || std::fs::read_to_string(partial(&out)).is_ok_and(|t| t.lines().count() == 4),
+    );
+    let (status, err) = signal_and_wait(&mut child, sig, &format!("{args:?} on {second:?}"));
+    drop(producer);
+    assert_eq!(status, code, "{err}");
+    let rows = kept_rows(&out, &sudoflow::output::SOLVE_HEADER.join(","));
+    let puzzles: Vec<&str> = rows.iter().map(|r| r.get(1).unwrap()).collect();
+    assert_eq!(puzzles, QUICK, "{err}");
+}
+
+#[test]
+fn a_signal_stops_a_run_waiting_for_a_fifos_writer() {
+    waiting_second_input_stops("1", true, "-TERM", 143);
+    waiting_second_input_stops("2", true, "-INT", 130);
+}
+
+#[test]
+fn a_file_s_rows_are_written_while_the_next_input_waits() {
+    waiting_second_input_stops("2", false, "-TERM", 143);
+}
+
 #[test]
 fn a_signal_stops_a_run_waiting_on_an_idle_pipe_with_one_thread() {
     idle_pipe_stops("1", "-TERM", 143);

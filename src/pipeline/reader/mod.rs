@@ -159,7 +159,8 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// Errors: the file cannot be opened, or it is a directory; the message
 /// names it.
 pub fn open_file(path: &Path) -> anyhow::Result<File> {
-    let file = File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
+    let file = open_without_waiting(path)
+        .with_context(|| format!("cannot open input {}", path.display()))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         bail!(
             "input {} is a directory: give the files in it instead (e.g. {}/*.txt)",
@@ -168,6 +169,37 @@ pub fn open_file(path: &Path) -> anyhow::Result<File> {
         );
     }
     Ok(file)
+}
+
+/// Opens `path` to read. A FIFO is opened without waiting for a writer
+/// (`O_NONBLOCK`, cleared once open): a blocking open would hold the reader
+/// in the kernel through a SIGINT or SIGTERM, and the records read before
+/// it would wait unwritten. Its reads then wait in the [`streaming`]
+/// module's poll, which a stop ends, and which waits for a writer to come
+/// (Linux's `poll` gives a FIFO no end before a writer has come and gone).
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        if std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(path)?;
+            // SAFETY: flag queries and changes on a descriptor `file` owns.
+            unsafe {
+                let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+                if flags == -1
+                    || libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK) == -1
+                {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            return Ok(file);
+        }
+    }
+    File::open(path)
 }
 
 /// Checks that the input file `path` can be read as records before any
@@ -621,6 +653,11 @@ fn records_of_input(
     index: &mut u64,
     f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
+    // The first read may wait (an idle pipe, a FIFO with no writer yet):
+    // the records of the inputs before it go to work first.
+    if reading.watch.is_some_and(|w| w.will_wait()) && f(Item::Waiting).is_break() {
+        return Ok(ControlFlow::Break(()));
+    }
     let head = input
         .fill_buf()
         .with_context(|| format!("cannot read input {name}"))?;
