@@ -634,7 +634,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             None => {
                 let end = body
                     .iter()
-                    .position(|b| b" \t,;:\r".contains(b))
+                    .position(|b| b" \t,;:".contains(b))
                     .unwrap_or(body.len());
                 &body[..end]
             }
@@ -800,6 +800,16 @@ fn field_record(
             );
             record(clip(&String::from_utf8_lossy(field)), Err(message))
         }
+        // A CR inside the line ends no field (old Mac line ends).
+        Ok(t) if t.contains('\r') => record(
+            clip(t),
+            Err(format!(
+                "fuzz:{line_no}: a carriage return (CR) inside the line, {} bytes in: are the \
+                 file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \
+                 '\\r' '\\n')",
+                t.find('\r').unwrap_or(0)
+            )),
+        ),
         Ok(t) => match Grid::parse(t) {
             Ok(g) => record(String::new(), Ok(g)),
             Err(e) => record(clip(t), Err(format!("fuzz:{line_no}: {e}"))),

@@ -639,6 +639,28 @@ fn a_damaged_gzip_member_names_the_rows_that_came_from_it() {
     assert_eq!(rows(&out.stdout).len(), 45);
 }
 
+/// Lines ended by CR alone (classic Mac OS): found by probing, the file
+/// read as its first puzzle, the rest dropped unsaid (a CR ended the
+/// field). Now the line is one invalid record naming the CR; CRLF and a
+/// last line's CR still read as line ends.
+#[test]
+fn a_carriage_return_inside_a_line_is_named_not_a_field_end() {
+    let easy = easy();
+    let rows = solve_rows(&[], format!("{easy}\r{easy}\r{easy}\r"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0][2], "invalid");
+    assert!(
+        rows[0][10].starts_with("<stdin>:1: a carriage return (CR) inside the line, 81 bytes in"),
+        "{:?}",
+        rows[0]
+    );
+    let rows = solve_rows(&[], format!("{easy}\r\n{easy}\r\n{easy}\r"));
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        assert_solved(row, &easy);
+    }
+}
+
 /// The records `solve` writes rows for in `out` (CSV with a header): the
 /// `puzzle` column of each row.
 fn puzzles_of(out: &[u8]) -> Vec<String> {

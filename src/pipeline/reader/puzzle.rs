@@ -134,6 +134,15 @@ pub(super) fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]
         return pencilmark_record(index, source, line, field, parsed);
     }
     let (raw, grid) = match std::str::from_utf8(field) {
+        Ok(text) if text.contains('\r') => (
+            clip(text),
+            Err(format!(
+                "{source}:{line}: a carriage return (CR) inside the line, {} bytes in: are the \
+                 file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \
+                 '\\r' '\\n')",
+                text.find('\r').unwrap_or(0)
+            )),
+        ),
         Ok(text) => {
             let grid = Grid::parse(text).map_err(|e| format!("{source}:{line}: {e}"));
             (clip(text), grid)

@@ -834,7 +834,7 @@ fn field_puzzle(field: &[u8]) -> &[u8] {
     }
     let end = field
         .iter()
-        .position(|&b| is_separator(b) || b == b'\n')
+        .position(|&b| is_separator(b) || b == b'\r' || b == b'\n')
         .unwrap_or(field.len());
     &field[..end]
 }
@@ -1079,16 +1079,20 @@ fn puzzle_field(line: &[u8], first: bool) -> Option<&[u8]> {
 fn line_of_valid_puzzle(line: &[u8]) -> Option<Grid> {
     let ends_there = match line.get(81) {
         None => line.len() == 81,
+        // A CR ends it only as the line's end (CRLF or a last line's CR).
+        Some(b'\r') => matches!(line.get(82), None | Some(b'\n')),
         Some(&b) => is_separator(b) || b == b'\n',
     };
     ends_there.then(|| parse_valid(&line[..81])).flatten()
 }
 
-/// The bytes that end a puzzle field: whitespace, `,`, `;`, `:`, and the
-/// `\r` of a CRLF line end.
+/// The bytes that end a puzzle field: whitespace, `,`, `;`, `:`. Not a
+/// `\r` inside a line: a file whose lines end in CR alone (classic Mac OS)
+/// would read as its first puzzle, the rest of it dropped unsaid; such a
+/// field is an invalid record naming the CR ([`make_record`]).
 #[inline]
 fn is_separator(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b',' | b';' | b':' | b'\r')
+    matches!(b, b' ' | b'\t' | b',' | b';' | b':')
 }
 
 #[cfg(test)]
