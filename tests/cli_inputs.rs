@@ -178,6 +178,13 @@ fn column_by_name_or_number_and_quoted_commas_before_it() {
         )));
     assert!(!output.exists());
     assert!(!dir.path().join("out.csv.partial").exists());
+    // A first record whose puzzle has a typo (a letter) is a record, not a
+    // header: found by probing, it was dropped unsaid.
+    let typo = format!("1,{}o\n2,{easy}\n", &easy[..80]);
+    let rows = solve_rows(&["--column", "2"], typo);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0][2], "invalid");
+    assert_solved(&rows[1], &easy);
     // A number past a header's columns is one clear error too (it named
     // the column "()" on every row before).
     let header = format!("puzzle,level\n{easy},3\n");

@@ -42,11 +42,15 @@ pub(super) fn column_name(field: &[u8]) -> &[u8] {
 
 /// Whether the field `--column N` picked from an input's first line is a
 /// column name rather than a puzzle: it holds a letter that is no cell
-/// character (`puzzle`, `sudoku`, `grid`; not `x`, a blank).
+/// character (`puzzle`, `sudoku`, `grid`; not `x`, a blank), and no more
+/// cell characters than others (`sudoku_17` is a name; a puzzle with a
+/// typo, `4..3o..`, is a record, invalid, not a header dropped unsaid).
 pub(super) fn is_column_name(field: &[u8]) -> bool {
+    let cells = field.iter().filter(|&&b| is_cell_char(b)).count();
     field
         .iter()
         .any(|&b| b.is_ascii_alphabetic() && !is_cell_char(b))
+        && cells <= field.len() - cells
 }
 
 /// A character that a pasted puzzle may hold in a cell: the givens `1`-`9`
@@ -194,6 +198,13 @@ mod tests {
         assert_eq!(pasted(b"53,7"), None);
         assert_eq!(pasted(b" | \n"), None);
         assert!(is_column_name(b"sudoku"));
+        assert!(is_column_name(b"sudoku_17"));
         assert!(!is_column_name(b"x.x.X-*0123"));
+        // A puzzle with a typo is a record, not a header.
+        let mut typo =
+            b"4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+                .to_vec();
+        typo[80] = b'o';
+        assert!(!is_column_name(&typo));
     }
 }
