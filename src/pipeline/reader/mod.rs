@@ -92,6 +92,10 @@
 //! line where the member starts and the rows that came from it, which must
 //! not be trusted (`rows 6-45 came from it and must not be trusted`).
 //!
+//! Other compressed formats (zstd, xz, bzip2, lz4, 7-Zip), told by their
+//! magic bytes at an input's start, are an error naming the format and the
+//! command that decompresses them, never text read as invalid records.
+//!
 //! Zip: an input (a file or stdin) that starts with a zip signature is an
 //! archive whose members are read in the order they lie in it, each a
 //! source named `ARCHIVE/MEMBER` with its own line numbers and header
@@ -624,7 +628,30 @@ fn check_signature(path: &Path, head: &[u8]) -> anyhow::Result<()> {
             path.display()
         );
     }
-    Ok(())
+    refuse_unread_compression(&path.display().to_string(), head)
+}
+
+/// Refuses an input named `name` whose first bytes `head` (at least four,
+/// or the whole input) are those of a compressed format the reader does not
+/// decompress (zstd, xz, bzip2, lz4, 7-Zip): read as text, its bytes would
+/// be invalid records, the puzzles in it unread.
+///
+/// Errors: the input is in one of those formats; the message names it and
+/// the command that decompresses it.
+fn refuse_unread_compression(name: &str, head: &[u8]) -> anyhow::Result<()> {
+    let (format, tool) = match head {
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => ("zstd", "zstd -dc"),
+        [0xfd, b'7', b'z', b'X', ..] => ("xz", "xz -dc"),
+        [b'B', b'Z', b'h', b'1'..=b'9', ..] => ("bzip2", "bzip2 -dc"),
+        [0x04, 0x22, 0x4d, 0x18, ..] => ("lz4", "lz4 -dc"),
+        [b'7', b'z', 0xbc, 0xaf, ..] => ("7-Zip", "7z x -so"),
+        _ => return Ok(()),
+    };
+    let file = if name == STDIN_NAME { "FILE" } else { name };
+    bail!(
+        "input {name} is {format} data, which sudoflow does not decompress (it reads text, \
+         gzip and zip): decompress it first, e.g. `{tool} {file} | sudoflow ...`"
+    )
 }
 
 /// How [`records_of`] reads one input.
@@ -665,6 +692,7 @@ fn records_of_input(
         // Empty (on a terminal, Ctrl-D at once: not to be read twice).
         return Ok(ControlFlow::Continue(()));
     }
+    refuse_unread_compression(name, head)?;
     if !is_zip(head) {
         return records_of(name, input, reading, index, f);
     }
