@@ -190,10 +190,13 @@ impl Sidecar {
                 .iter()
                 .map(|p| InputPrint::of(p))
                 .collect::<anyhow::Result<_>>()?,
+            // The rows' format shapes them too: a CSV file resumed as JSON
+            // Lines is refused saying so, not read as a damaged file.
             options: spec
                 .options
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.clone()))
+                .chain([("format".to_string(), spec.format.name().to_string())])
                 .collect(),
         })
     }

@@ -494,6 +494,13 @@ fn a_resume_with_other_options_is_refused_saying_which() {
         &["--no-guess"],
         "--no-guess was false, now true",
     );
+    // Found by probing: another format was read as a damaged file.
+    refused(
+        &input,
+        &out,
+        &["--format", "jsonl"],
+        "--format was csv, now jsonl",
+    );
     // Another command on the same file.
     let err = Command::new(bin())
         .args(["count", "-q", "--resume"])
