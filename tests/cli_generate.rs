@@ -320,6 +320,36 @@ fn impossible_clue_ranges_fail_fast_with_the_17_clue_fact() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("MIN 25 is greater than MAX 20"));
+    // Found by probing: these ran 100,000 tries, then advised raising
+    // --max-tries. Under rot90 the givens are orbits of 4 and the centre;
+    // no puzzle rates below 1.0.
+    for (args, said) in [
+        (
+            &["--symmetry", "rot90", "--clues", "30", "--no-minimal"][..],
+            "--clues 30..30 with --symmetry rot90: no puzzle has that many clues",
+        ),
+        (
+            &["--se", "0.5"][..],
+            "--se 0.5..0.5: no puzzle rates below 1.0",
+        ),
+    ] {
+        Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["generate", "-n", "1", "--seed", "3"])
+            .args(args)
+            .timeout(std::time::Duration::from_secs(10))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(said));
+    }
+    // A rot90 range holding a 4k or 4k + 1 count goes ahead.
+    Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["generate", "-n", "1", "--seed", "3", "--symmetry", "rot90"])
+        .args(["--clues", "30..32", "-q"])
+        .assert()
+        .success();
 }
 
 #[test]

@@ -871,6 +871,8 @@ fn generate(
             "se_budget limits the rating of se=: pass se too",
         ));
     }
+    // As the CLI: options no puzzle can meet are refused at once.
+    opts.check_reachable().map_err(PyValueError::new_err)?;
     let threads = args::threads(threads)?;
     let exclude: Vec<std::path::PathBuf> = match exclude {
         None => Vec::new(),

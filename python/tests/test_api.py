@@ -273,6 +273,11 @@ def test_generate_rejects_bad_options():
         sudoflow.generate(1, seed=1, symmetry="spiral")
     with pytest.raises(RuntimeError, match="candidates"):
         sudoflow.generate(1, seed=1, clues=17, max_tries=3)
+    # Asks no puzzle can meet, refused at once as the CLI refuses them.
+    with pytest.raises(ValueError, match="no puzzle has that many clues"):
+        sudoflow.generate(1, seed=1, symmetry="rot90", clues=30, minimal=False)
+    with pytest.raises(ValueError, match="no puzzle rates below 1.0"):
+        sudoflow.generate(1, seed=1, se=0.5)
 
 
 def test_solve_file_streams_the_cli_rows(cli, tmp_path):

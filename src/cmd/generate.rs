@@ -515,6 +515,8 @@ fn write_row(w: &mut CsvSink, index: u64, p: &Generated, labels: bool) -> anyhow
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
+    // Asks no puzzle can meet are refused now, not after --max-tries.
+    opts.check_reachable().map_err(anyhow::Error::msg)?;
     crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let se_columns: &[&str] = if args.se.is_some() {
         &["er", "ep", "ed"]

@@ -139,6 +139,35 @@ impl Default for GenerateOptions {
     }
 }
 
+impl GenerateOptions {
+    /// Refuses options that no puzzle can meet, so that a run says so at
+    /// once rather than after its tries: a clue range with no count the
+    /// symmetry allows ([`Symmetry::allows_clues`]: under `rot90` only 4k
+    /// or 4k + 1), or a rating range below 1.0, the easiest step's.
+    ///
+    /// Errors: the reason, naming the options as the CLI spells them.
+    pub fn check_reachable(&self) -> Result<(), String> {
+        if !self.clues.clone().any(|n| self.symmetry.allows_clues(n)) {
+            return Err(format!(
+                "--clues {}..{} with --symmetry {}: no puzzle has that many clues with that \
+                 symmetry (its givens come in orbits of 4 and the centre: 4k or 4k + 1 clues)",
+                self.clues.start(),
+                self.clues.end(),
+                format!("{:?}", self.symmetry).to_lowercase()
+            ));
+        }
+        if let Some(se) = self.se.as_ref().filter(|se| *se.end() < 10) {
+            return Err(format!(
+                "--se {:.1}..{:.1}: no puzzle rates below 1.0 (its easiest step, the last cell \
+                 of a region, is 1.0)",
+                *se.start() as f64 / 10.0,
+                *se.end() as f64 / 10.0
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Why a candidate puzzle was not kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reject {

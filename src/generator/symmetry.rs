@@ -67,6 +67,17 @@ impl Orbit {
 }
 
 impl Symmetry {
+    /// Whether a puzzle with this symmetry can have `clues` givens: its
+    /// givens are whole orbits, so under `rot90` (orbits of 4 and the
+    /// centre) only 4k or 4k + 1; the other symmetries have orbits of 1 and
+    /// 2 (or 1 only) and allow any count.
+    pub fn allows_clues(self, clues: usize) -> bool {
+        match self {
+            Symmetry::Rot90 => clues % 4 <= 1,
+            _ => true,
+        }
+    }
+
     /// The image of cell index `cell` (0..81) under one application of the map.
     pub fn image(self, cell: usize) -> usize {
         let (r, c) = (cell / 9, cell % 9);
