@@ -668,6 +668,34 @@ fn a_carriage_return_inside_a_line_is_named_not_a_field_end() {
     }
 }
 
+/// A line of binary bytes that starts with gzip's magic bytes but holds no
+/// gzip header is one invalid record, and the records after it are read.
+/// Found by probing: it ended the run as a damaged gzip member (exit 2),
+/// the records after it lost; /dev/urandom stopped the same way.
+#[test]
+fn a_line_starting_like_gzip_without_its_header_is_one_record() {
+    let easy = easy();
+    let mut bytes = format!("{easy}\n").into_bytes();
+    bytes.extend(b"\x1f\x8bjunk\n");
+    bytes.extend(format!("{easy}\n{easy}\n").into_bytes());
+    let out = sudoflow()
+        .args(["solve", "-q"])
+        .write_stdin(bytes)
+        .assert()
+        .success();
+    let rows = rows(&out.get_output().stdout);
+    assert_eq!(rows.len(), 3 + 1);
+    assert_eq!(rows[1][2], "invalid");
+    assert!(
+        rows[1][10].starts_with("<stdin>:2: not UTF-8 text"),
+        "{:?}",
+        rows[1]
+    );
+    for row in [&rows[0], &rows[2], &rows[3]] {
+        assert_solved(row, &easy);
+    }
+}
+
 /// An input compressed in a format the reader does not decompress (zstd,
 /// xz, bzip2, lz4, 7-Zip) is one error naming the format and the command
 /// to decompress it, by name (before any output) or on stdin. Found by

@@ -9,6 +9,33 @@ use std::io::{self, BufRead, BufReader, Cursor, Read};
 /// gzip's magic bytes (RFC 1952, ID1 ID2).
 pub(super) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
+/// Bytes of a gzip member's fixed start that tell it from other bytes:
+/// ID1 ID2 CM FLG.
+const GZIP_HEAD: usize = 4;
+
+/// Whether `head` starts a gzip member: the magic bytes, CM 8 (deflate,
+/// the only method) and no reserved FLG bit set (RFC 1952, 2.3.1). A line
+/// of binary bytes that happens to start with the magic bytes is read as
+/// a line (an invalid record), not as a damaged member that ends the run.
+fn is_gzip_head(head: &[u8]) -> bool {
+    matches!(head, [0x1f, 0x8b, 8, flags, ..] if flags & 0xe0 == 0)
+}
+
+/// Takes up to [`GZIP_HEAD`] bytes from `input` (fewer at its end).
+fn take_head(input: &mut dyn BufRead) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(GZIP_HEAD);
+    while head.len() < GZIP_HEAD {
+        let avail = input.fill_buf()?;
+        if avail.is_empty() {
+            break;
+        }
+        let n = (GZIP_HEAD - head.len()).min(avail.len());
+        head.extend_from_slice(&avail[..n]);
+        input.consume(n);
+    }
+    Ok(head)
+}
+
 /// The bytes of one input, gzip members decompressed where they start.
 pub(super) struct Lines<R> {
     layer: Layer<R>,
@@ -212,26 +239,24 @@ impl<R: Input> Lines<R> {
                     return Ok((line.len > 0).then(|| line.without_end()));
                 }
                 if avail.first() == Some(&GZIP_MAGIC[0]) {
-                    if avail.get(1) == Some(&GZIP_MAGIC[1]) {
-                        input.consume(2);
-                        self.enter_gzip(GZIP_MAGIC.to_vec());
-                        continue;
-                    }
-                    if avail.len() == 1 {
-                        // The second byte lies past the buffer's end.
-                        input.consume(1);
-                        let next = input.fill_buf()?;
-                        if next.first() == Some(&GZIP_MAGIC[1]) {
-                            input.consume(1);
-                            self.enter_gzip(GZIP_MAGIC.to_vec());
+                    if avail.len() >= GZIP_HEAD {
+                        if is_gzip_head(avail) {
+                            let head = avail[..GZIP_HEAD].to_vec();
+                            input.consume(GZIP_HEAD);
+                            self.enter_gzip(head);
                             continue;
                         }
-                        let end = next.is_empty();
-                        line.push(&GZIP_MAGIC[..1], buf);
-                        if end {
-                            return Ok(Some(line.without_end()));
+                    } else {
+                        // The header's start runs past the buffer's end
+                        // (rare): taken, and put back if it is no gzip.
+                        let head = take_head(input)?;
+                        if is_gzip_head(&head) {
+                            self.enter_gzip(head);
+                            continue;
                         }
+                        self.put_back(head);
                     }
+                    // Not gzip (binary bytes that start alike): a line.
                 }
             }
             let input = self.input();
@@ -255,6 +280,14 @@ impl<R: Input> Lines<R> {
                 return Ok(Some(line.without_end()));
             }
         }
+    }
+
+    /// Puts `head`, bytes taken from the plain input, back in front of it.
+    fn put_back(&mut self, head: Vec<u8>) {
+        let Layer::Plain(rest) = std::mem::replace(&mut self.layer, Layer::Switching) else {
+            unreachable!("put_back to plain bytes only")
+        };
+        self.layer = Layer::Plain(R::chained(Cursor::new(head), rest));
     }
 
     fn enter_gzip(&mut self, head: Vec<u8>) {
@@ -328,6 +361,27 @@ mod tests {
         let got = lines_of(bytes);
         let want: Vec<&[u8]> = vec![
             b"a\n", b"b\n", b"c\n", b"d\n", b"e\n", b"f\n", b"gh\n", b"i",
+        ];
+        assert_eq!(got, want);
+    }
+
+    /// Lines of binary bytes that start with gzip's magic bytes (or part of
+    /// them, at the input's end) but no gzip header are lines: they ended
+    /// the input as a damaged member before. A tiny buffer puts the header
+    /// across buffer ends (`lines_of`).
+    #[test]
+    fn bytes_like_a_gzip_start_without_its_header_are_a_line() {
+        let mut bytes = b"a\n\x1f\x8bjunk\n\x1f\x8b\x08\xff\n\x1f\n".to_vec();
+        bytes.extend(gz(b"c\n"));
+        bytes.extend(b"\x1f\x8b");
+        let got = lines_of(bytes);
+        let want: Vec<&[u8]> = vec![
+            b"a\n",
+            b"\x1f\x8bjunk\n",
+            b"\x1f\x8b\x08\xff\n",
+            b"\x1f\n",
+            b"c\n",
+            b"\x1f\x8b",
         ];
         assert_eq!(got, want);
     }
