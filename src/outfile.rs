@@ -512,13 +512,21 @@ fn sync_dir(path: &Path) -> std::io::Result<()> {
 /// that matter are those of the output at its end (BENCHMARKS.md, "Atomic
 /// output": each fsync costs about 10 ms of wall time here).
 fn write_atomic(path: &Path, text: &[u8]) -> anyhow::Result<()> {
-    let tmp = with_suffix(path, ".tmp");
+    let tmp = atomic_tmp(path);
     let write = || -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
         f.write_all(text)?;
         std::fs::rename(&tmp, path)
     };
-    write().with_context(|| format!("cannot write {}", path.display()))
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::Error::new(e).context(format!("cannot write {}", path.display()))
+    })
+}
+
+/// The file [`write_atomic`] writes `path` to before renaming it there.
+fn atomic_tmp(path: &Path) -> PathBuf {
+    with_suffix(path, ".tmp")
 }
 
 /// Rows of a partial file read back, as the fields the command wrote (a
@@ -1043,10 +1051,11 @@ impl RunOutput {
         let path = target.as_deref().unwrap_or(path);
         let partial = partial_path(path);
         let sidecar = sidecar_path(path);
-        // The run writes, renames and removes these two as well: neither
-        // may be an input.
+        // The run writes, renames and removes these as well: none may be
+        // an input.
         refuse_input_as_output(&partial, &spec.inputs)?;
         refuse_input_as_output(&sidecar, &spec.inputs)?;
+        refuse_input_as_output(&atomic_tmp(&sidecar), &spec.inputs)?;
         let name = partial.display().to_string();
         let now = Sidecar::of(spec)?;
         let exists = partial.exists();
@@ -1151,11 +1160,23 @@ impl RunOutput {
         json.push(b'\n');
         json.extend(serde_json::to_vec(&start)?);
         json.push(b'\n');
-        write_atomic(&sidecar, &json)?;
-        let log = OpenOptions::new()
-            .append(true)
-            .open(&sidecar)
-            .with_context(|| format!("cannot write {}", sidecar.display()))?;
+        let log = write_atomic(&sidecar, &json).and_then(|()| {
+            OpenOptions::new()
+                .append(true)
+                .open(&sidecar)
+                .with_context(|| format!("cannot write {}", sidecar.display()))
+        });
+        let log = match log {
+            Ok(log) => log,
+            Err(e) => {
+                // A partial file this run created, without its sidecar,
+                // could be neither resumed nor replaced: it goes.
+                if !exists {
+                    let _ = std::fs::remove_file(&partial);
+                }
+                return Err(e);
+            }
+        };
         let sync = file
             .try_clone()
             .with_context(|| format!("cannot write {name}"))?;

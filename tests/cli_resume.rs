@@ -686,6 +686,49 @@ fn a_write_failing_part_way_resumes_to_the_same_bytes() {
     assert!(std::fs::read(&out).unwrap() == reference());
 }
 
+/// A run that fails before its sidecar is written (a directory in its
+/// place) leaves no partial file behind: found by probing, the empty
+/// `FILE.partial` it left refused both a fresh run (it "holds an
+/// interrupted run's rows") and `--resume` (no sidecar).
+#[test]
+fn a_run_failing_before_its_sidecar_leaves_nothing_that_blocks_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("f.csv");
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "1........\n").unwrap();
+    std::fs::create_dir(sidecar(&out)).unwrap();
+    let err = Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&err).contains("Is a directory"),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    std::fs::remove_dir(sidecar(&out)).unwrap();
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n != "in.txt")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(out.exists());
+}
+
 /// Two runs writing one `-o` at once: the second is refused while the
 /// first writes, whether it resumes or not, and the first's rows stay
 /// whole. Before, a second fresh run truncated the partial file the first

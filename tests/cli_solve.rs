@@ -694,12 +694,18 @@ fn an_input_named_as_the_outputs_partial_file_or_sidecar_is_refused_and_kept() {
     // `-o out.csv` writes `out.csv.partial` and its sidecar
     // `out.csv.partial.json`, renames the one and removes the other: an
     // input by either name was read as puzzles and then deleted, with exit
-    // 0. Both are refused before anything is written, the input kept.
+    // 0. Both are refused before anything is written, the input kept; so
+    // is the sidecar's own temporary file `out.csv.partial.json.tmp`
+    // (found by probing: an input by that name was deleted, exit 2).
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out.csv");
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
     let original = std::fs::read(sample).unwrap();
-    for name in ["out.csv.partial.json", "out.csv.partial"] {
+    for name in [
+        "out.csv.partial.json",
+        "out.csv.partial",
+        "out.csv.partial.json.tmp",
+    ] {
         let input = dir.path().join(name);
         for command in ["solve", "count", "rate"] {
             std::fs::write(&input, &original).unwrap();
