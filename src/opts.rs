@@ -78,11 +78,13 @@ fn bad(text: &str, why: &str) -> String {
 ///
 /// Errors: as [`parse_duration`], or a zero duration.
 pub fn parse_budget(text: &str) -> Result<Duration, String> {
-    match parse_duration(text)? {
-        d if d.is_zero() => Err(format!(
-            "{text:?}: a time budget must be above zero (e.g. 10s, 500ms, 2m)"
-        )),
-        d => Ok(d),
+    let above_zero = || format!("{text:?}: a time budget must be above zero (e.g. 10s, 500ms, 2m)");
+    match parse_duration(text) {
+        // Not "0 or more", which the zero it then refuses would contradict.
+        Err(_) if text.trim().starts_with('-') => Err(above_zero()),
+        Err(e) => Err(e),
+        Ok(d) if d.is_zero() => Err(above_zero()),
+        Ok(d) => Ok(d),
     }
 }
 

@@ -635,3 +635,22 @@ fn option_block<'a>(help: &'a str, option: &str) -> Option<&'a str> {
     }
     Some(rest)
 }
+
+/// A solved grid has no step and so no technique: `null` in JSON as in
+/// JSON Lines (found by probing: JSON said `""`).
+#[test]
+fn a_solved_grid_has_a_null_technique_in_json_and_jsonl() {
+    let solved =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    let json = stdout_of(sudoflow().args(["explain", solved, "--format", "json"]));
+    let jsonl = stdout_of(
+        sudoflow()
+            .args(["explain", "--format", "jsonl", "-q"])
+            .write_stdin(format!("{solved}\n")),
+    );
+    for text in [json, jsonl] {
+        let row = &values(&text)[0];
+        assert_eq!(row["status"], "rated", "{text}");
+        assert!(row["technique"].is_null(), "{text}");
+    }
+}

@@ -159,7 +159,7 @@ fn values_are_refused_with_our_own_words() {
             .write_stdin("")
             .assert()
             .code(2)
-            .stderr(predicate::str::contains("0 or more"))
+            .stderr(predicate::str::contains("a time budget must be above zero"))
             .stderr(predicate::str::contains("-- -1").not());
     }
     // A range written with a dash says to use two dots.

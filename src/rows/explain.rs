@@ -86,7 +86,9 @@ impl ExplainRow {
             er: r.map(|r| tenths(r.er)),
             ep: r.map(|r| tenths(r.ep)),
             ed: r.map(|r| tenths(r.ed)),
-            technique: r.map(|r| r.technique.as_str()),
+            // A solved grid has no step, so no technique: null, as the
+            // JSON Lines writer writes an empty field.
+            technique: r.map(|r| r.technique.as_str()).filter(|t| !t.is_empty()),
             hardest_step: ex
                 .filter(|e| !e.steps.is_empty())
                 .map(|e| e.rating.hardest + 1),
