@@ -909,3 +909,39 @@ fn limit_one_accepts_any_solution_of_a_puzzle_with_several() {
         assert_eq!(r["answered_pct"], 100.0, "{}", r["solver"]);
     }
 }
+
+/// Datasets whose files share a name are told apart by their paths as
+/// given (found by probing: both rows said `tiny.txt`); others keep the
+/// file's name.
+#[test]
+fn datasets_sharing_a_file_name_are_named_by_their_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir(&a).unwrap();
+    std::fs::create_dir(&b).unwrap();
+    let other = dir.path().join("other.txt");
+    std::fs::copy(tiny(&a), &other).unwrap();
+    tiny(&b);
+    let out = bench()
+        .args(["-s", "sudoflow", "--format", "csv"])
+        .arg(a.join("tiny.txt"))
+        .arg(b.join("tiny.txt"))
+        .arg(&other)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let names: Vec<String> = csv::Reader::from_reader(&out[..])
+        .records()
+        .map(|r| r.unwrap()[0].to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            a.join("tiny.txt").display().to_string(),
+            b.join("tiny.txt").display().to_string(),
+            "other.txt".to_string()
+        ]
+    );
+}

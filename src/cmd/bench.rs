@@ -206,16 +206,24 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let (mut disagreeing, mut failing) = (0usize, 0usize);
     // The row being measured when a signal came, if one did.
     let mut cut_short: Option<String> = None;
-    'datasets: for path in &args.datasets {
+    // A dataset is named by its file's name, or by its path as given when
+    // another dataset's file has the same name (da/x.txt, db/x.txt).
+    let base_name = |path: &Path| path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let resolved: Vec<PathBuf> = args.datasets.iter().map(|p| resolve(p)).collect();
+    'datasets: for path in &resolved {
         if interrupt::requested().is_some() {
             break;
         }
-        let path = resolve(path);
-        let dataset = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let mut puzzles = load(&path, &dataset)?;
+        let shared = resolved
+            .iter()
+            .filter(|p| p != &path && base_name(p) == base_name(path))
+            .count()
+            > 0;
+        let dataset = match base_name(path) {
+            Some(name) if !shared => name,
+            _ => path.display().to_string(),
+        };
+        let mut puzzles = load(path, &dataset)?;
         if let Some(seed) = permute {
             crate::bench::permute(&mut puzzles, seed);
         }
