@@ -6,8 +6,9 @@ use std::fmt;
 /// Why a record's puzzle field is not a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
-    /// The field does not hold exactly 81 cells; `found` is its length in characters.
-    #[error("wrong length: expected 81 cells, found {found}")]
+    /// The field does not hold exactly 81 cells; `found` is its length in
+    /// characters. Near 729 the message names the pencilmark length too.
+    #[error("wrong length: expected 81 cells, found {found}{}", pencilmark_hint(.found))]
     Length {
         /// Number of characters found.
         found: usize,
@@ -29,6 +30,17 @@ pub enum ParseError {
     /// Two givens with the same digit in one unit.
     #[error(transparent)]
     Clash(#[from] Clash),
+}
+
+/// What a wrong length near a pencilmark line's says: that one is 729
+/// characters (a line of 728 or 730 is a pencilmark line with a character
+/// lost or added, not a puzzle of 81 cells gone wrong).
+fn pencilmark_hint(found: &usize) -> &'static str {
+    if (729 - 81..=729 + 81).contains(found) {
+        " (a pencilmark puzzle has 729 characters, 9 per cell)"
+    } else {
+        ""
+    }
 }
 
 /// Row, column or box.
@@ -141,6 +153,12 @@ mod tests {
         assert_eq!(
             Grid::parse("123").unwrap_err().to_string(),
             "wrong length: expected 81 cells, found 3"
+        );
+        // A pencilmark line with a character lost: its length named.
+        assert_eq!(
+            Grid::parse(&".".repeat(728)).unwrap_err().to_string(),
+            "wrong length: expected 81 cells, found 728 (a pencilmark puzzle has 729 \
+             characters, 9 per cell)"
         );
     }
 
