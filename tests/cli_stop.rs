@@ -427,18 +427,17 @@ fn rows_cut_by_a_budget_are_the_same_on_a_loaded_machine() {
     assert_eq!(run_loaded(&count, &count_in, 3), counted, "3 busy threads");
 }
 
-/// `solve` fed by a producer that has written three puzzles and then
-/// stalls, its pipe left open: once the three rows are written, `sig`
-/// ends the run at once with them (found by probing: the read of the idle
-/// pipe went on through the signal, restarted by its handler, and the run
-/// ended only when the input did).
-fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
+/// `solve -j THREADS INPUTS... -o FILE`, its stdin a pipe fed `feed` and
+/// then left open and idle: once QUICK's three rows are in the partial
+/// file, `sig` must end the run at once (exit `code`) with them.
+fn stops_while_waiting(threads: &str, inputs: &[PathBuf], feed: &str, sig: &str, code: i32) {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rows.csv");
     let args = ["solve", "-q", "-j", threads];
     let mut child: Child = std::process::Command::new(bin())
         .args(args)
+        .args(inputs)
         .arg("-o")
         .arg(&out)
         .stdin(Stdio::piped())
@@ -448,21 +447,28 @@ fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
         .unwrap();
     // Held open (not dropped) until the run has ended.
     let mut producer = child.stdin.take().unwrap();
-    producer
-        .write_all((QUICK.join("\n") + "\n").as_bytes())
-        .unwrap();
+    producer.write_all(feed.as_bytes()).unwrap();
     producer.flush().unwrap();
     let start = Instant::now();
     wait_for(&mut child, &args, start, 60, "write the three rows", || {
         std::fs::read_to_string(partial(&out)).is_ok_and(|t| t.lines().count() == 4)
     });
-    let (status, err) = signal_and_wait(&mut child, sig, &format!("{args:?} on an idle pipe"));
+    let (status, err) = signal_and_wait(&mut child, sig, &format!("{args:?} {inputs:?}"));
     drop(producer);
     assert_eq!(status, code, "{err}");
     assert!(!out.exists());
     let rows = kept_rows(&out, &sudoflow::output::SOLVE_HEADER.join(","));
     let puzzles: Vec<&str> = rows.iter().map(|r| r.get(1).unwrap()).collect();
     assert_eq!(puzzles, QUICK, "{err}");
+}
+
+/// `solve` fed by a producer that has written three puzzles and then
+/// stalls, its pipe left open: once the three rows are written, `sig`
+/// ends the run at once with them (found by probing: the read of the idle
+/// pipe went on through the signal, restarted by its handler, and the run
+/// ended only when the input did).
+fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
+    stops_while_waiting(threads, &[], &(QUICK.join("\n") + "\n"), sig, code);
 }
 
 /// `solve FILE FIFO` (or `FILE -` on an idle pipe), the FIFO with no
@@ -472,7 +478,6 @@ fn idle_pipe_stops(threads: &str, sig: &str, code: i32) {
 /// run, with the header alone), and the file's records waited unwritten.
 fn waiting_second_input_stops(threads: &str, fifo: bool, sig: &str, code: i32) {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("rows.csv");
     let first = write_input(dir.path(), &QUICK.map(String::from));
     let second = if fifo {
         let path = dir.path().join("fifo");
@@ -485,35 +490,7 @@ fn waiting_second_input_stops(threads: &str, fifo: bool, sig: &str, code: i32) {
     } else {
         PathBuf::from("-")
     };
-    let args = ["solve", "-q", "-j", threads];
-    let mut child: Child = std::process::Command::new(bin())
-        .args(args)
-        .arg(&first)
-        .arg(&second)
-        .arg("-o")
-        .arg(&out)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Held open, idle, until the run has ended.
-    let producer = child.stdin.take().unwrap();
-    let start = Instant::now();
-    wait_for(
-        &mut child,
-        &args,
-        start,
-        60,
-        "write the file's three rows",
-        || std::fs::read_to_string(partial(&out)).is_ok_and(|t| t.lines().count() == 4),
-    );
-    let (status, err) = signal_and_wait(&mut child, sig, &format!("{args:?} on {second:?}"));
-    drop(producer);
-    assert_eq!(status, code, "{err}");
-    let rows = kept_rows(&out, &sudoflow::output::SOLVE_HEADER.join(","));
-    let puzzles: Vec<&str> = rows.iter().map(|r| r.get(1).unwrap()).collect();
-    assert_eq!(puzzles, QUICK, "{err}");
+    stops_while_waiting(threads, &[first, second], "", sig, code);
 }
 
 #[test]
