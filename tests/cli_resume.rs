@@ -559,19 +559,42 @@ fn a_resume_with_changed_inputs_is_refused_saying_which() {
     refused(&input, &out, &[], "first MiB changed");
 }
 
+/// The first `n` records of the big input.
+fn first_records(n: usize) -> Vec<String> {
+    std::fs::read_to_string(big_input())
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .take(n)
+        .map(String::from)
+        .collect()
+}
+
+/// `solve -q -o OUT` reading its stdin, fed `lines` and left waiting for
+/// more: the child and its stdin, held open until dropped.
+fn solve_fed(out: &Path, lines: &[String]) -> (Child, std::process::ChildStdin) {
+    let mut child = std::process::Command::new(bin())
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .args(["solve", "-q", "-o"])
+        .arg(out)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all((lines.join("\n") + "\n").as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    (child, stdin)
+}
+
 #[test]
 fn kept_rows_are_checked_against_the_records_read_again() {
     // A resume whose fingerprint cannot tell (stdin): the rows' own index
     // and puzzle columns catch other records.
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input();
     let out = dir.path().join("out.csv");
-    let text = std::fs::read_to_string(&input).unwrap();
-    let first: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .take(5)
-        .collect();
+    let first = first_records(5);
     let stdin_run = |stdin: String| {
         Command::new(bin())
             .args(["solve", "-q", "--resume", "-o"])
@@ -582,17 +605,7 @@ fn kept_rows_are_checked_against_the_records_read_again() {
     // A stdin run that read the first five records, wrote their rows and
     // waits for more (its checkpoint says so), killed there; then a torn
     // sixth row after them, as a kill can leave.
-    let mut child = std::process::Command::new(bin())
-        .args(["solve", "-q", "-o"])
-        .arg(&out)
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all((first.join("\n") + "\n").as_bytes())
-        .unwrap();
-    stdin.flush().unwrap();
+    let (mut child, stdin) = solve_fed(&out, &first);
     let five = wait_for_checkpoint(&mut child, &out, 4);
     assert_eq!(
         five,
@@ -738,26 +751,10 @@ fn a_second_run_writing_the_same_output_is_refused_while_the_first_writes() {
     let dir = tempfile::tempdir().unwrap();
     let input = big_input();
     let out = dir.path().join("out.csv");
-    let text = std::fs::read_to_string(&input).unwrap();
-    let first: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .take(5)
-        .collect();
-    // The first run: five records read, their rows flushed, waiting for
+    let first = first_records(5);
+    // The first run: four records read, their rows flushed, waiting for
     // more on its stdin.
-    let mut child = std::process::Command::new(bin())
-        .env(FLUSH_MS.0, FLUSH_MS.1)
-        .args(["solve", "-q", "-o"])
-        .arg(&out)
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all((first[..4].join("\n") + "\n").as_bytes())
-        .unwrap();
-    stdin.flush().unwrap();
+    let (mut child, mut stdin) = solve_fed(&out, &first[..4]);
     assert_eq!(wait_for_checkpoint(&mut child, &out, 3), Some(4));
     for resume in [false, true] {
         let mut second = Command::new(bin());
