@@ -587,14 +587,7 @@ fn a_damaged_zip_member_gives_no_row_or_names_its_rows() {
     assert_eq!(rows(&out.stdout).len(), 10);
 
     // Piped: the rows that came from b.txt are named.
-    let out = sudoflow()
-        .args(["solve", "-j", "1"])
-        .write_stdin(bytes)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (stdout, stderr) = solve_piped_fails(bytes);
     let named = stderr
         .split("its member b.txt is damaged: rows 11-")
         .nth(1)
@@ -604,7 +597,7 @@ fn a_damaged_zip_member_gives_no_row_or_names_its_rows() {
     assert!(stderr.contains("must not be trusted"), "{stderr}");
     assert!(named > 11, "{stderr}");
     // Every row written past a.txt's is among those named.
-    let written = rows(&out.stdout);
+    let written = rows(&stdout);
     assert!(written.len() <= named, "{} > {named}", written.len());
 }
 
@@ -628,14 +621,7 @@ fn a_damaged_gzip_member_names_the_rows_that_came_from_it() {
     let crc = damaged.len() - 8;
     damaged[crc] ^= 0xff;
     bytes.extend(damaged);
-    let out = sudoflow()
-        .args(["solve", "-j", "1"])
-        .write_stdin(bytes)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (stdout, stderr) = solve_piped_fails(bytes);
     assert!(
         stderr.contains(
             "cannot read input <stdin> after line 45: its gzip member from line 6 is damaged: \
@@ -643,7 +629,7 @@ fn a_damaged_gzip_member_names_the_rows_that_came_from_it() {
         ),
         "{stderr}"
     );
-    assert_eq!(rows(&out.stdout).len(), 45);
+    assert_eq!(rows(&stdout).len(), 45);
 }
 
 /// Lines ended by CR alone (classic Mac OS): found by probing, the file
@@ -735,6 +721,19 @@ fn a_compression_the_reader_does_not_read_is_named() {
                 "input <stdin> is {format} data"
             )));
     }
+}
+
+/// `solve -j 1` reading `bytes` from a pipe, which must fail (exit 2): its
+/// stdout and stderr.
+fn solve_piped_fails(bytes: Vec<u8>) -> (Vec<u8>, String) {
+    let out = sudoflow()
+        .args(["solve", "-j", "1"])
+        .write_stdin(bytes)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    (out.stdout, String::from_utf8(out.stderr).unwrap())
 }
 
 /// The records `solve` writes rows for in `out` (CSV with a header): the
