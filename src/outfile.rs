@@ -1061,11 +1061,7 @@ impl RunOutput {
         let exists = partial.exists();
         // Locked before anything of it is read: another run may be writing
         // it (and its sidecar) now.
-        let locked = if exists {
-            open_locked(&partial, &name, false)?
-        } else {
-            open_locked(&partial, &name, true)?
-        };
+        let locked = open_locked(&partial, &name, !exists)?;
         if exists && !resume {
             if !resumable {
                 bail!(

@@ -144,6 +144,31 @@ impl<R: Input> InputRecords<R> {
         Ok(item)
     }
 
+    /// The error of a read that failed after line `line_no`, the records
+    /// numbered up to `index`. Inside a gzip member it names the line where
+    /// the member starts and the rows that came from it: gzip finds a
+    /// member's damage only at its end, after its lines were read.
+    fn read_error(&self, e: std::io::Error, index: u64, line_no: u64) -> anyhow::Error {
+        let e = match self.lines.gzip_member() {
+            Some(n) => {
+                let (first_line, first_row) = match self.member {
+                    Some(m) if m.number == n => (m.first_line, m.first_row),
+                    _ => (line_no + 1, index + 1),
+                };
+                anyhow::Error::new(e).context(format!(
+                    "its gzip member from line {first_line} is damaged: {} (gzip checks a \
+                     member's data only at its end)",
+                    super::rows_from(first_row - 1, index)
+                ))
+            }
+            None => anyhow::Error::new(e),
+        };
+        e.context(format!(
+            "cannot read input {} after line {line_no}",
+            self.name
+        ))
+    }
+
     /// [`InputRecords::next`], its records' kept columns filled only
     /// where they are CSV records.
     fn next_item(
@@ -206,23 +231,7 @@ impl<R: Input> InputRecords<R> {
             let line_no = self.line_no;
             let line = match self.again.next_line(&mut self.lines, &mut self.buf) {
                 Ok(line) => line,
-                Err(e) => {
-                    let e = match self.lines.gzip_member() {
-                        Some(n) => {
-                            let (first_line, first_row) = match self.member {
-                                Some(m) if m.number == n => (m.first_line, m.first_row),
-                                _ => (line_no + 1, *index + 1),
-                            };
-                            anyhow::Error::new(e).context(format!(
-                                "its gzip member from line {first_line} is damaged: {} \
-                                 (gzip checks a member's data only at its end)",
-                                super::rows_from(first_row - 1, *index)
-                            ))
-                        }
-                        None => anyhow::Error::new(e),
-                    };
-                    return Err(e.context(format!("cannot read input {name} after line {line_no}")));
-                }
+                Err(e) => return Err(self.read_error(e, *index, line_no)),
             };
             if let Some(Some(number)) = line.as_ref().map(|(line, _)| line.member) {
                 if self.member.is_none_or(|m| m.number != number) {
