@@ -80,7 +80,7 @@ impl Carry {
                 return Err(format!(
                     "--keep {name}: {whose} a column {other:?} of its own, and a header names a \
                      column once (the columns written: {})",
-                    own.join(",")
+                    header[self.keep.len()..].join(",")
                 ));
             }
         }
@@ -336,6 +336,8 @@ mod tests {
         };
         assert!(clash(&["PUZZLE"], false).contains("this command writes a column \"puzzle\""));
         assert!(clash(&["line"], true).contains("--source adds a column \"line\""));
+        // The columns written, --source's among them.
+        assert!(clash(&["line"], true).ends_with(",source,line)"));
         assert!(clash(&["id", "ID"], false).contains("twice"));
         assert!(clash(&[""], false).contains("empty"));
         // Without --source, `source,line` may be kept (a canon --source
