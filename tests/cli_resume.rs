@@ -217,17 +217,7 @@ fn a_killed_run_leaves_no_file_and_an_older_file_stays() {
 
     // A new run without --resume does not overwrite the interrupted run's rows.
     let kept = std::fs::read(partial(&out)).unwrap();
-    let err = Command::new(bin())
-        .args(["solve", "-q"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let err = String::from_utf8_lossy(&err);
+    let err = solve_fails(&[], &input, &out);
     assert!(
         err.contains("out.csv.partial exists") && err.contains("--resume"),
         "{err}"
@@ -465,10 +455,10 @@ fn interrupted_run(own_input: bool) -> (tempfile::TempDir, PathBuf, PathBuf) {
 
 /// `--resume` with `extra` arguments must exit 2 saying `why`, leaving the
 /// partial file as it was.
-fn refused(input: &Path, out: &Path, extra: &[&str], why: &str) {
-    let before = std::fs::read(partial(out)).unwrap();
+/// `solve -q EXTRA... INPUT -o OUT`, which must fail (exit 2): its stderr.
+fn solve_fails(extra: &[&str], input: &Path, out: &Path) -> String {
     let err = Command::new(bin())
-        .args(["solve", "-q", "--resume"])
+        .args(["solve", "-q"])
         .args(extra)
         .arg(input)
         .arg("-o")
@@ -478,7 +468,12 @@ fn refused(input: &Path, out: &Path, extra: &[&str], why: &str) {
         .get_output()
         .stderr
         .clone();
-    let err = String::from_utf8_lossy(&err);
+    String::from_utf8_lossy(&err).into_owned()
+}
+
+fn refused(input: &Path, out: &Path, extra: &[&str], why: &str) {
+    let before = std::fs::read(partial(out)).unwrap();
+    let err = solve_fails(&[&["--resume"], extra].concat(), input, out);
     assert!(err.contains("cannot resume") && err.contains(why), "{err}");
     assert_eq!(std::fs::read(partial(out)).unwrap(), before);
     assert!(!out.exists());
@@ -710,21 +705,8 @@ fn a_run_failing_before_its_sidecar_leaves_nothing_that_blocks_the_next() {
     let input = dir.path().join("in.txt");
     std::fs::write(&input, "1........\n").unwrap();
     std::fs::create_dir(sidecar(&out)).unwrap();
-    let err = Command::new(bin())
-        .args(["solve", "-q"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    assert!(
-        String::from_utf8_lossy(&err).contains("Is a directory"),
-        "{}",
-        String::from_utf8_lossy(&err)
-    );
+    let err = solve_fails(&[], &input, &out);
+    assert!(err.contains("Is a directory"), "{err}");
     std::fs::remove_dir(sidecar(&out)).unwrap();
     let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -757,13 +739,8 @@ fn a_second_run_writing_the_same_output_is_refused_while_the_first_writes() {
     let (mut child, mut stdin) = solve_fed(&out, &first[..4]);
     assert_eq!(wait_for_checkpoint(&mut child, &out, 3), Some(4));
     for resume in [false, true] {
-        let mut second = Command::new(bin());
-        second.args(["solve", "-q", "-o"]).arg(&out).arg(&input);
-        if resume {
-            second.arg("--resume");
-        }
-        let err = second.assert().code(2).get_output().stderr.clone();
-        let err = String::from_utf8_lossy(&err);
+        let extra: &[&str] = if resume { &["--resume"] } else { &[] };
+        let err = solve_fails(extra, &input, &out);
         assert!(
             err.contains(&format!(
                 "{} is being written by another sudoflow run now",
