@@ -565,6 +565,18 @@ fn first_records(n: usize) -> Vec<String> {
         .collect()
 }
 
+/// What an uninterrupted `solve -q` writes for `records` on its stdin.
+fn solved(records: &[String]) -> Vec<u8> {
+    Command::new(bin())
+        .args(["solve", "-q"])
+        .write_stdin(records.join("\n") + "\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
 /// `solve -q -o OUT` reading its stdin, fed `lines` and left waiting for
 /// more: the child and its stdin, held open until dropped.
 fn solve_fed(out: &Path, lines: &[String]) -> (Child, std::process::ChildStdin) {
@@ -643,15 +655,7 @@ fn kept_rows_are_checked_against_the_records_read_again() {
     );
     // The same records: the torn sixth row is dropped and redone.
     stdin_run(first.join("\n") + "\n").success();
-    let ref5 = Command::new(bin())
-        .args(["solve", "-q"])
-        .write_stdin(first.join("\n") + "\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(std::fs::read(&out).unwrap(), ref5);
+    assert_eq!(std::fs::read(&out).unwrap(), solved(&first));
 }
 
 /// A write that fails part-way (a full disk; here the file-size limit,
@@ -756,15 +760,7 @@ fn a_second_run_writing_the_same_output_is_refused_while_the_first_writes() {
         .unwrap();
     drop(stdin);
     assert!(child.wait().unwrap().success());
-    let want = Command::new(bin())
-        .args(["solve", "-q"])
-        .write_stdin(first.join("\n") + "\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(std::fs::read(&out).unwrap(), want);
+    assert_eq!(std::fs::read(&out).unwrap(), solved(&first));
     assert!(!partial(&out).exists() && !sidecar(&out).exists());
 }
 
