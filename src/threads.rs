@@ -24,9 +24,36 @@ pub fn max_threads() -> usize {
 ///
 /// Errors: the threads cannot be started.
 pub fn worker_pool(threads: Option<std::num::NonZeroUsize>) -> anyhow::Result<rayon::ThreadPool> {
-    use anyhow::Context;
     rayon::ThreadPoolBuilder::new()
         .num_threads(thread_count(threads))
         .build()
-        .context("cannot start the worker threads")
+        // Its message, not a chain: rayon's error prints the OS error and
+        // gives it again as its source.
+        .map_err(|e| spawn_error("the worker threads", e))
+}
+
+/// Starts a scoped thread, as [`std::thread::Scope::spawn`] does, but
+/// returns the system's refusal (`ulimit -u`, no memory for a stack) as an
+/// error instead of panicking. `f` is dropped unrun when the thread cannot
+/// start.
+///
+/// Errors: the thread cannot be started (the OS error).
+pub fn spawn_scoped<'scope, 'env, T, F>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    f: F,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>>
+where
+    F: FnOnce() -> T + Send + 'scope,
+    T: Send + 'scope,
+{
+    std::thread::Builder::new().spawn_scoped(scope, f)
+}
+
+/// The error of a thread that could not be started, for the user: what
+/// the thread was for, the OS error, and the remedy.
+pub fn spawn_error(what: &str, error: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!(
+        "cannot start {what}: {error} (the system's limit on processes and threads, `ulimit -u`, \
+         or its memory; fewer worker threads may fit)"
+    )
 }

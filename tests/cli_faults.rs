@@ -246,3 +246,52 @@ fn help_and_readme_document_exit_code_3() {
         .expect("README.md");
     assert!(readme.contains("3: the work on some record panicked"));
 }
+
+/// A system that refuses threads (`ulimit -u`, memory for their stacks)
+/// made every command with `-j 2` or more panic (exit 101) where it starts
+/// its workers. Here no stack fits: Rust's threads take their stack size
+/// from RUST_MIN_STACK (rayon's too), and one of a petabyte cannot be
+/// mapped, the same refusal (EAGAIN) as a process limit's, as root too.
+/// Each command must stop with exit 2 and say so, writing no row.
+#[test]
+fn a_system_that_refuses_threads_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = six_puzzles(dir.path());
+    let input = input.to_str().unwrap();
+    let book = dir.path().join("book.pdf");
+    let runs: [&[&str]; 9] = [
+        &["solve", input],
+        &["solve", input, "--format", "jsonl"],
+        &["rate", input],
+        &["count", input],
+        &["canon", input],
+        &["explain", input],
+        &["generate", "--count", "3"],
+        &["count-grids", "--box", "2x2"],
+        &["print", input, "-o", book.to_str().unwrap()],
+    ];
+    for args in runs {
+        let out = Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(args)
+            .args(["-j", "2"])
+            .env("RUST_MIN_STACK", "1000000000000000")
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("cannot start the worker threads: ")
+                && stderr.contains("fewer worker threads may fit")
+                && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            rows(&out.stdout).is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    assert!(!book.exists());
+}

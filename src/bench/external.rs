@@ -277,26 +277,34 @@ impl External {
         // Write, read stdout and read stderr on threads of their own, so
         // that no pipe can block the others. They end once the program's
         // processes are all dead, which `tree.end()` sees to.
+        // A thread the system refuses fails the run (`tree`, dropped, ends
+        // the program).
+        let spawn = |f: Box<dyn FnOnce() + Send>| {
+            std::thread::Builder::new()
+                .spawn(f)
+                .map_err(|e| crate::threads::spawn_error("a thread to talk to the program", e))
+        };
         let input = input.to_vec();
-        std::thread::spawn(move || {
+        spawn(Box::new(move || {
             // A program that stops reading early closes the pipe: not an error here.
             let _ = stdin.write_all(&input);
-        });
+        }))?;
         let (tx, rx) = unbounded::<Event>();
         let total_max = (puzzles + 1).saturating_mul(LINE_MAX);
         let out_tx = tx.clone();
-        std::thread::spawn(move || read_lines(stdout, total_max, &out_tx));
+        spawn(Box::new(move || read_lines(stdout, total_max, &out_tx)))?;
         let (err_tx, err_rx) = unbounded::<Vec<u8>>();
-        std::thread::spawn(move || {
+        spawn(Box::new(move || {
             let _ = err_tx.send(tail_of(stderr));
-        });
+        }))?;
         // The end of stdout alone does not end a run (a process that left
         // the group may hold it open), nor is it needed (a program may close
         // it and go on): the run ends when the shell exits, seen at once by
         // a thread waiting for it.
         tree.on_exit(move || {
             let _ = tx.send(Event::Exited);
-        });
+        })
+        .map_err(|e| crate::threads::spawn_error("a thread to wait for the program", e))?;
         let end_at = cut.map_or(deadline, |c| c.min(deadline));
         let mut lines = Vec::new();
         let mut stop: Option<End> = None;

@@ -650,14 +650,22 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let (made_tx, made_rx) = unbounded::<(u64, Made)>();
     let (row_tx, row_rx) = bounded::<(u64, Result<Generated, GiveUp>)>(window);
     let run = std::thread::scope(|scope| -> anyhow::Result<()> {
+        // A thread the system refuses (`ulimit -u`) fails the run before
+        // any row is written: the threads started see the run's end.
+        let refused = |e: std::io::Error| {
+            tally.first_failure.fetch_min(0, Relaxed);
+            done.store(true, Relaxed);
+            crate::threads::spawn_error("the worker threads", e)
+        };
         if show {
-            scope.spawn(|| progress(args.count, resumed, &shown, &tally, &done));
+            let bar = || progress(args.count, resumed, &shown, &tally, &done);
+            crate::threads::spawn_scoped(scope, bar).map_err(refused)?;
         }
         let (tally, opts, next) = (&tally, &opts, &next);
         let excluded = excluded.as_ref().map(|(classes, _)| classes);
         for _ in 0..threads {
             let (made_tx, token_rx) = (made_tx.clone(), token_rx.clone());
-            scope.spawn(move || {
+            crate::threads::spawn_scoped(scope, move || {
                 let mut gen = Generator::new(opts.clone());
                 let mut check = ClassCheck {
                     canon: Canonicalizer::new(),
@@ -677,14 +685,15 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                         break;
                     }
                 }
-            });
+            })
+            .map_err(refused)?;
         }
         drop(made_tx);
         // Puts the workers' puzzles in index order and, with --distinct,
         // replaces a repeated class (in index order, on this one thread),
         // so that the writer below stays free to flush.
         let classes = &mut classes;
-        scope.spawn(move || {
+        crate::threads::spawn_scoped(scope, move || {
             let mut pending = std::collections::BTreeMap::new();
             let mut want = resumed + 1;
             let mut local: Option<(Generator, Canonicalizer)> = None;
@@ -709,7 +718,8 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     want += 1;
                 }
             }
-        });
+        })
+        .map_err(refused)?;
         // This thread writes the rows in order, and pushes them to the file
         // at least once a second even while the next puzzle takes long.
         let result = (|| -> anyhow::Result<()> {

@@ -269,7 +269,7 @@ where
         for _ in 1..threads {
             let (tokens, done, shared, worker) =
                 (token_rx.clone(), done_tx.clone(), &shared, &worker);
-            scope.spawn(move || {
+            let started = crate::threads::spawn_scoped(scope, move || {
                 let mut worker = worker();
                 while !shared.stop.load(Ordering::Relaxed) && tokens.recv().is_ok() {
                     let Some(chunk) = worker.chunk(shared) else {
@@ -280,6 +280,12 @@ where
                     }
                 }
             });
+            // A thread the system refuses (`ulimit -u`) fails the run
+            // before any row is written; the workers started see the stop.
+            if let Err(e) = started {
+                shared.stop.store(true, Ordering::Relaxed);
+                return Err(crate::threads::spawn_error("the worker threads", e));
+            }
         }
         drop(done_tx);
         let written = write_in_order(

@@ -72,12 +72,19 @@ where
         };
         // The calling thread is one of the `threads` that work (see
         // `reorder`), so `threads - 1` workers are spawned.
+        // A thread the system refuses (`ulimit -u`) fails the run before
+        // anything is read: the workers started end once the batches'
+        // sender is dropped.
         for _ in 1..threads {
             let batches = batch_rx.clone();
             let done = (done_tx.clone(), recycle_tx.clone());
             let (make_state, work, panic_at) = (&make_state, &work, &panic_at[..]);
-            scope
-                .spawn(move || workers::work_loop(make_state, work, batches, done, stop, panic_at));
+            let worker =
+                move || workers::work_loop(make_state, work, batches, done, stop, panic_at);
+            if let Err(e) = crate::threads::spawn_scoped(scope, worker) {
+                drop(batch_tx);
+                return Err(crate::threads::spawn_error("the worker threads", e));
+            }
         }
         drop(done_tx);
 
@@ -90,10 +97,11 @@ where
             stop,
             panic_at: &panic_at,
         };
-        let reader = scope.spawn(move || {
+        let reader = crate::threads::spawn_scoped(scope, move || {
             let channels = (batch_tx, token_rx, recycle_rx);
             read_batches(opts, skip, batch_size, channels, shared)
-        });
+        })
+        .map_err(|e| crate::threads::spawn_error("the reader thread", e))?;
         let emitted = reorder(done_rx, helper, token_tx, &mut emit, progress, &idle_mark);
         if emitted.is_err() {
             // Make the reader and workers give up; dropping our channel ends

@@ -151,11 +151,13 @@ impl Tree {
     /// reaping it), so that the end of a run is seen at once even when
     /// another process still holds its stdout. On other systems than Unix
     /// nothing is started: [`Tree::exited`] is polled instead.
-    pub(super) fn on_exit(&self, then: impl FnOnce() + Send + 'static) {
+    ///
+    /// Errors: the thread cannot be started.
+    pub(super) fn on_exit(&self, then: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
         #[cfg(unix)]
         {
             let pid = self.child.id() as libc::id_t;
-            std::thread::spawn(move || {
+            std::thread::Builder::new().spawn(move || {
                 // SAFETY: as in `exited`, without WNOHANG: blocks until the
                 // child exits (or fails at once with ECHILD once reaped).
                 let r = unsafe {
@@ -165,10 +167,11 @@ impl Tree {
                 if r == 0 {
                     then();
                 }
-            });
+            })?;
         }
         #[cfg(not(unix))]
         let _ = then;
+        Ok(())
     }
 
     /// Ends the program: kills its process group (the leader, exited or
