@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 /// Exit codes: 0 the run completed; 1 `--strict` found invalid records or
 /// `bench` found a disagreement; 2 usage or I/O error; 3 an internal error
 /// (a bug) on some record, which got a row with status `error`; 130/143
-/// stopped by SIGINT/SIGTERM (see `--resume`).
+/// stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT (see `--resume`).
 #[derive(Debug, Parser)]
 #[command(name = "sudoflow", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {

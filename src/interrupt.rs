@@ -1,5 +1,5 @@
-//! SIGINT and SIGTERM: the first one asks the run to stop cleanly, a second
-//! one ends the process at once.
+//! SIGINT and SIGTERM (and SIGHUP and SIGQUIT, see [`signals`]): the first
+//! one asks the run to stop cleanly, a second one ends the process at once.
 //!
 //! [`install`] registers signal-hook handlers that only store to atomics
 //! (async-signal-safe). The pipeline's reader and `generate`'s loop poll
@@ -12,8 +12,9 @@
 //! rows of the records under way (their work may have been cut short) and
 //! of every later one; the command then writes the rows of the records
 //! finished before, flushes and fsyncs its output, and exits 128 + the
-//! signal number (130 for SIGINT, 143 for SIGTERM).
-//! A second signal of either kind, while the first one is being handled,
+//! signal number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP, 131 for
+//! SIGQUIT).
+//! A second signal of any of these kinds, while the first one is being handled,
 //! exits at once with that status (signal-hook's
 //! `register_conditional_shutdown`, the double Ctrl-C pattern of its docs):
 //! the output then ends wherever the last write left it, possibly inside a
@@ -33,20 +34,47 @@ static ARMED: AtomicBool = AtomicBool::new(false);
 /// The number of the last signal received (0: none yet).
 static SIGNAL: AtomicUsize = AtomicUsize::new(0);
 
-/// Installs the handlers for SIGINT and SIGTERM (idempotent: a second call
-/// registers nothing more).
+/// The signals that stop a run: SIGINT and SIGTERM, and SIGHUP (the
+/// terminal closed) and SIGQUIT (Ctrl-\\) unless the process started with
+/// them ignored (`nohup` ignores SIGHUP, and so the run goes on, as it
+/// asked). Before these two were handled, their default action ended the
+/// process with the rows since the last checkpoint unwritten and, under
+/// `bench --external`, the program being timed left running.
+#[cfg(unix)]
+pub fn signals() -> &'static [i32] {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    static SIGNALS: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+    SIGNALS.get_or_init(|| {
+        let mut all = vec![SIGINT, SIGTERM];
+        all.extend([SIGHUP, SIGQUIT].into_iter().filter(|&sig| !ignored(sig)));
+        all
+    })
+}
+
+/// True when `sig`'s action is "ignore" (inherited across exec).
+#[cfg(unix)]
+fn ignored(sig: i32) -> bool {
+    // SAFETY: sigaction with a null new action only reads the current one
+    // into `old`, a zeroed sigaction owned here.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(sig, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
+    }
+}
+
+/// Installs the handlers for the stop signals, [`signals`] (idempotent: a
+/// second call registers nothing more).
 ///
 /// Errors: the handlers cannot be registered (`sigaction` failed).
 pub fn install() -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGINT, SIGTERM};
         use signal_hook::flag;
         static INSTALLED: std::sync::Once = std::sync::Once::new();
         let mut result = Ok(());
         INSTALLED.call_once(|| {
             result = (|| {
-                for sig in [SIGINT, SIGTERM] {
+                for &sig in signals() {
                     // Order matters: the shutdown action runs first and sees
                     // ARMED still false on the first signal.
                     flag::register_conditional_shutdown(sig, 128 + sig, &ARMED)?;
@@ -92,15 +120,19 @@ pub fn clear() {
 }
 
 /// The conventional exit status for a run stopped by `signal`: 128 + its
-/// number (130 for SIGINT, 143 for SIGTERM).
+/// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP, 131 for
+/// SIGQUIT).
 pub fn exit_status(signal: i32) -> u8 {
     u8::try_from(128 + signal).unwrap_or(u8::MAX)
 }
 
-/// The signal's name: `SIGINT`, `SIGTERM`, else `signal N`.
+/// The signal's name: `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, else
+/// `signal N`.
 pub fn name(signal: i32) -> String {
     match signal {
+        1 => "SIGHUP".to_string(),
         2 => "SIGINT".to_string(),
+        3 => "SIGQUIT".to_string(),
         15 => "SIGTERM".to_string(),
         n => format!("signal {n}"),
     }

@@ -579,7 +579,7 @@ pub fn start_run(
         progress: progress(output.quiet, output.output.as_deref(), &input.inputs),
     };
     crate::pipeline::check_inputs_keeping(&opts.inputs, opts.column.as_ref(), &opts.keep)?;
-    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    crate::interrupt::install().context("cannot install the signal handlers")?;
     Ok(opts)
 }
 

@@ -574,6 +574,23 @@ fn a_program_exiting_early_is_not_waited_on_nor_timed() {
 #[cfg(target_os = "linux")]
 #[test]
 fn sigint_ends_bench_with_the_rows_so_far_and_no_process_left() {
+    signal_ends_bench(libc::SIGINT, "SIGINT");
+}
+
+/// SIGHUP (the terminal closed) and SIGQUIT as SIGINT: they ended bench by
+/// their default action, and the program's processes ran on, orphaned.
+#[cfg(target_os = "linux")]
+#[test]
+fn sighup_and_sigquit_end_bench_as_sigint_does() {
+    signal_ends_bench(libc::SIGHUP, "SIGHUP");
+    signal_ends_bench(libc::SIGQUIT, "SIGQUIT");
+}
+
+/// `signal` (named `name`) while an external program is being validated,
+/// with bench started with every signal's default action (`env
+/// --default-signal`: a test runner under `nohup` ignores SIGHUP).
+#[cfg(target_os = "linux")]
+fn signal_ends_bench(signal: i32, name: &str) {
     use wait_timeout::ChildExt;
     let dir = tempfile::tempdir().unwrap();
     let file = twenty(dir.path());
@@ -584,7 +601,9 @@ fn sigint_ends_bench_with_the_rows_so_far_and_no_process_left() {
          touch {}; done",
         answered.display()
     );
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+    let mut child = std::process::Command::new("env")
+        .arg("--default-signal")
+        .arg(assert_cmd::cargo::cargo_bin("sudoflow"))
         .args([
             "bench", "--time", "0.05", "--warmup", "0", "--format", "csv",
         ])
@@ -601,7 +620,7 @@ fn sigint_ends_bench_with_the_rows_so_far_and_no_process_left() {
     }
     // SAFETY: kill(2) on the child started above, not reaped yet.
     unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
+        libc::kill(child.id() as i32, signal);
     }
     let status = child
         .wait_timeout(std::time::Duration::from_secs(60))
@@ -614,9 +633,11 @@ fn sigint_ends_bench_with_the_rows_so_far_and_no_process_left() {
     let err = String::from_utf8_lossy(&done.stderr).into_owned();
     assert!(answered.exists(), "the program never answered: {err}");
     assert!(left.is_empty(), "left running: {left:?}");
-    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert_eq!(done.status.code(), Some(128 + signal), "{err}");
     assert!(
-        err.contains("sudoflow: bench: stopped by SIGINT: 2 row(s) measured"),
+        err.contains(&format!(
+            "sudoflow: bench: stopped by {name}: 2 row(s) measured"
+        )),
         "{err}"
     );
     let rows = csv_rows(&done.stdout);

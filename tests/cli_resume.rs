@@ -316,20 +316,32 @@ fn resume_after_sigkills_is_byte_identical_with_two_threads() {
     resume_after_kills("2");
 }
 
-/// SIGINT or SIGTERM: exit 128 + signal, whole rows in the partial file, a
-/// summary line with the command that continues, which finishes the run.
+/// `solve` started through `env` with `env_args` (which set the signals'
+/// dispositions the run inherits), writing `out`.
+fn spawn_solve_through_env(env_args: &[&str], threads: &str, out: &Path) -> Child {
+    std::process::Command::new("env")
+        .args(env_args)
+        .arg(bin())
+        .args(["solve", "-j", threads])
+        .arg(big_input())
+        .arg("-o")
+        .arg(out)
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// A stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): exit 128 + signal,
+/// whole rows in the partial file, a summary line with the command that
+/// continues, which finishes the run. The run starts with every signal's
+/// default action, whatever the test runner's (a runner under `nohup`
+/// ignores SIGHUP, which the run would inherit).
 fn stop_with(sig: &str, code: i32, name: &str, threads: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let input = big_input();
     let out = dir.path().join("out.csv");
-    let mut child = spawn(&[
-        "solve",
-        "-j",
-        threads,
-        input.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let mut child = spawn_solve_through_env(&["--default-signal"], threads, &out);
     wait_for_rows(&mut child, &out);
     signal(&child, sig);
     let done = child.wait_with_output().unwrap();
@@ -368,6 +380,29 @@ fn sigint_stops_with_whole_rows_exit_130_and_the_resume_command() {
 #[test]
 fn sigterm_stops_with_whole_rows_exit_143_and_the_resume_command() {
     stop_with("-TERM", 143, "SIGTERM", "1");
+}
+
+/// SIGHUP (the terminal closed) and SIGQUIT ended the process by their
+/// default action: the rows since the last checkpoint were lost, and under
+/// `bench --external` the program being timed was left running.
+#[test]
+fn sighup_and_sigquit_stop_as_sigterm_does() {
+    stop_with("-HUP", 129, "SIGHUP", "2");
+    stop_with("-QUIT", 131, "SIGQUIT", "1");
+}
+
+/// A run started with SIGHUP ignored (`nohup`) goes on through it, as it
+/// asked, and writes every row.
+#[test]
+fn a_run_started_under_nohup_goes_on_through_sighup() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let mut child = spawn_solve_through_env(&["--ignore-signal=HUP"], "2", &out);
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-HUP");
+    let done = child.wait_with_output().unwrap();
+    assert!(done.status.success(), "{done:?}");
+    assert_eq!(std::fs::read(&out).unwrap(), reference());
 }
 
 #[test]

@@ -197,7 +197,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if !args.external.is_empty() {
         external::contain::install().context("cannot contain the external programs")?;
     }
-    interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    interrupt::install().context("cannot install the signal handlers")?;
     let progress = std::io::stderr().is_terminal();
     let permute = args
         .permute

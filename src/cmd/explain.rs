@@ -103,7 +103,7 @@ names source:line); error (a bug).
 Exit codes, puzzles on the command line: 0 explained; 1 a puzzle has no solution or more than \
 one, or its budget ran out (in text and json; jsonl writes its row); 2 a puzzle cannot be \
 read. Files: as rate's (0 the run completed, whatever the statuses; 1 --strict and an invalid \
-record; 2 usage or I/O error; 3 an internal error; 130/143 stopped, see --resume).
+record; 2 usage or I/O error; 3 an internal error; 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT, see --resume).
 
 Pictures (--format svg, html; one puzzle, the first record of a file): the candidate grid before the step, the pattern's cells shaded, the candidates the step removes struck through in red, the value it places ringed in green, and its chains as arrows from cause to effect: solid for a strong link (the candidate pointed to must be true), dashed for a weak link (it must be false). Digits in black are givens, in blue values placed by earlier steps. The page (html) lists the steps; the arrow keys move between them, and it loads nothing from elsewhere.
 
@@ -414,7 +414,7 @@ fn run_puzzles(
         text_columns: Vec::new(),
         format: rows_format,
     };
-    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    crate::interrupt::install().context("cannot install the signal handlers")?;
     let (mut out, mut sink, _) = RunOutput::open(args.output.output.as_deref(), &spec, false)?;
     let mut state = RateState::explaining(limits);
     let blank = args.input.blank;

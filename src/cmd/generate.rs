@@ -221,7 +221,7 @@ same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --max-time ran out (the puzzles before it are written, in order);
-2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (FILE.partial is
+2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (129/131 SIGHUP/SIGQUIT) (FILE.partial is
 kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
@@ -517,7 +517,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let opts = args.generate_options();
     // Asks no puzzle can meet are refused now, not after --max-tries.
     opts.check_reachable().map_err(anyhow::Error::msg)?;
-    crate::interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    crate::interrupt::install().context("cannot install the signal handlers")?;
     let se_columns: &[&str] = if args.se.is_some() {
         &["er", "ep", "ed"]
     } else {

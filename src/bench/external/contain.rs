@@ -20,7 +20,8 @@
 //!   one hands its own children to bench. Bench starts no other process, so
 //!   each of them belongs to the program. Without [`install`] (a library
 //!   user, unit tests) the sweep is off, and only the group is killed.
-//! - [`install`] also registers a SIGINT/SIGTERM action, to run before
+//! - [`install`] also registers an action for the stop signals
+//!   ([`crate::interrupt::signals`]: SIGINT, SIGTERM, SIGHUP, SIGQUIT), to run before
 //!   [`crate::interrupt`]'s handlers, that kills the running program's
 //!   group at once: a second Ctrl-C, which ends bench on the spot, leaves
 //!   no program running in that group (processes that moved to another
@@ -44,7 +45,7 @@ static SWEEP: AtomicBool = AtomicBool::new(false);
 const REAP_WAIT: Duration = Duration::from_secs(5);
 
 /// Makes this process a child subreaper (Linux) and registers the
-/// SIGINT/SIGTERM action that kills the running program's group. Call it
+/// stop signals' action that kills the running program's group. Call it
 /// before [`crate::interrupt::install`] (signal-hook runs actions in the
 /// order they were registered, and that one's second-signal exit must come
 /// after this one), and only in a process that starts no other children:
@@ -58,7 +59,7 @@ pub fn install() -> std::io::Result<()> {
         let mut result = Ok(());
         INSTALLED.call_once(|| {
             result = (|| {
-                for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                for &sig in crate::interrupt::signals() {
                     // SAFETY: the action only loads an atomic and calls
                     // kill(2), both async-signal-safe.
                     unsafe {
