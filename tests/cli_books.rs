@@ -532,3 +532,69 @@ fn print_never_writes_over_its_input() {
         assert_eq!(std::fs::read(input).unwrap(), want);
     }
 }
+
+/// A signal while an SVG book's pages are being written left some pages of
+/// the new book and the rest of the old one (exit 130, no message). Now no
+/// page is replaced until all are written: the old book stays whole.
+#[cfg(unix)]
+#[test]
+fn a_signal_while_svg_pages_are_written_leaves_the_earlier_book_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = corpus(dir.path(), 7);
+    let out = dir.path().join("pages.svg");
+    let pages = || -> Vec<(String, Vec<u8>)> {
+        let mut pages: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("pages"))
+            .map(|e| {
+                let bytes = std::fs::read(e.path()).unwrap();
+                (e.file_name().into_string().unwrap(), bytes)
+            })
+            .collect();
+        pages.sort();
+        pages
+    };
+    sudoflow()
+        .arg("print")
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .args(["--per-page", "6"])
+        .assert()
+        .success();
+    let before = pages();
+    assert_eq!(before.len(), 3);
+    // One puzzle a page, each page written 50 ms after the last (a test
+    // hook), stopped once the first is on disk.
+    let child = std::process::Command::new("env")
+        .arg("--default-signal")
+        .arg(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .arg("print")
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .args(["--per-page", "1"])
+        .env("SUDOFLOW_TEST_WRITE_DELAY_MS", "50")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first = dir.path().join("pages-001.svg.partial");
+    let waiting = std::time::Instant::now();
+    while !first.exists() {
+        assert!(waiting.elapsed().as_secs() < 60, "no page written");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: kill(2) on the child started above, not reaped yet.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(143), "{err}");
+    assert!(
+        err.contains("stopped by SIGTERM before the pages were in place: none written"),
+        "{err}"
+    );
+    assert!(pages() == before, "the earlier pages changed");
+}

@@ -544,3 +544,65 @@ fn html_page_is_self_contained_moves_with_the_arrow_keys_and_shows_the_step() {
     // The right half (the picture) has the grid's ink.
     assert!(ink(&png, 1.0, (600.0, 150.0, 600.0, 600.0)) > 5000);
 }
+
+/// The files of `dir`, sorted, with their bytes.
+fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = std::fs::read(e.path()).unwrap();
+            (e.file_name().into_string().unwrap(), bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A signal while a path's pictures are being written left some of the new
+/// pictures and the rest of an earlier run's in the directory (exit 130, no
+/// message). Now no picture is replaced until all are written: a stop
+/// leaves the earlier set byte for byte, with no partial file, and says so.
+#[cfg(unix)]
+#[test]
+fn a_signal_while_the_pictures_are_written_leaves_the_earlier_ones_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = dir.path().join("steps");
+    sudoflow()
+        .args(["explain", PUZZLE, "--format", "svg", "-o"])
+        .arg(&steps)
+        .assert()
+        .success();
+    let before = files_of(&steps);
+    assert_eq!(before.len(), 56);
+    // Another puzzle's path, each picture written 50 ms after the last (a
+    // test hook), stopped once its first picture is on disk.
+    let easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let child = std::process::Command::new("env")
+        .arg("--default-signal")
+        .arg(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["explain", easy, "--format", "svg", "-o"])
+        .arg(&steps)
+        .env("SUDOFLOW_TEST_WRITE_DELAY_MS", "50")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first = steps.join("step-001.svg.partial");
+    let waiting = std::time::Instant::now();
+    while !first.exists() {
+        assert!(waiting.elapsed().as_secs() < 60, "no picture written");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: kill(2) on the child started above, not reaped yet.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("stopped by SIGINT before the pictures were in place: none written"),
+        "{err}"
+    );
+    assert!(files_of(&steps) == before, "the earlier pictures changed");
+}

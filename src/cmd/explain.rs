@@ -453,7 +453,9 @@ fn run_puzzles(
 /// `--format svg|html`: pictures of one puzzle's steps.
 mod pictures {
     use super::{first_field, ExplainArgs};
-    use crate::cmd::print::{remove_stale, stale_note, write_output};
+    use crate::cmd::print::{
+        stale_note, stopped_before_writing, write_output, write_set, SetWritten,
+    };
     use crate::exit;
     use crate::grid::Grid;
     use crate::pipeline::reader;
@@ -601,14 +603,27 @@ mod pictures {
             None => (1..=all.len()).collect(),
         };
         let picture = |n: usize| dir.join(format!("step-{n:03}.svg"));
-        for &n in &chosen {
-            write_output(Some(&picture(n)), draw(n).as_bytes(), &args.input.inputs)?;
-        }
-        // The whole path drawn: a longer path's pictures from an earlier
-        // run to the same directory go.
+        // The whole path drawn as one set (a longer path's pictures from
+        // an earlier run to the same directory go); one step as one file.
         let removed = match args.step {
-            Some(_) => 0,
-            None => remove_stale(picture, all.len() + 1)?,
+            Some(_) => {
+                write_output(
+                    Some(&picture(step)),
+                    draw(step).as_bytes(),
+                    &args.input.inputs,
+                )?;
+                0
+            }
+            None => {
+                let bytes = |n: usize| draw(n).into_bytes();
+                match write_set(all.len(), picture, bytes, &args.input.inputs)? {
+                    SetWritten::Done { removed } => removed,
+                    SetWritten::Stopped(signal) => {
+                        let names = format!("{}", dir.join("step-NNN.svg").display());
+                        return Ok(stopped_before_writing(signal, "pictures", &names));
+                    }
+                }
+            }
         };
         if !args.output.quiet {
             eprintln!(

@@ -529,6 +529,114 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8], inputs: &[PathBuf]) -> an
     }
 }
 
+/// How [`write_set`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetWritten {
+    /// Every file is in place.
+    Done {
+        /// Files of an earlier, longer set removed ([`remove_stale`]).
+        removed: usize,
+    },
+    /// A stop signal (its number) came before the files were in place:
+    /// none was replaced.
+    Stopped(i32),
+}
+
+/// Writes a set of `count` files, `name(1)` to `name(count)`, with the
+/// bytes `bytes(n)` (a book's SVG pages, a path's step pictures), so that
+/// neither a stop nor a failure leaves this run's files mixed with an
+/// earlier run's under the same names: each file is first written whole
+/// beside its name (`NAME.partial`); only once all are written are they
+/// renamed over the names, without looking at stop requests (a rename
+/// takes microseconds), and then the files past `name(count)` left by an
+/// earlier, longer set are removed ([`remove_stale`]). A stop signal
+/// ([`crate::interrupt`], installed here) or an error while the files are
+/// written removes the partial files and leaves the earlier set as it was.
+/// Every name is checked against the inputs before the first is written.
+///
+/// Before, the files were renamed in place one by one, and a signal
+/// mid-way left some pages of the new book and the rest of the old one
+/// (exit 130, no message).
+///
+/// Errors: a name is an input, the signal handlers cannot be installed, or
+/// a file cannot be written, renamed or removed (named; for the first two
+/// kinds nothing was replaced).
+pub fn write_set(
+    count: usize,
+    name: impl Fn(usize) -> PathBuf,
+    bytes: impl Fn(usize) -> Vec<u8>,
+    inputs: &[PathBuf],
+) -> anyhow::Result<SetWritten> {
+    let partial = |n: usize| {
+        let mut p = name(n).into_os_string();
+        p.push(".partial");
+        PathBuf::from(p)
+    };
+    for n in 1..=count {
+        refuse_input_as_output(&name(n), inputs)?;
+        refuse_input_as_output(&partial(n), inputs)?;
+    }
+    crate::interrupt::install().context("cannot install the signal handlers")?;
+    let delay = test_write_delay();
+    let mut written = 0;
+    let wrote = (|| -> anyhow::Result<Option<i32>> {
+        for n in 1..=count {
+            if let Some(signal) = crate::interrupt::requested() {
+                return Ok(Some(signal));
+            }
+            let path = partial(n);
+            std::fs::write(&path, bytes(n))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            written = n;
+            if let Some(delay) = delay {
+                std::thread::sleep(delay);
+            }
+        }
+        Ok(crate::interrupt::requested())
+    })();
+    if !matches!(wrote, Ok(None)) {
+        for n in 1..=written {
+            let _ = std::fs::remove_file(partial(n));
+        }
+        return match wrote {
+            Ok(signal) => Ok(SetWritten::Stopped(signal.unwrap_or(2))),
+            Err(e) => Err(e.context(format!(
+                "nothing was replaced: {} and the files after it are as they were",
+                name(1).display()
+            ))),
+        };
+    }
+    for n in 1..=count {
+        let (from, to) = (partial(n), name(n));
+        std::fs::rename(&from, &to)
+            .with_context(|| format!("cannot rename {} to {}", from.display(), to.display()))?;
+    }
+    Ok(SetWritten::Done {
+        removed: remove_stale(name, count + 1)?,
+    })
+}
+
+/// For tests only: `SUDOFLOW_TEST_WRITE_DELAY_MS` makes [`write_set`] wait
+/// this long after each file, so that a test's signal lands while the
+/// files are being written.
+fn test_write_delay() -> Option<std::time::Duration> {
+    std::env::var("SUDOFLOW_TEST_WRITE_DELAY_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map(std::time::Duration::from_millis)
+}
+
+/// The stop message of a [`write_set`] stopped by `signal`, for files
+/// `what` (`pages`, `pictures`) named as `names`; its exit code.
+pub fn stopped_before_writing(signal: i32, what: &str, names: &str) -> ExitCode {
+    eprintln!(
+        "sudoflow: stopped by {} before the {what} were in place: none written ({names}, if any, \
+         are as they were)",
+        crate::interrupt::name(signal)
+    );
+    ExitCode::from(crate::interrupt::exit_status(signal))
+}
+
 /// Removes the files `name(n)`, `name(n + 1)`, ... that exist, up to the
 /// first that does not: the pages or pictures past the last one written,
 /// left by an earlier, longer run to the same name, which would otherwise
@@ -717,18 +825,14 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
                 name.push(format!("-{n:03}.svg"));
                 PathBuf::from(name)
             };
-            // Every page checked before the first is written.
-            for n in 1..=pages.len() {
-                refuse_input_as_output(&page_name(n), &args.inputs)?;
+            let page = |n: usize| crate::render::svg::document(&pages[n - 1]).into_bytes();
+            match write_set(pages.len(), page_name, page, &args.inputs)? {
+                SetWritten::Done { removed: r } => removed = r,
+                SetWritten::Stopped(signal) => {
+                    let names = format!("{}-NNN.svg", stem.display());
+                    return Ok(stopped_before_writing(signal, "pages", &names));
+                }
             }
-            for (n, page) in pages.iter().enumerate() {
-                write_output(
-                    Some(&page_name(n + 1)),
-                    crate::render::svg::document(page).as_bytes(),
-                    &args.inputs,
-                )?;
-            }
-            removed = remove_stale(page_name, pages.len() + 1)?;
         }
     }
     if !args.quiet {
