@@ -835,3 +835,65 @@ fn a_grid_cut_short_is_not_completed_by_the_next_grid() {
         assert_solved(&rows[1], &easy);
     }
 }
+
+/// An input file truncated (or rewritten in place) by another program while
+/// a run reads it: the run ended with exit 0 on a record cut in the
+/// middle, an invalid row for a puzzle that was whole when it began, and
+/// nothing said the file had changed. Now the file's end is checked
+/// against its size: an error naming the file and the line reached (exit
+/// 2), after the rows of the records read before.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_input_file_that_shrinks_while_read_is_an_error_not_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shrinks.txt");
+    // 64 empty grids counted to 200,000 (about 2 s at -j 1, while the
+    // reader holds the file's first 64 KiB), then 2,000 quick puzzles.
+    let mut text = format!("{}\n", ".".repeat(81)).repeat(64);
+    text.push_str(&format!("{INKALA}\n").repeat(2000));
+    std::fs::write(&path, &text).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["count", "-q", "-j", "1", "--limit", "200000"])
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the run holds the file open, it is cut to its first 100 lines.
+    let fds = format!("/proc/{}/fd", child.id());
+    let waiting = std::time::Instant::now();
+    while !std::fs::read_dir(&fds)
+        .map(|fds| {
+            fds.flatten()
+                .any(|fd| std::fs::read_link(fd.path()).ok() == Some(path.clone()))
+        })
+        .unwrap_or(false)
+    {
+        assert!(
+            waiting.elapsed().as_secs() < 60,
+            "the run never opened the file"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(82 * 100)
+        .unwrap();
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("cannot read input {} after line", path.display()))
+            && err.contains(&format!(
+                "the file shrank while it was read ({} bytes when opened, 8200 now",
+                text.len()
+            )),
+        "{err}"
+    );
+    // The rows of the records read before the cut: the empty grids first.
+    let rows = rows(&done.stdout);
+    assert!(rows.len() >= 64, "{} rows", rows.len());
+    assert!(rows[..64].iter().all(|r| r[2] == "capped"), "{:?}", rows[0]);
+}

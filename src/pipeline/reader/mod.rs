@@ -401,7 +401,7 @@ fn read_inputs(
                     .fill_buf()
                     .with_context(|| format!("cannot read input {name}"))?;
                 if is_zip(head) {
-                    archive = Some(input.into_inner().0);
+                    archive = Some(input.into_inner().file);
                     (name, Box::new(io::empty()))
                 } else {
                     (name, Box::new(input))
@@ -444,14 +444,51 @@ pub fn bytes_read() -> u64 {
     BYTES_READ.load(Ordering::Relaxed)
 }
 
-/// A file whose reads are added to [`BYTES_READ`] (one relaxed add per
-/// buffer fill).
-pub(crate) struct Counted(File);
+/// A regular file whose reads are added to [`BYTES_READ`] (one relaxed add
+/// per buffer fill), and whose end is checked against its size: a file
+/// that shrank while read (truncated, or rewritten in place, by another
+/// program) is a read error at its end, not a quiet end of input.
+/// Before, a file truncated under a run ended the run with exit 0 on a
+/// record cut in the middle (an invalid row for a puzzle that was whole
+/// when the run began), and nothing said the file had changed.
+pub(crate) struct Counted {
+    file: File,
+    /// Bytes read so far.
+    read: u64,
+    /// The file's size when it was opened.
+    opened: u64,
+}
+
+impl Counted {
+    fn new(file: File) -> Counted {
+        let opened = file.metadata().map_or(0, |m| m.len());
+        Counted {
+            file,
+            read: 0,
+            opened,
+        }
+    }
+}
 
 impl Read for Counted {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.0.read(buf)?;
+        let n = self.file.read(buf)?;
         BYTES_READ.fetch_add(n as u64, Ordering::Relaxed);
+        self.read += n as u64;
+        if n == 0 && !buf.is_empty() {
+            // One fstat per file, at its end. A file that grew is read to
+            // its new end; one now shorter than what was read, or ending
+            // before the size it had when opened, was cut under the run.
+            let now = self.file.metadata()?.len();
+            if self.read < self.opened || now < self.read {
+                return Err(io::Error::other(format!(
+                    "the file shrank while it was read ({} bytes when opened, {now} now, \
+                     {} read): another program truncated or rewrote it, so the last record \
+                     read may be cut; run again once it is complete",
+                    self.opened, self.read
+                )));
+            }
+        }
         Ok(n)
     }
 }
@@ -462,7 +499,7 @@ impl Read for Counted {
 /// Errors: the file cannot be read, or its bytes are not what its name
 /// promises.
 fn buffered_file(path: &Path, file: File) -> anyhow::Result<BufReader<Counted>> {
-    let mut input = BufReader::with_capacity(BUFFER, Counted(file));
+    let mut input = BufReader::with_capacity(BUFFER, Counted::new(file));
     let head = input
         .fill_buf()
         .with_context(|| format!("cannot read input {}", path.display()))?;
