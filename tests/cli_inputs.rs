@@ -897,3 +897,45 @@ fn an_input_file_that_shrinks_while_read_is_an_error_not_its_end() {
     assert!(rows.len() >= 64, "{} rows", rows.len());
     assert!(rows[..64].iter().all(|r| r[2] == "capped"), "{:?}", rows[0]);
 }
+
+/// A CSV header over the line limit (a million columns) was read as an
+/// invalid record: `--column NAME` then read every puzzle from the first
+/// field and `--keep` kept nothing, with exit 0. Both need that header:
+/// now it is an error naming the input, the length and the option, and no
+/// row is written. Without them the long line is a record, as before.
+#[test]
+fn a_header_over_the_line_limit_is_an_error_where_an_option_needs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wide.csv");
+    let columns: Vec<String> = (0..20_000).map(|i| format!("c{i}")).collect();
+    let mut text = format!("puzzle,{}\n", columns.join(","));
+    let header_len = text.len() - 1;
+    text.push_str(&format!("{INKALA},{}\n", "x,".repeat(3)));
+    std::fs::write(&path, &text).unwrap();
+    for option in [&["--column", "puzzle"][..], &["--keep", "c5"]] {
+        let out = sudoflow()
+            .args(["solve", "-q"])
+            .args(option)
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty(), "{option:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "input {}'s first line is {header_len} bytes long, over the limit of 65536, so \
+                 its CSV header, which {} reads, cannot be read",
+                path.display(),
+                option.join(" ")
+            )),
+            "{err}"
+        );
+    }
+    // No option needs it: one invalid row for the line, then the puzzle.
+    let rows = rows(&stdout_ok(sudoflow().args(["solve", "-q"]).arg(&path)));
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][2], "invalid");
+    assert_eq!(rows[1][2], "unique");
+}

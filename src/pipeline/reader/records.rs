@@ -169,6 +169,28 @@ impl<R: Input> InputRecords<R> {
         ))
     }
 
+    /// Where the input's first line cannot be read whole (`why`: it is
+    /// over the line limit, or a quoted field runs on past it): an error
+    /// when an option needs that line as a CSV header (`--column NAME`,
+    /// `--keep`), which would otherwise become an invalid record and leave
+    /// the option without its columns (every puzzle then read from the
+    /// first field, no column kept, exit 0).
+    fn header_needed(
+        name: &str,
+        (wanted, keep): (&Option<Column>, &[String]),
+        why: &str,
+    ) -> anyhow::Result<()> {
+        let option = match (wanted, keep.is_empty()) {
+            (Some(Column::Name(wanted)), _) => format!("--column {wanted}"),
+            (_, false) => format!("--keep {}", keep.join(",")),
+            _ => return Ok(()),
+        };
+        bail!(
+            "input {name}'s first line {why}, so its CSV header, which {option} reads, cannot \
+             be read"
+        )
+    }
+
     /// [`InputRecords::next`], its records' kept columns filled only
     /// where they are CSV records.
     fn next_item(
@@ -286,6 +308,9 @@ impl<R: Input> InputRecords<R> {
                     })
                 };
                 if let Some(why) = stray {
+                    if self.first {
+                        Self::header_needed(name, (&self.wanted, &self.keep), &why)?;
+                    }
                     self.parser.restart();
                     self.line_no = open.first_line;
                     self.first = false;
@@ -323,6 +348,10 @@ impl<R: Input> InputRecords<R> {
                 let start = head.iter().position(|&b| b != b' ' && b != b'\t');
                 if start.is_some_and(|s| head[s] == b'#') {
                     skip!();
+                }
+                if self.first {
+                    let why = format!("is {len} bytes long, over the limit of {line_cap}");
+                    Self::header_needed(name, (&self.wanted, &self.keep), &why)?;
                 }
                 self.first = false;
                 emit!(Record {
