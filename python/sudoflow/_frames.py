@@ -20,14 +20,17 @@ AS_TEXT = (
 
 def result_columns(
     kind: str, input_columns: List[str], column: str, prefix: str
-) -> List[Tuple[str, str]]:
-    """(result column, output name) pairs to add to a frame whose columns are
-    `input_columns`: every column of `kind`'s table but `index` (the position
-    within one batch, replaced by `row`), and `puzzle` when the input column
-    itself is called so (the same puzzle); names get `prefix`.
+) -> Tuple[List[Tuple[str, str]], str, str]:
+    """The columns to add to a frame whose columns are `input_columns`:
+    (result column, output name) pairs, every column of `kind`'s table but
+    `index` (the position within one batch, replaced by `row`), and
+    `puzzle` when the input column itself is called so (the same puzzle);
+    then the names of the `source` and `row` columns. Every added name gets
+    `prefix`.
 
-    Raises ValueError when `column` is missing or a name is taken by an
-    input column.
+    Raises ValueError when `column` is missing or an added name is taken
+    by an input column (the input's column would be lost: Dask's assignment
+    replaced it, Spark's job failed on the two columns of one name).
     """
     if column not in input_columns:
         raise ValueError(f"no column {column!r} among {input_columns}")
@@ -35,14 +38,15 @@ def result_columns(
     for name in empty_table(kind).column_names:
         if name == "index" or (name == "puzzle" and column == "puzzle" and not prefix):
             continue
-        new = prefix + name
-        if new in input_columns or new in ("source", "row"):
+        out.append((name, prefix + name))
+    source, row = prefix + "source", prefix + "row"
+    for new in [new for _, new in out] + [source, row]:
+        if new in input_columns:
             raise ValueError(
-                f"the result column {new!r} is taken by an input column: pass prefix= "
-                f"(e.g. prefix='sudoflow_')"
+                f"the column {new!r} that sudoflow adds is taken by an input column: pass "
+                f"prefix= (e.g. prefix='sudoflow_', which every added column gets)"
             )
-        out.append((name, new))
-    return out
+    return out, source, row
 
 
 def empty_table(kind: str) -> Any:

@@ -2,7 +2,9 @@
 
 ``solve(ddf, column="puzzle", ...)`` (and ``rate``, ``count``) return
 ``ddf``'s columns, then the result columns of :func:`sudoflow.solve` (resp.
-``rate``, ``count``) but ``index``, then ``source`` and ``row``. ``source``
+``rate``, ``count``) but ``index``, then ``source`` and ``row`` (every added
+column's name with ``prefix``, if given; a name an input column has is a
+``ValueError``). ``source``
 is the input file: the ``path_column``'s values (by default ``path``, which
 ``dd.read_csv(..., include_path_column=True)`` adds), moved there (the
 output has no ``path`` column of its own); empty without one. ``row`` is
@@ -51,8 +53,9 @@ def _puzzles(values: Any) -> Any:
     return pa.array(values.astype(object).where(values.notna(), None), pa.string())
 
 
-def _partition(part: Any, kind: str, column: str, columns: List[Tuple[str, str]],
-               path_column: Optional[str], threads: Optional[int], kwargs: dict,
+def _partition(part: Any, kind: str, column: str,
+               added: Tuple[List[Tuple[str, str]], str, str], path_column: Optional[str],
+               threads: Optional[int], kwargs: dict,
                partition_info: Optional[dict] = None) -> Any:
     import pandas as pd
     import pyarrow as pa
@@ -66,12 +69,13 @@ def _partition(part: Any, kind: str, column: str, columns: List[Tuple[str, str]]
     sources = pa.array(source, pa.string())
     table = KINDS[kind](named(_puzzles(part[column]), sources, pa.array(rows, pa.int64())),
                         threads=threads, **kwargs)
+    columns, source_name, row_name = added
     out = part.drop(columns=[path_column]) if path_column is not None else part.copy()
     for name, new in columns:
         out[new] = pd.Series(
             pd.arrays.ArrowExtensionArray(table.column(name)), index=part.index)
-    out["source"] = pd.Series(source, index=part.index, dtype=pd.ArrowDtype(pa.string()))
-    out["row"] = pd.Series(rows, index=part.index, dtype=pd.ArrowDtype(pa.int64()))
+    out[source_name] = pd.Series(source, index=part.index, dtype=pd.ArrowDtype(pa.string()))
+    out[row_name] = pd.Series(rows, index=part.index, dtype=pd.ArrowDtype(pa.int64()))
     return out
 
 
@@ -101,16 +105,17 @@ def _run(kind: str, ddf: Any, column: str, prefix: str, path_column: Optional[st
     if path_column is not None and (path_column not in ddf.columns or path_column == column):
         path_column = None
     inputs = [c for c in ddf.columns if c != path_column]
-    columns = result_columns(kind, inputs, column, prefix)
+    added = result_columns(kind, inputs, column, prefix)
+    columns, source_name, row_name = added
     meta = ddf._meta.drop(columns=[path_column]) if path_column is not None else \
         ddf._meta.copy()
     empty = empty_table(kind)
     for name, new in columns:
         meta[new] = pd.Series([], dtype=pd.ArrowDtype(empty.schema.field(name).type))
-    meta["source"] = pd.Series([], dtype=pd.ArrowDtype(pa.string()))
-    meta["row"] = pd.Series([], dtype=pd.ArrowDtype(pa.int64()))
+    meta[source_name] = pd.Series([], dtype=pd.ArrowDtype(pa.string()))
+    meta[row_name] = pd.Series([], dtype=pd.ArrowDtype(pa.int64()))
     return ddf.map_partitions(
-        _partition, kind, column, columns, path_column, threads, kwargs, meta=meta,
+        _partition, kind, column, added, path_column, threads, kwargs, meta=meta,
         align_dataframes=False,
     )
 

@@ -6,7 +6,9 @@ columns, then the result columns of :func:`sudoflow.solve` (resp. ``rate``,
 from, Spark's ``input_file_name()``; empty when Spark does not know it) and
 ``row`` (``monotonically_increasing_id()``: increasing with the record's
 position within its source, not contiguous). Sorting by (``source``, ``row``)
-restores input order after a multi-file read. Every input row gives one
+restores input order after a multi-file read (every added column's name
+with ``prefix``, if given; a name an input column has is a ``ValueError``).
+Every input row gives one
 output row; a bad puzzle gets status ``invalid`` and an ``error`` naming the
 record by its source and row (``file:/data/a.csv row 8589934593: wrong
 length: ...``), never a failed task.
@@ -74,32 +76,42 @@ def _run(kind: str, df: Any, column: str, prefix: str, threads: Optional[int],
     _check_column(df, column)
     # The options are checked here too (ValueError now, not a failed task).
     KINDS[kind]([], threads=threads, **kwargs)
-    columns = result_columns(kind, df.columns, column, prefix)
+    columns, source_name, row_name = result_columns(kind, df.columns, column, prefix)
     empty = empty_table(kind)
-    tagged = df.withColumn("source", F.input_file_name()).withColumn(
-        "row", F.monotonically_increasing_id()
+    # The input's columns under names of our own, read by position: Spark's
+    # mapInArrow cannot resolve a column whose name holds a dot, and
+    # withColumn("row", ...) would replace an input column so named. The
+    # output's schema gives them their names back.
+    n_inputs = len(df.columns)
+    quoted = ["`" + c.replace("`", "``") + "`" for c in df.columns]
+    tagged = df.select(
+        *[F.col(q).alias(f"_sudoflow_input_{i}") for i, q in enumerate(quoted)],
+        F.input_file_name().alias("_sudoflow_source"),
+        F.monotonically_increasing_id().alias("_sudoflow_row"),
     )
     schema = T.StructType(
-        list(tagged.schema.fields[: len(df.columns)])
+        list(df.schema.fields)
         + [T.StructField(new, _spark_type(empty.schema.field(name).type), True)
            for name, new in columns]
-        + [T.StructField("source", T.StringType(), True), T.StructField("row", T.LongType(), True)]
+        + [T.StructField(source_name, T.StringType(), True),
+           T.StructField(row_name, T.LongType(), True)]
     )
     # The closure below runs on the executors: it may capture plain values
     # only (not df, whose SparkContext cannot be pickled).
     fn = KINDS[kind]
-    n_inputs = len(df.columns)
+    at = df.columns.index(column)
     names = schema.fieldNames()
 
     def work(batches: Any) -> Any:
         import pyarrow as pa
 
         for batch in batches:
-            puzzles = named(batch.column(column), batch.column("source"), batch.column("row"))
+            source, row = batch.column(n_inputs), batch.column(n_inputs + 1)
+            puzzles = named(batch.column(at), source, row)
             result = fn(puzzles, threads=threads, **kwargs)
             arrays = [batch.column(i) for i in range(n_inputs)]
             arrays += [result.column(name).combine_chunks() for name, _ in columns]
-            arrays += [batch.column("source"), batch.column("row")]
+            arrays += [source, row]
             yield pa.RecordBatch.from_arrays(arrays, names=names)
 
     return tagged.mapInArrow(work, schema)

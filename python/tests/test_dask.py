@@ -94,3 +94,25 @@ def test_dask_object_columns_give_rows_for_anything(client):
     assert got["status"].tolist() == ["unique", "invalid", "invalid", "invalid"]
     assert got["error"].tolist()[1:] == ["row 1: not a string but int", "row 2: no puzzle (null)",
                                          "row 3: no puzzle (null)"]
+
+
+def test_dask_input_columns_named_as_added_ones_are_kept_or_refused(client):
+    """An input column named `row` or `source` was overwritten by the added
+    column of that name (its values lost, no error). Now it is a ValueError
+    before any task, and with prefix= every added column is renamed, so the
+    input's columns come back whole."""
+    import pandas as pd
+
+    import sudoflow.dask
+
+    easy = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    for taken in ["row", "source", "status"]:
+        pdf = pd.DataFrame({"puzzle": [easy, easy], taken: ["keep-1", "keep-2"]})
+        ddf = dd.from_pandas(pdf, npartitions=1)
+        with pytest.raises(ValueError, match=f"'{taken}' that sudoflow adds is taken.*prefix="):
+            sudoflow.dask.solve(ddf)
+        got = sudoflow.dask.solve(ddf, prefix="s_").compute()
+        assert got[taken].tolist() == ["keep-1", "keep-2"]
+        assert got["s_status"].tolist() == ["unique", "unique"]
+        assert list(got.columns[-2:]) == ["s_source", "s_row"]
+        assert got["s_row"].tolist() == [0, 1]

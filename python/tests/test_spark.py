@@ -56,7 +56,7 @@ def test_spark_count_and_rate_columns(spark):
     df = spark.createDataFrame([(easy,), ("1" * 80,)], "quizzes STRING")
     counted = sudoflow.spark.count(df, column="quizzes").orderBy("row").collect()
     assert [(r.status, r.solutions) for r in counted] == [("unique", 1), ("invalid", None)]
-    rated = sudoflow.spark.rate(df, column="quizzes", prefix="se_").orderBy("row").collect()
+    rated = sudoflow.spark.rate(df, column="quizzes", prefix="se_").orderBy("se_row").collect()
     assert rated[0].se_status == "rated" and rated[0].se_er > 0
     with pytest.raises(ValueError, match="prefix"):
         sudoflow.spark.solve(spark.createDataFrame([(easy, 1)], "p STRING, solutions INT"),
@@ -95,3 +95,26 @@ def test_spark_errors_name_the_source_and_row(spark, tmp_path):
     mem = spark.createDataFrame([(easy,), ("1" * 80,)], "quizzes STRING")
     (row,) = sudoflow.spark.count(mem, column="quizzes").where("status = 'invalid'").collect()
     assert row.error == f"row {row.row}: wrong length: expected 81 cells, found 80"
+
+
+def test_spark_input_columns_named_as_added_ones_or_with_a_dot(spark):
+    """An input column named `row` or `source` failed the job (two columns
+    of one name in the output's schema) and a puzzle column whose name
+    holds a dot raised AnalysisException (mapInArrow could not resolve it).
+    Now the first is a ValueError on the driver, and with prefix= every
+    added column is renamed and the input's come back whole; the second
+    works."""
+    import sudoflow.spark
+
+    easy = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    for taken in ["row", "source"]:
+        df = spark.createDataFrame([(easy, "keep")], f"puzzle STRING, {taken} STRING")
+        with pytest.raises(ValueError, match=f"'{taken}' that sudoflow adds is taken.*prefix="):
+            sudoflow.spark.solve(df)
+        got = sudoflow.spark.solve(df, prefix="s_").collect()
+        assert [(r[taken], r.s_status) for r in got] == [("keep", "unique")]
+        assert got[0].s_row >= 0 and got[0].s_source == ""
+    df = spark.createDataFrame([(easy, "x"), ("1" * 80, "y")], "`p.q` STRING, `a``b` STRING")
+    got = sudoflow.spark.solve(df, column="p.q").orderBy("row").collect()
+    assert [(r.status, r["a`b"]) for r in got] == [("unique", "x"), ("invalid", "y")]
+    assert got[0]["p.q"] == easy and got[0].puzzle == easy
