@@ -203,10 +203,19 @@ fn column_by_name_or_number_and_quoted_commas_before_it() {
     assert!(crate::rows(&out).is_empty());
     sudoflow()
         .args(["solve", "--column", "0"])
-        .write_stdin(input)
+        .write_stdin(input.clone())
         .assert()
         .code(2)
         .stderr(predicates::str::contains("column numbers start at 1"));
+    // Past any record's columns: said so (it said "start at 1").
+    sudoflow()
+        .args(["solve", "--column", "99999999999999999999999"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "99999999999999999999999: no CSV record has that many columns",
+        ));
 }
 
 /// A zip archive (as Kaggle ships its sets) is read member by member in

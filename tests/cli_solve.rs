@@ -252,7 +252,7 @@ fn every_record_class_gets_one_row_in_order() {
         &rows[7],
         &bad,
         "mixed.txt:10: bad character 'y' at position 14 (r2c5): expected 1-9 or a blank ('.', \
-         '0', '_', '-', '*' or 'x')",
+         '0', '_', '-', '*', 'x' or 'X')",
     );
     let dots = |n| ".".repeat(n);
     check_invalid(

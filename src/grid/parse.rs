@@ -17,7 +17,7 @@ pub enum ParseError {
     /// `*`, `x`, `X`).
     #[error(
         "bad character {ch:?} at position {position} ({cell}): expected 1-9 or a blank \
-         ('.', '0', '_', '-', '*' or 'x')"
+         ('.', '0', '_', '-', '*', 'x' or 'X')"
     )]
     Char {
         /// The offending character.
@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "bad character 'y' at position 14 (r2c5): expected 1-9 or a blank ('.', '0', '_', \
-             '-', '*' or 'x')"
+             '-', '*', 'x' or 'X')"
         );
     }
 

@@ -625,6 +625,10 @@ impl std::str::FromStr for Column {
         if text.bytes().all(|b| b.is_ascii_digit()) {
             return match text.parse::<std::num::NonZeroUsize>() {
                 Ok(n) => Ok(Column::Number(n)),
+                Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(format!(
+                    "{text}: no CSV record has that many columns (the most is {})",
+                    usize::MAX
+                )),
                 Err(_) => Err(format!(
                     "{text}: column numbers start at 1 (the first column is 1)"
                 )),
