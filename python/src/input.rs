@@ -193,7 +193,10 @@ impl Records {
             let item = item?;
             let index = i as u64 + 1;
             out.push(match item.cast::<PyString>() {
-                Ok(s) => item_record(index, &source, s.to_cow()?.as_bytes()),
+                Ok(s) => match s.to_cow() {
+                    Ok(text) => item_record(index, &source, text.as_bytes()),
+                    Err(_) => surrogates(index, &source, s),
+                },
                 Err(_) if item.is_none() => null(index, &source),
                 Err(_) => not_a_string(index, &source, &item.get_type().name()?.to_string()),
             });
@@ -258,13 +261,33 @@ fn column_values<T>(
 }
 
 /// `array` as a `Utf8` array: a one-field struct (a table's rows) is taken
-/// as its field; large, view and dictionary strings are cast.
+/// as its field, null where the struct is (a null row is not its field's
+/// value: before, such a row was read as the puzzle beneath it); large,
+/// view and dictionary strings are cast.
 ///
 /// Errors: `TypeError` naming the type found (and for numbers, how to read
 /// them as text).
 fn strings(array: ArrayRef, name: &str) -> PyResult<ArrayRef> {
     let array = match array.data_type() {
-        DataType::Struct(fields) if fields.len() == 1 => Arc::clone(array.as_struct().column(0)),
+        DataType::Struct(fields) if fields.len() == 1 => {
+            let rows = array.as_struct();
+            let field = Arc::clone(rows.column(0));
+            match rows.nulls() {
+                None => field,
+                Some(nulls) => {
+                    let both = arrow_buffer::NullBuffer::union(Some(nulls), field.nulls());
+                    let data = field
+                        .to_data()
+                        .into_builder()
+                        .nulls(both)
+                        .build()
+                        .map_err(|e| {
+                            PyTypeError::new_err(format!("cannot read the Arrow input: {e}"))
+                        })?;
+                    arrow_array::make_array(data)
+                }
+            }
+        }
         DataType::Struct(fields) => {
             let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
             return Err(PyTypeError::new_err(format!(
@@ -297,6 +320,29 @@ fn strings(array: ArrayRef, name: &str) -> PyResult<ArrayRef> {
 fn cast(array: &ArrayRef) -> PyResult<ArrayRef> {
     arrow_cast::cast(array, &DataType::Utf8)
         .map_err(|e| PyTypeError::new_err(format!("cannot read the column as strings: {e}")))
+}
+
+/// The record of a `str` that UTF-8 cannot encode: it holds lone
+/// surrogates. Those of a `surrogateescape` decode (U+DC80 to U+DCFF, as
+/// Python gives undecodable bytes read from `sys.stdin` or a file under a
+/// C locale) are the bytes they stand for, read as a line of a file is
+/// (the CLI's record for those bytes: `not UTF-8 text: byte 0xff at ...`);
+/// others make the record invalid. Before, one such item made the whole
+/// call raise `UnicodeEncodeError`, with no row for any item.
+fn surrogates(index: u64, source: &Arc<str>, text: &Bound<'_, PyString>) -> Record {
+    let bytes = text
+        .call_method1("encode", ("utf-8", "surrogateescape"))
+        .and_then(|b| b.extract::<Vec<u8>>());
+    match bytes {
+        Ok(bytes) => item_record(index, source, &bytes),
+        Err(_) => invalid(
+            index,
+            source,
+            "not valid text: it holds a lone surrogate code point (U+D800 to U+DFFF), which \
+             is no character"
+                .to_owned(),
+        ),
+    }
 }
 
 /// The record of a null item.

@@ -27,6 +27,7 @@ use args::Int;
 use input::Records;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use rand::RngCore;
 use run::{for_each_chunk, watched, Progress, Watch};
 use std::sync::Arc;
@@ -1113,8 +1114,11 @@ fn parse(text: &str) -> PyResult<PyGrid> {
 
 /// Whether ``puzzle`` (str) is 81 cells whose givens do not clash; never raises for a str.
 #[pyfunction]
-fn is_valid(puzzle: &str) -> bool {
-    Grid::parse(puzzle.trim()).is_ok_and(|g| g.check_givens().is_ok())
+fn is_valid(puzzle: &Bound<'_, PyString>) -> bool {
+    // A str UTF-8 cannot encode (lone surrogates) is no puzzle.
+    puzzle
+        .to_cow()
+        .is_ok_and(|p| Grid::parse(p.trim()).is_ok_and(|g| g.check_givens().is_ok()))
 }
 
 /// The solution of a puzzle with exactly one, as 81 digits, else None.

@@ -164,9 +164,24 @@ impl Files {
         threads: Option<Int>,
         batch_rows: Int,
     ) -> PyResult<Files> {
-        let paths: Vec<PathBuf> = match paths.extract::<PathBuf>() {
+        // One path: str, os.PathLike or bytes (os.fsdecode's, as open()
+        // takes it; a bytes path was read as a sequence of ints).
+        let one = |p: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
+            if p.is_instance_of::<pyo3::types::PyBytes>() {
+                return p
+                    .py()
+                    .import("os")?
+                    .call_method1("fsdecode", (p,))?
+                    .extract();
+            }
+            p.extract()
+        };
+        let paths: Vec<PathBuf> = match one(paths) {
             Ok(one) => vec![one],
-            Err(_) => paths.extract()?,
+            Err(_) => paths
+                .try_iter()?
+                .map(|p| one(&p?))
+                .collect::<PyResult<_>>()?,
         };
         let column = column
             .map(|c| {
@@ -180,8 +195,9 @@ impl Files {
             .transpose()?;
         let keep: Vec<String> = match keep {
             None => Vec::new(),
+            // One str is split at commas, as `--keep COL,...` is.
             Some(k) => match k.extract::<String>() {
-                Ok(one) => vec![one],
+                Ok(text) => text.split(',').map(str::to_owned).collect(),
                 Err(_) => k.extract().map_err(|_| {
                     PyTypeError::new_err("keep: a column name or a sequence of them (str)")
                 })?,
@@ -322,7 +338,15 @@ where
                     },
                     Err(e) => End::Failed(e.to_string()),
                 },
-                Err(e) => End::Failed(format!("{e:#}")),
+                // An input failed past some record: the rows of the records
+                // read before go out first, as the CLI writes them (a
+                // damaged gzip member's error names those not to trust).
+                Err(e) => {
+                    if let Ok(Some(batch)) = builder.finish_batch() {
+                        let _ = send(batch);
+                    }
+                    End::Failed(format!("{e:#}"))
+                }
             };
             shared.set_end(end);
             drop(tx);
@@ -360,7 +384,8 @@ where
 ///     a 1-based number.
 /// keep : str or sequence of str, optional
 ///     Input CSV columns copied into each row, before its own columns, as
-///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     ``--keep COL,...`` (one str is split at commas too): by header name
+///     (any case), as strings; a record
 ///     that is not a CSV record gets them empty (null).
 /// source : bool, default False
 ///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
@@ -461,7 +486,8 @@ pub fn solve_file(
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
 /// keep : str or sequence of str, optional
 ///     Input CSV columns copied into each row, before its own columns, as
-///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     ``--keep COL,...`` (one str is split at commas too): by header name
+///     (any case), as strings; a record
 ///     that is not a CSV record gets them empty (null).
 /// source : bool, default False
 ///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
@@ -546,7 +572,8 @@ pub fn count_file(
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
 /// keep : str or sequence of str, optional
 ///     Input CSV columns copied into each row, before its own columns, as
-///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     ``--keep COL,...`` (one str is split at commas too): by header name
+///     (any case), as strings; a record
 ///     that is not a CSV record gets them empty (null).
 /// source : bool, default False
 ///     Add the columns ``source`` (the file, as given) and ``line`` (int64,
@@ -627,7 +654,8 @@ pub fn rate_file(
 ///     The CSV column holding the puzzle (``--column``): a name or a 1-based number.
 /// keep : str or sequence of str, optional
 ///     Input CSV columns copied into each row, before its own columns, as
-///     ``--keep COL,...``: by header name (any case), as strings; a record
+///     ``--keep COL,...`` (one str is split at commas too): by header name
+///     (any case), as strings; a record
 ///     that is not a CSV record gets them empty (null).
 /// source : bool, default False
 ///     Add the columns ``source`` (the file, as given) and ``line`` (int64,

@@ -55,6 +55,7 @@ def cli():
         assert r.returncode == 0, r.stderr
         return r.stdout
 
+    run.exe = exe
     return run
 
 

@@ -137,6 +137,33 @@ def test_nulls_in_an_arrow_column_are_invalid_rows():
     assert got[1]["error"] == "<input>:2: no puzzle (null)"
 
 
+def test_null_rows_of_a_one_column_table_are_invalid_rows():
+    """A one-field struct (a table's rows) is read as its field; a null row
+    of the struct was read as the puzzle beneath it, and solved."""
+    rows_of = pa.StructArray.from_arrays(
+        [pa.array([EASY, EASY, None])], names=["puzzle"], mask=pa.array([False, True, False]))
+    for call in [sudoflow.solve, sudoflow.count, sudoflow.canon]:
+        got = rows(call(rows_of))
+        assert [r["error"] for r in got] == [
+            None, "<input>:2: no puzzle (null)", "<input>:3: no puzzle (null)"], call
+
+
+def test_a_str_that_utf8_cannot_encode_is_its_own_row():
+    """A str holding lone surrogates made the whole call raise
+    UnicodeEncodeError, no row for any item. Those of a surrogateescape
+    decode are the bytes they stand for, as the CLI reads them from a file;
+    others are invalid. is_valid, which never raises for a str, says no."""
+    items = [EASY, "ab\udcff", EASY, "\ud800" * 81]
+    for call in [sudoflow.solve, sudoflow.count, sudoflow.rate, sudoflow.canon]:
+        got = rows(call(items))
+        assert len(got) == 4 and got[0]["error"] is None and got[2]["error"] is None, call
+        assert got[1]["error"] == "<input>:2: not UTF-8 text: byte 0xff at byte position 3"
+        assert got[3]["error"] == (
+            "<input>:4: not valid text: it holds a lone surrogate code point (U+D800 to "
+            "U+DFFF), which is no character")
+    assert not sudoflow.is_valid("\ud800" * 81) and sudoflow.is_valid(EASY)
+
+
 def test_bad_arguments_raise():
     with pytest.raises(TypeError, match="not one str"):
         sudoflow.solve(EASY)
@@ -310,6 +337,37 @@ def test_solve_file_reads_another_column(cli, tmp_path):
         sudoflow.solve_file(f, column="grid")
     with pytest.raises(ValueError, match="column numbers start at 1"):
         sudoflow.solve_file(f, column=0)
+    # Past any record's columns: said so (it said "start at 1"), as the CLI does.
+    with pytest.raises(ValueError, match="1180591620717411303424: no CSV record has that many"):
+        sudoflow.solve_file(f, column=2**70)
+    # A bytes path is a path, as open() takes it (it was iterated as ints).
+    assert sudoflow.solve_file(bytes(f), column=2).read_all().num_rows == len(lines)
+
+
+def test_solve_file_gives_the_rows_read_before_a_damaged_gzip_member(cli, tmp_path):
+    """A read error dropped the batch being filled: with a gzip file whose
+    second member is cut short, the CLI writes the first member's rows and
+    then fails, where solve_file yielded no row before its OSError."""
+    import gzip
+    import subprocess
+
+    lines = puzzles("puzzles3_magictour_top1465", 1000)
+    good = gzip.compress(("\n".join(lines) + "\n").encode())
+    cut = gzip.compress(("\n".join(lines) + "\n").encode())[:-40]
+    f = tmp_path / "damaged.gz"
+    f.write_bytes(good + cut)
+    reader = pa.RecordBatchReader.from_stream(sudoflow.solve_file(f, threads=1))
+    batches = []
+    with pytest.raises(OSError, match="damaged"):
+        for batch in reader:
+            batches.append(batch)
+    got = pa.Table.from_batches(batches, reader.schema)
+    run = subprocess.run(
+        [cli.exe, "solve", "-q", "-j", "1", str(f)], capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "damaged" in run.stderr
+    want = csv_rows(run.stdout)
+    assert got.num_rows == len(want) >= 1000
+    assert got.column("puzzle").to_pylist() == [r["puzzle"] for r in want]
 
 
 def test_solve_file_missing_file_raises_at_once(tmp_path):

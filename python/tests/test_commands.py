@@ -338,8 +338,11 @@ def test_keep_and_source_are_the_clis(cli, tmp_path, fn, command):
     assert got.schema.field("ID").type == pa.string()  # "000" stays text
     assert got.schema.field("line").type == pa.int64()
     assert got["ID"][0].as_py() == "000" and set(got["source"].to_pylist()) == {str(f)}
-    # One name is a list of one.
+    # One name is a list of one; one str is split at commas, as --keep's
+    # value is (it was one name, "no column named \"ID,note\"").
     assert fn(f, keep="note").read_all().column_names[0] == "note"
+    assert fn(f, keep="ID,note").read_all().equals(
+        fn(f, keep=["ID", "note"], threads=2, batch_rows=4).read_all())
 
 
 def test_source_names_the_records_of_a_source_csv_by_its_columns(cli, tmp_path):
