@@ -966,3 +966,107 @@ fn datasets_sharing_a_file_name_are_named_by_their_paths() {
         ]
     );
 }
+
+/// A program that answers every puzzle of its run and then does not exit
+/// was reported as answering 100%, with no failure, nothing timed and exit
+/// 0: a run is timed to its exit, so it cannot be measured, and its row
+/// now fails saying so. So does one that validates (in batches of at most
+/// 8) but answers nothing in the timing run of all 20, whose row showed
+/// `-` for its speed and no reason.
+#[cfg(unix)]
+#[test]
+fn a_program_that_answers_and_does_not_exit_fails_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = twenty(dir.path());
+    let out = bench()
+        .args(["--format", "csv", "-s", "sudoflow", "--budget", "0.2"])
+        .arg("--external")
+        .arg(format!(
+            "stays=n=0; while read l; do echo {INKALA_SOLUTION}; n=1; done; \
+             if [ $n = 1 ]; then exec sleep {}; fi",
+            marker(6)
+        ))
+        .arg("--external")
+        .arg(format!(
+            "quits=n=$(wc -l); [ $n -gt 8 ] && exit 0; \
+             while [ $n -gt 0 ]; do echo {INKALA_SOLUTION}; n=$((n - 1)); done"
+        ))
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(left_behind(&marker(6)).is_empty());
+    let rows = csv_rows(&out);
+    let stays = &rows[1];
+    assert_eq!(stays[col("solver")], *"stays");
+    assert!(
+        stays[col("failure")].starts_with("answered puzzles 1..1 but did not exit within "),
+        "{stays:?}"
+    );
+    assert_eq!(stays[col("runs")], *"0");
+    let quits = &rows[2];
+    assert_eq!(quits[col("solver")], *"quits");
+    assert_eq!(quits[col("validated")], *"20");
+    assert_eq!(
+        quits[col("failure")],
+        *"exited after 0 lines on puzzles 1..20, which it answered in validation: no run timed"
+    );
+}
+
+/// A program that hangs on a puzzle inside a long batch, cut by the end of
+/// validation: that puzzle was left out (not validated, not a timeout) and
+/// the row read as every puzzle answered. A puzzle the program has been on
+/// longer than a one-puzzle run may take is a timeout.
+#[cfg(unix)]
+#[test]
+fn a_program_hanging_inside_a_batch_cut_by_validation_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    // Twenty puzzles, all with Inkala's solution; the eighth, the first of
+    // the fourth batch (8..15), differs from the others.
+    let blanked = diagonal_blanked();
+    let mut eighth = INKALA_SOLUTION.to_string();
+    eighth.replace_range(40..41, ".");
+    let lines: Vec<&str> = (1..=20)
+        .map(|i| {
+            if i == 8 {
+                eighth.as_str()
+            } else {
+                blanked.as_str()
+            }
+        })
+        .collect();
+    let file = dir.path().join("twenty.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let out = bench()
+        .args(["--format", "csv", "-s", "sudoflow", "--budget", "0.2"])
+        .args(["--validate-time", "2"])
+        .arg("--external")
+        .arg(format!(
+            "hangs=while read l; do [ \"$l\" = {eighth} ] && exec sleep {}; \
+             echo {INKALA_SOLUTION}; done",
+            marker(7)
+        ))
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(left_behind(&marker(7)).is_empty());
+    let rows = csv_rows(&out);
+    let hangs = &rows[1];
+    assert_eq!(hangs[col("solver")], *"hangs");
+    assert_eq!(
+        (
+            &hangs[col("validated")],
+            &hangs[col("timeouts")],
+            &hangs[col("answered_pct")]
+        ),
+        ("8", "1", "87.50"),
+        "{hangs:?}"
+    );
+}

@@ -33,13 +33,16 @@
 //!    over a batch, and a program that buffers its output until the end is
 //!    not penalised). When a batch runs out, the process group is killed,
 //!    the first puzzle without a line counts as a timeout, and validation
-//!    stops there. A program that exits without a line for some puzzles is
+//!    stops there; a run that wrote a line for every puzzle but had not
+//!    exited fails the row (a run is timed to its exit). A program that exits without a line for some puzzles is
 //!    not waited on: those puzzles are unanswered, and validation goes on
 //!    with the next batch. Validation stops, after the first batch, once
 //!    `--validate-time` has been spent, and the whole phase ends
 //!    `max(--validate-time, grace + --time-budget)` after it began: a batch
 //!    still running then is killed, and its puzzles without a line are left
-//!    out (not validated, not timeouts).
+//!    out (not validated, not timeouts), unless the program had been on the
+//!    first of them longer than a run on one puzzle may take (`grace +
+//!    --time-budget` since its last line): that one is a timeout.
 //! 3. **Timing**: the puzzles answered, from the first, before any puzzle
 //!    without a line (and in batches that ended in time) run as one batch,
 //!    under the same per-run limit: first untimed, until `--warmup` (wall
@@ -48,7 +51,8 @@
 //!    least. µs/puzzle is `(batch time - start-up) / puzzles`, so it
 //!    excludes process start-up. Only runs that exit successfully with a
 //!    line for every puzzle are timed; the first one that does not ends
-//!    the timing.
+//!    the timing, and when it is the first of all, the row fails saying
+//!    how it ended.
 //!
 //! So a program holds `bench` at most `3 × max(V, B)` in start-up,
 //! `max(V, grace + B)` in validation and `W + T` plus one run in warm-up and
@@ -136,6 +140,9 @@ struct Run {
     lines: Vec<String>,
     end: End,
     elapsed: Duration,
+    /// When its last line came (from its start; zero with no line): how
+    /// long the program was on the puzzle after it when the run ended.
+    last_line: Duration,
 }
 
 impl Run {
@@ -307,6 +314,7 @@ impl External {
         .map_err(|e| crate::threads::spawn_error("a thread to wait for the program", e))?;
         let end_at = cut.map_or(deadline, |c| c.min(deadline));
         let mut lines = Vec::new();
+        let mut last_line = Duration::ZERO;
         let mut stop: Option<End> = None;
         loop {
             if interrupt::requested().is_some() {
@@ -326,6 +334,7 @@ impl External {
                 Ok(Event::Line(line)) => {
                     if lines.len() < puzzles {
                         lines.push(line);
+                        last_line = start.elapsed();
                     }
                 }
                 Ok(Event::Flood(why)) => {
@@ -384,6 +393,7 @@ impl External {
             lines,
             end,
             elapsed,
+            last_line,
         })
     }
 
@@ -420,6 +430,28 @@ impl External {
             }
             End::Flooded(why) => Some(format!("{why} {what}; killed")),
             _ => None,
+        }
+    }
+
+    /// Why a timing run on the `n` puzzles validation saw answered (its
+    /// limit `limit`) could not be timed, when the first one is not: the
+    /// program does the same work again and fails it. `None` after a
+    /// signal.
+    fn untimed(run: &Run, n: usize, limit: Duration) -> Option<String> {
+        let what = format!("on puzzles 1..{n}, which it answered in validation");
+        match &run.end {
+            End::Interrupted => None,
+            End::Exited { status, .. } if status.success() => Some(format!(
+                "exited after {} lines {what}: no run timed",
+                run.lines.len()
+            )),
+            End::Exited { .. } | End::Flooded(_) => {
+                Self::failed(run, &what).map(|f| f + ": no run timed")
+            }
+            End::Killed | End::Cut => Some(format!(
+                "did not exit within {:.1} s {what} (killed): no run timed",
+                limit.as_secs_f64()
+            )),
         }
     }
 
@@ -521,6 +553,18 @@ impl External {
                         gap = true;
                         Answer::UNKNOWN
                     }
+                    // Cut short by the phase's end after it had been on
+                    // this puzzle longer than a run on one may take: a
+                    // timeout (it was left out, and a program that hung
+                    // inside a long batch read as answering everything).
+                    (None, End::Cut)
+                        if run.elapsed.saturating_sub(run.last_line) > limit_for(1) =>
+                    {
+                        Answer {
+                            timed_out: true,
+                            ..Answer::UNKNOWN
+                        }
+                    }
                     // Cut short by the phase's end or a signal: not validated.
                     (None, _) => break,
                 };
@@ -539,6 +583,18 @@ impl External {
                 }
             }
             if !matches!(run.end, End::Exited { .. }) {
+                // Every puzzle answered, and still running at its limit: a
+                // run is timed to its exit, so none can be.
+                if matches!(run.end, End::Killed) && run.lines.len() == batch.len() {
+                    let failure = format!(
+                        "answered puzzles {}..{} but did not exit within {:.1} s (killed): a \
+                         run is timed to its exit",
+                        done + 1,
+                        done + batch.len(),
+                        limit_for(batch.len()).as_secs_f64()
+                    );
+                    return Ok(row(tally, Some(startup), untimed, Some(failure)));
+                }
                 break;
             }
             done += batch.len();
@@ -572,6 +628,10 @@ impl External {
                 let run = self.run_batch(&input, n, limit_for(n), None)?;
                 failure = Self::failed(&run, &what).filter(|_| matches!(run.end, End::Flooded(_)));
                 if !run.complete(n) {
+                    if batches == 0 && failure.is_none() {
+                        // No run timed: the row says why, not only "-".
+                        failure = Self::untimed(&run, n, limit_for(n));
+                    }
                     break;
                 }
                 timed += run.elapsed.saturating_sub(startup);
