@@ -18,7 +18,8 @@
 //! exits at once with that status (signal-hook's
 //! `register_conditional_shutdown`, the double Ctrl-C pattern of its docs):
 //! the output then ends wherever the last write left it, possibly inside a
-//! row, which `--resume` drops.
+//! row, which `--resume` drops. It says so on stderr first (one write(2)
+//! in the handler), where the first signal's summary would have been.
 //!
 //! Without [`install`] (a library user, or commands that do not call it)
 //! nothing here ever reports a signal, and the signals keep their default
@@ -62,6 +63,13 @@ fn ignored(sig: i32) -> bool {
     }
 }
 
+/// What a second stop signal says on stderr as it ends the process (the
+/// first one's summary, with the rows written, is never printed then).
+#[cfg(unix)]
+const SECOND_SIGNAL: &str = "\nsudoflow: stopped at once by a second signal: the output ends \
+    where the last write left it; with -o FILE, FILE.partial keeps the rows up to its last \
+    checkpoint and --resume continues from there\n";
+
 /// Installs the handlers for the stop signals, [`signals`] (idempotent: a
 /// second call registers nothing more).
 ///
@@ -75,8 +83,21 @@ pub fn install() -> std::io::Result<()> {
         INSTALLED.call_once(|| {
             result = (|| {
                 for &sig in signals() {
-                    // Order matters: the shutdown action runs first and sees
-                    // ARMED still false on the first signal.
+                    // Order matters: the note and the shutdown run first
+                    // and see ARMED still false on the first signal.
+                    // SAFETY: the action loads an atomic and calls write(2),
+                    // both async-signal-safe.
+                    unsafe {
+                        signal_hook::low_level::register(sig, || {
+                            if ARMED.load(Ordering::SeqCst) {
+                                let _ = libc::write(
+                                    2,
+                                    SECOND_SIGNAL.as_ptr().cast(),
+                                    SECOND_SIGNAL.len(),
+                                );
+                            }
+                        })?;
+                    }
                     flag::register_conditional_shutdown(sig, 128 + sig, &ARMED)?;
                     flag::register(sig, &ARMED)?;
                     flag::register_usize(sig, &SIGNAL, sig as usize)?;

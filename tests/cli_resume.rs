@@ -423,7 +423,19 @@ fn a_second_sigint_exits_at_once_and_the_run_still_resumes() {
     wait_for_rows(&mut child, &out);
     signal(&child, "-INT");
     signal(&child, "-INT");
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130));
+    // Said either way: the second signal's note (it said nothing), or the
+    // first's summary when its clean stop ended the run before the second.
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        err.contains(
+            "sudoflow: stopped at once by a second signal: the output ends where the last \
+             write left it; with -o FILE, FILE.partial keeps the rows up to its last \
+             checkpoint and --resume continues from there"
+        ) || err.contains("sudoflow: stopped by SIGINT: "),
+        "{err}"
+    );
     assert!(!out.exists());
     let mut resume = args.to_vec();
     resume.push("--resume");
