@@ -1200,11 +1200,24 @@ impl RunOutput {
             // The header: to a fresh CSV file at once, so that a partial
             // file is never empty; a JSON Lines sink takes its keys from it
             // and writes nothing. A resumed CSV file has its header.
-            if !spec.header.is_empty() {
-                sink.write_record(&spec.header)?;
+            let header = (|| -> anyhow::Result<()> {
+                if !spec.header.is_empty() {
+                    sink.write_record(&spec.header)?;
+                }
+                sink.flush()?;
+                out_file.checkpoint(start.records, start.rows)
+            })();
+            if let Err(e) = header {
+                // Nothing written that a resume would keep (a full disk):
+                // a partial file this run created goes with its sidecar,
+                // which would refuse the next fresh run to FILE.
+                if !exists {
+                    drop(sink);
+                    let _ = std::fs::remove_file(&out_file.partial);
+                    let _ = std::fs::remove_file(&out_file.sidecar);
+                }
+                return Err(e);
             }
-            sink.flush()?;
-            out_file.checkpoint(start.records, start.rows)?;
         }
         let out = RunOutput {
             file: Some(out_file),
@@ -1378,9 +1391,27 @@ impl RunOutput {
                 f.partial.display()
             )),
             // The flush mostly fails as the write did (a full disk): then
-            // the message is said once, not twice.
-            (_, Err(e)) if format!("{e:#}") == format!("{error:#}") => error,
-            (_, Err(e)) => error.context(format!("{e:#}")),
+            // the message is said once, not twice. The partial file stays
+            // (a fresh run to FILE is refused while it does): where the
+            // run is resumable, the message says what it holds and what
+            // to do (it said nothing when the first write failed).
+            (file, Err(e)) => {
+                let error = if format!("{e:#}") == format!("{error:#}") {
+                    error
+                } else {
+                    error.context(format!("{e:#}"))
+                };
+                match file {
+                    Some(f) if self.resumable => error.context(format!(
+                        "{} keeps the rows up to its last checkpoint: --resume continues the \
+                         run once the output can be written (or delete it and {} to start \
+                         over)",
+                        f.partial.display(),
+                        f.sidecar.display()
+                    )),
+                    _ => error,
+                }
+            }
             (None, Ok(())) => error,
         }
     }

@@ -745,6 +745,41 @@ fn a_write_failing_part_way_resumes_to_the_same_bytes() {
     assert!(std::fs::read(&out).unwrap() == reference());
 }
 
+/// A disk too full for even the header (a 4 KiB tmpfs, mounted in a mount
+/// namespace of the test's own: `unshare -rm`): the run failed, leaving an
+/// empty `FILE.partial` and its sidecar, and the next fresh run to FILE
+/// was refused ("holds the rows of an interrupted run"), though the error
+/// had not said anything was kept. Now nothing is left, and once there is
+/// room the same command runs.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_disk_too_full_for_the_header_leaves_nothing_that_blocks_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, format!("{}\n", ".".repeat(81)).repeat(200)).unwrap();
+    let disk = dir.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let script = "mount -t tmpfs -o size=4k tmpfs \"$2\" || exit 99; \
+                  \"$0\" solve -q \"$1\" -o \"$2/o.csv\"; echo \"full: $? $(ls -A \"$2\")\"; \
+                  mount -o remount,size=1m \"$2\" || exit 99; \
+                  \"$0\" solve -q \"$1\" -o \"$2/o.csv\"; echo \"room: $? $(ls -A \"$2\")\"";
+    let run = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .arg(bin())
+        .arg(&input)
+        .arg(&disk)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("o.csv.partial: No space left on device"),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "full: 2 \nroom: 0 o.csv\n", "{stderr}");
+}
+
 /// A run that fails before its sidecar is written (a directory in its
 /// place) leaves no partial file behind: found by probing, the empty
 /// `FILE.partial` it left refused both a fresh run (it "holds an
