@@ -1266,13 +1266,16 @@ impl RunOutput {
         self.tick(sink)
     }
 
-    /// Flushes and checkpoints if the last flush was a second ago or more:
-    /// call it between rows too when the next row may take long (it costs
-    /// a clock read).
+    /// Flushes (and checkpoints a file) if the last flush was a second ago
+    /// or more: call it between rows too when the next row may take long
+    /// (it costs a clock read). Stdout is flushed too, so that a reader
+    /// sees rows as a slow run makes them, and one that has gone (`|
+    /// head -1`) ends the run within a second (it ran to its end, its rows
+    /// held in the buffer).
     ///
     /// Errors: the write's.
     pub fn tick(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
-        if self.file.is_some() && self.last_flush.elapsed() >= flush_every() {
+        if self.last_flush.elapsed() >= flush_every() {
             self.flush(sink)?;
         }
         Ok(())

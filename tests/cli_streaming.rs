@@ -136,3 +136,46 @@ fn a_few_slow_records_spread_over_the_workers() {
     assert_eq!(text.matches(",timeout,").count(), 6, "{text}");
     assert!(took < Duration::from_secs(5), "took {took:?}");
 }
+
+/// A slow run's rows reach a pipe at least once a second, as they reach a
+/// file: `count ... | head -2` ran to the end of its input (rows held in
+/// the buffer, so the reader's going was never seen), and a reader that
+/// takes the first rows waited for all of them. Here 1,000 empty grids
+/// counted to 200,000 (about 30 s at -j 1): the first rows come within
+/// seconds, and once the reader has gone the run ends.
+#[test]
+fn a_slow_run_flushes_stdout_and_ends_soon_after_its_reader_goes() {
+    let input = format!("{}\n", ".".repeat(81)).repeat(1000);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slow.txt");
+    std::fs::write(&path, input).unwrap();
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoflow"))
+        .args(["count", "-q", "-j", "1", "--limit", "200000"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut rows = BufReader::new(child.stdout.take().unwrap());
+    for want in ["index,", "1,"] {
+        let mut line = String::new();
+        rows.read_line(&mut line).unwrap();
+        assert!(line.starts_with(want), "{line:?}");
+    }
+    let first = started.elapsed();
+    assert!(first < Duration::from_secs(15), "first row after {first:?}");
+    drop(rows);
+    let gone = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            gone.elapsed() < Duration::from_secs(15),
+            "still running 15 s after its reader went"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+}
