@@ -51,8 +51,8 @@
 //!    least. µs/puzzle is `(batch time - start-up) / puzzles`, so it
 //!    excludes process start-up. Only runs that exit successfully with a
 //!    line for every puzzle are timed; the first one that does not ends
-//!    the timing, and when it is the first of all, the row fails saying
-//!    how it ended.
+//!    the timing, and when it is the first of all and validation had
+//!    every puzzle answered, the row fails saying how it ended.
 //!
 //! So a program holds `bench` at most `3 × max(V, B)` in start-up,
 //! `max(V, grace + B)` in validation and `W + T` plus one run in warm-up and
@@ -628,8 +628,10 @@ impl External {
                 let run = self.run_batch(&input, n, limit_for(n), None)?;
                 failure = Self::failed(&run, &what).filter(|_| matches!(run.end, End::Flooded(_)));
                 if !run.complete(n) {
-                    if batches == 0 && failure.is_none() {
-                        // No run timed: the row says why, not only "-".
+                    if batches == 0 && failure.is_none() && !gap {
+                        // No run timed, though validation saw every puzzle
+                        // answered: the row says why, not only "-". (With
+                        // puzzles it left unanswered, the row shows them.)
                         failure = Self::untimed(&run, n, limit_for(n));
                     }
                     break;
