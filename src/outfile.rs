@@ -243,6 +243,15 @@ impl Sidecar {
             let n = k + 1;
             if then.canonical != now.canonical {
                 diffs.push(format!("input {n} was {}, now {}", then.path, now.path));
+            } else if then.path != now.path {
+                // The same file, spelt otherwise: the rows name their
+                // records by the path as given (`source`, the errors), so
+                // the resumed rows would name them otherwise than the kept.
+                diffs.push(format!(
+                    "input {n} was given as {}, now as {} (the rows name their records by the \
+                     path as given: give it as before)",
+                    then.path, now.path
+                ));
             } else if then.size != now.size {
                 diffs.push(format!(
                     "input {} was {} bytes, now {}",

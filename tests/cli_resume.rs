@@ -574,6 +574,21 @@ fn a_resume_with_changed_inputs_is_refused_saying_which() {
     let copy = dir.path().join("copy.txt");
     std::fs::copy(&input, &copy).unwrap();
     refused(&copy, &out, &[], "input 1 was");
+    // The same file spelt otherwise: the rows name their records by the
+    // path as given (source, errors), so the resumed rows would have named
+    // them otherwise than the kept ones (found by probing).
+    let spelt = dir.path().join(".").join(input.file_name().unwrap());
+    refused(
+        &spelt,
+        &out,
+        &[],
+        &format!(
+            "input 1 was given as {}, now as {} (the rows name their records by the path as \
+             given: give it as before)",
+            input.display(),
+            spelt.display()
+        ),
+    );
     // Grown.
     let mtime = std::fs::metadata(&input).unwrap().modified().unwrap();
     let mut f = std::fs::OpenOptions::new()
