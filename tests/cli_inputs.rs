@@ -201,6 +201,24 @@ fn column_by_name_or_number_and_quoted_commas_before_it() {
         .stdout
         .clone();
     assert!(crate::rows(&out).is_empty());
+    // From a file with -o: said before any output exists (it left a partial
+    // file that no --resume could continue and that refused a fresh run).
+    std::fs::write(&path, format!("puzzle,level\n{easy},3\n")).unwrap();
+    sudoflow()
+        .args(["count", "--column", "3"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(format!(
+            "input {} has no column 3 (--column)",
+            path.display()
+        )));
+    assert!(!output.exists());
+    assert!(!dir.path().join("out.csv.partial").exists());
+    assert!(!dir.path().join("out.csv.partial.json").exists());
     sudoflow()
         .args(["solve", "--column", "0"])
         .write_stdin(input.clone())

@@ -321,9 +321,12 @@ pub fn check_inputs_keeping(
         if path.as_os_str() != "-" {
             reader::check_file(path)?;
             let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            if regular && (matches!(column, Some(reader::Column::Name(_))) || !keep.is_empty()) {
+            if regular && (column.is_some() || !keep.is_empty()) {
                 // Read up to the first record: the header check is the
-                // reader's own, through gzip and zip alike.
+                // reader's own, through gzip and zip alike (`--column N`
+                // past a header's columns too: found only once the run
+                // had begun, it left a partial file no resume could
+                // continue).
                 reader::check_header(path, column, keep)?;
             }
         }

@@ -338,7 +338,8 @@ pub fn for_each_text_item(
 
 /// Reads the input file `path` up to its first record, as [`for_each_item`]
 /// would with `column`, so that a header that does not name the
-/// `--column NAME` column is reported before any output exists. A zip
+/// `--column NAME` column, or has fewer than `--column N`'s columns, is
+/// reported before any output exists. A zip
 /// archive's first member is read as a stream, not checked whole first
 /// (that would decompress it all): the run checks it.
 ///
