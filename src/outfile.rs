@@ -661,6 +661,12 @@ pub struct KeptRows {
     index_col: Option<usize>,
     puzzle_col: Option<usize>,
     status_col: Option<usize>,
+    /// `--keep`'s columns: the first this many of a row, each a field of
+    /// its record ([`Record::kept`](crate::pipeline::Record)).
+    keep_cols: usize,
+    /// With `--source`: the columns `source` and `line`, which name each
+    /// row's record.
+    origin_cols: Option<(usize, usize)>,
     /// Rows read back so far.
     kept: u64,
     /// The records the kept rows account for: records `1..=records` are
@@ -782,7 +788,49 @@ impl KeptRows {
         }
         self.pending = false;
         self.check_puzzle(record)?;
+        self.check_carried(record)?;
         Ok(true)
+    }
+
+    /// Checks the kept row just read against what `record` carries into
+    /// its row: `--keep`'s fields and `--source`'s `source` and `line`.
+    /// Before, only the puzzle was checked: stdin with an id changed in a
+    /// record already written, or a comment line added before the records
+    /// (every line number one more), resumed into a file whose first rows
+    /// held the old values and the rest the new.
+    fn check_carried(&self, record: &Record) -> anyhow::Result<()> {
+        let mut pairs: Vec<(usize, String)> = (0..self.keep_cols)
+            .map(|i| (i, record.kept.get(i).cloned().unwrap_or_default()))
+            .collect();
+        if let Some((source, line)) = self.origin_cols {
+            pairs.push((source, record.source.to_string()));
+            pairs.push((line, record.line.to_string()));
+        }
+        for (c, now) in pairs {
+            let Some(then) = self.row.get(c) else {
+                continue;
+            };
+            if then != now.as_bytes() {
+                bail!(
+                    "cannot resume: row {} of {} has {} {:?}, but record {} of the inputs \
+                     ({}:{}) has {:?}: the inputs are not those of the interrupted run",
+                    self.kept,
+                    self.name,
+                    self.header_name(c),
+                    String::from_utf8_lossy(then),
+                    record.index,
+                    record.source,
+                    record.line,
+                    now
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The name of column `c`, for messages.
+    fn header_name(&self, c: usize) -> &str {
+        self.again.2.get(c).map_or("a column", String::as_str)
     }
 
     /// Lets rows skip records: their `index` column must only increase
@@ -1145,6 +1193,16 @@ impl RunOutput {
                     index_col: column("index"),
                     puzzle_col: column("puzzle"),
                     status_col: column("status"),
+                    keep_cols: spec.text_columns.len(),
+                    origin_cols: spec
+                        .options
+                        .iter()
+                        .any(|(n, v)| *n == "source" && v == "true")
+                        .then(|| {
+                            let last = spec.header.len().checked_sub(2)?;
+                            Some((last, last + 1))
+                        })
+                        .flatten(),
                     kept: 0,
                     records: start.records,
                     last_record: 0,

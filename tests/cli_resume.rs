@@ -1606,3 +1606,89 @@ fn generate_writes_rows_as_it_makes_them() {
         );
     }
 }
+
+/// A resume from stdin checked only each kept row's puzzle against its
+/// record: an id changed in a record already written, or a comment line
+/// put before the records (every line number one more), resumed into a
+/// file whose first rows held the old values and the rest the new (found
+/// by probing). The kept columns (`--keep`) and `source`, `line`
+/// (`--source`) are now checked too.
+#[test]
+fn a_resume_checks_the_kept_columns_and_the_line_numbers_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("kept.csv");
+    // 300 empty grids counted to 50,000: about 8 ms each at -j 1.
+    let csv = |first_id: &str, before: &str| {
+        let mut text = format!("{before}id,puzzle\n{first_id},{}\n", ".".repeat(81));
+        for i in 2..=300 {
+            text.push_str(&format!("id{i},{}\n", ".".repeat(81)));
+        }
+        text
+    };
+    let args = [
+        "count", "-q", "-j", "1", "--limit", "50000", "--keep", "id", "--source", "-o",
+    ];
+    let mut child = std::process::Command::new(bin())
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .args(args)
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let original = csv("id1", "");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(original.as_bytes())
+        .unwrap();
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-TERM");
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    let resume = |stdin: String| {
+        Command::new(bin())
+            .args(args)
+            .arg(&out)
+            .arg("--resume")
+            .write_stdin(stdin)
+            .assert()
+    };
+    let before = std::fs::read(partial(&out)).unwrap();
+    let err = resume(csv("idZ", "")).code(2).get_output().stderr.clone();
+    assert!(
+        String::from_utf8_lossy(&err).contains(&format!(
+            "cannot resume: row 1 of {} has id \"id1\", but record 1 of the inputs (<stdin>:2) \
+             has \"idZ\": the inputs are not those of the interrupted run",
+            partial(&out).display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    let err = resume(csv("id1", "# a comment\n"))
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&err).contains("row 1 of")
+            && String::from_utf8_lossy(&err)
+                .contains("has line \"2\", but record 1 of the inputs (<stdin>:3) has \"3\""),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+    assert_eq!(std::fs::read(partial(&out)).unwrap(), before);
+    // The same records: the run goes on, every row naming its record.
+    resume(original).success();
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(&out)
+        .unwrap()
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 300);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(&row[0], format!("id{}", i + 1), "{row:?}");
+        assert_eq!(&row[row.len() - 1], (i + 2).to_string(), "{row:?}");
+    }
+}
