@@ -52,7 +52,16 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if let Ok(secs) = t.parse::<f64>() {
         return Duration::try_from_secs_f64(secs).map_err(|_| {
-            format!("{text:?} is not a duration: it must be 0 or more (e.g. 10s, 500ms, 2m)")
+            if secs > 0.0 {
+                // 1e308, inf: above zero, and past what a duration holds.
+                format!(
+                    "{text:?} is too long a duration: at most {} seconds, about 584 billion \
+                     years (e.g. 10s, 500ms, 2m)",
+                    Duration::MAX.as_secs()
+                )
+            } else {
+                format!("{text:?} is not a duration: it must be 0 or more (e.g. 10s, 500ms, 2m)")
+            }
         });
     }
     humantime::parse_duration(t).or_else(|e| {
@@ -761,7 +770,13 @@ mod tests {
         assert_eq!(parse_duration("0.5m"), Ok(Duration::from_secs(30)));
         assert!(parse_duration("soon").unwrap_err().contains("500ms"));
         assert!(parse_duration("-1").unwrap_err().contains("0 or more"));
-        assert!(parse_duration("inf").is_err());
+        // Above zero and past what a duration holds: too long, not "0 or
+        // more" (found by probing).
+        for long in ["inf", "1e308"] {
+            let err = parse_duration(long).unwrap_err();
+            assert!(err.contains("is too long a duration: at most "), "{err}");
+            assert!(parse_budget(long).unwrap_err().contains("too long"));
+        }
         assert!(parse_budget("0").unwrap_err().contains("above zero"));
         assert_eq!(parse_budget("0.5"), Ok(Duration::from_millis(500)));
     }
