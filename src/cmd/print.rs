@@ -447,10 +447,10 @@ fn make_entry(raw: &Raw, limits: RateLimits) -> Made {
     let at = format!("{}:{}", raw.source, raw.line);
     let text = raw.puzzle.trim();
     if text.starts_with('(') {
-        return Made::Skipped(format!(
-            "{at}: {}",
-            text.trim_start_matches('(').trim_end_matches(')')
-        ));
+        // The reader's message names the record already (it was said twice).
+        let why = text.trim_start_matches('(').trim_end_matches(')');
+        let why = why.strip_prefix(&format!("{at}: ")).unwrap_or(why);
+        return Made::Skipped(format!("{at}: {why}"));
     }
     let grid = match Grid::parse(
         text.split(|c: char| c.is_whitespace() || ",;:".contains(c))
