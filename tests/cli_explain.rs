@@ -654,3 +654,42 @@ fn a_solved_grid_has_a_null_technique_in_json_and_jsonl() {
         assert!(row["technique"].is_null(), "{text}");
     }
 }
+
+/// The exit codes the help gives: a puzzle given as an argument that
+/// cannot be explained exits 1 (2 if it cannot be read); `-p`'s puzzle is
+/// a record with its row, as in `rate -p`, and the run exits 0. The help
+/// said "puzzles on the command line" for the first kind only, though
+/// `-p` is on the command line too (found by probing).
+#[test]
+fn exit_codes_of_argument_puzzles_and_of_p_are_the_helps() {
+    let empty = ".".repeat(81);
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+            .arg("explain")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    assert_eq!(run(&[&empty]).0, Some(1));
+    assert_eq!(run(&["12345....1"]).0, Some(2));
+    let (code, text) = run(&["-p", &empty]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("status   multiple: "), "{text}");
+    let (code, text) = run(&["-p", "xyz"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.contains("status   invalid: <puzzle>:1: wrong length"),
+        "{text}"
+    );
+    let (_, help) = run(&["--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("Exit codes, puzzles given as arguments: 0 explained;")
+            && help.contains("Files, stdin and -p (a record with its row, as in `rate -p`)"),
+        "{help}"
+    );
+}

@@ -100,10 +100,11 @@ JSON keys (json and jsonl): index, puzzle, status, er, ep, ed, technique, hardes
 rate's: rated; multiple; unsolvable; timeout (error says after how many steps); invalid (error \
 names source:line); error (a bug).
 
-Exit codes, puzzles on the command line: 0 explained; 1 a puzzle has no solution or more than \
+Exit codes, puzzles given as arguments: 0 explained; 1 a puzzle has no solution or more than \
 one, or its budget ran out (in text and json; jsonl writes its row); 2 a puzzle cannot be \
-read. Files: as rate's (0 the run completed, whatever the statuses; 1 --strict and an invalid \
-record; 2 usage or I/O error; 3 an internal error; 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT, see --resume).
+read. Files, stdin and -p (a record with its row, as in `rate -p`): as rate's (0 the run \
+completed, whatever the statuses; 1 --strict and an invalid record; 2 usage or I/O error; 3 \
+an internal error; 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT, see --resume).
 
 Pictures (--format svg, html; one puzzle, the first record of a file): the candidate grid before the step, the pattern's cells shaded, the candidates the step removes struck through in red, the value it places ringed in green, and its chains as arrows from cause to effect: solid for a strong link (the candidate pointed to must be true), dashed for a weak link (it must be false). Digits in black are givens, in blue values placed by earlier steps. The page (html) lists the steps; the arrow keys move between them, and it loads nothing from elsewhere.
 
