@@ -1692,3 +1692,34 @@ fn a_resume_checks_the_kept_columns_and_the_line_numbers_too() {
         assert_eq!(&row[row.len() - 1], (i + 2).to_string(), "{row:?}");
     }
 }
+
+/// `generate --se` recorded its rating budget as given (`none` when left
+/// at its default, 10s), so a resume that gave `--se-budget 10s`, the
+/// same budget, was refused ("was none, now 10s"; found by probing). The
+/// budget in effect is recorded now.
+#[test]
+fn generate_se_resumes_with_its_default_budget_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rated.csv");
+    let args = [
+        "generate", "-q", "-n", "3000", "--seed", "5", "--se", "1.0..", "-j", "1", "-o",
+    ];
+    let mut child = std::process::Command::new(bin())
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .args(args)
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    Command::new(bin())
+        .args(args)
+        .arg(&out)
+        .args(["--resume", "--se-budget", "10s"])
+        .assert()
+        .success();
+    assert_eq!(whole_rows(&std::fs::read(&out).unwrap()), 3000);
+}

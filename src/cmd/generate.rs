@@ -199,16 +199,22 @@ pub struct GenerateArgs {
     /// Give up (exit 1) when the whole run takes longer than TIME of wall time (90, 90s, 500ms, 2m, 1h).
     ///
     /// The run's own limit, not a record's (`--time-budget` elsewhere is
-    /// per record; `--time-budget` here is this option's old spelling). The
-    /// puzzles before the one under way are written. Example: `--max-time 1h`.
+    /// per record: here `--se-budget` is). The puzzles before the one under
+    /// way are written. Example: `--max-time 1h`.
     #[arg(
         long,
-        alias = "time-budget",
         value_name = "TIME",
         value_parser = opts::parse_duration,
         allow_negative_numbers = true
     )]
     pub max_time: Option<Duration>,
+
+    /// Refused: `--time-budget` is a record's budget in the other commands
+    /// (`rate`, `count`, `explain`), but was `--max-time`'s old spelling
+    /// here, so `--time-budget 1` ended a run after a second where a
+    /// rating budget was meant. The error names both options.
+    #[arg(long, hide = true, value_name = "TIME", allow_negative_numbers = true)]
+    pub time_budget: Option<String>,
 }
 
 const AFTER_HELP: &str = "\
@@ -514,6 +520,13 @@ fn write_row(w: &mut CsvSink, index: u64, p: &Generated, labels: bool) -> anyhow
 
 /// Runs `sudoflow generate`.
 pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    if let Some(t) = &args.time_budget {
+        anyhow::bail!(
+            "generate has no --time-budget {t}: give --max-time {t} to limit the whole run's \
+             wall time, or --se-budget {t} to limit each rating's work with --se (what \
+             --time-budget limits in rate, count and explain)"
+        );
+    }
     let opts = args.generate_options();
     // Asks no puzzle can meet are refused now, not after --max-tries.
     opts.check_reachable().map_err(anyhow::Error::msg)?;
@@ -572,7 +585,16 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                     )
                 }),
             ),
-            ("se-budget", opts::duration_text(args.se_budget)),
+            // The budget in effect (--se-budget's default is 10s): a
+            // resume giving the default's value goes through.
+            (
+                "se-budget",
+                opts::duration_text(
+                    args.se
+                        .as_ref()
+                        .map(|_| args.se_budget.unwrap_or(crate::rows::rate::DEFAULT_BUDGET)),
+                ),
+            ),
             ("max-tries", args.max_tries.to_string()),
             ("distinct", args.distinct.to_string()),
             ("exclude", args.exclude.len().to_string()),
