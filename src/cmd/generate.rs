@@ -221,7 +221,7 @@ const AFTER_HELP: &str = "\
 Output: CSV with solve's columns (index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
 guesses,backtracks,error), with --se the rating columns er,ep,ed, then `seed`, the candidate
 seed that rebuilds that puzzle alone (--puzzle-seed), then with --labels `label`, the level of
-er (Easy 1.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up:
+er (Easy up to 1.2 (0.0: nothing to solve), Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up:
 Sudoku Explainer's own generator levels). `sudoflow solve` (--se) on the puzzles gives the
 same score columns.
 
