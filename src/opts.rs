@@ -288,7 +288,10 @@ pub struct OutputArgs {
         value_name = "FORMAT",
         value_parser = crate::output::Format::parse,
         long_help = "The rows' format: csv (the default), jsonl (JSON Lines: one JSON object \
-            per row, numbers as numbers, empty fields null) or parquet (typed columns, zstd, \
+            per row, numbers as numbers, empty fields null; generate's seed, up to 2^64, is an \
+            integer past 2^53, which readers that hold numbers as doubles round, as jq 1.6 \
+            and JavaScript do: Python's json, jq 1.7 and serde keep it) or parquet (typed \
+            columns, zstd, \
             a row group per 65,536 rows; pandas, polars, pyarrow and Spark read it). Without \
             --format, -o's extension decides: .parquet or .pq, .jsonl, .ndjson or .json (JSON \
             Lines), else csv. The columns are the CSV's in every format. CSV and JSON Lines \

@@ -33,7 +33,8 @@ impl Format {
         match text.to_ascii_lowercase().as_str() {
             "csv" => Ok(Format::Csv),
             "jsonl" | "ndjson" => Ok(Format::Jsonl),
-            "parquet" => Ok(Format::Parquet),
+            // The names the extensions take too (`.pq`).
+            "parquet" | "pq" => Ok(Format::Parquet),
             _ => Err(format!(
                 "unknown format {text:?}: expected csv, jsonl or parquet"
             )),
@@ -222,6 +223,10 @@ mod tests {
     #[test]
     fn formats_from_names_and_extensions() {
         assert_eq!(Format::parse("JSONL"), Ok(Format::Jsonl));
+        // Each name an extension takes is a --format name too.
+        for (name, format) in [("ndjson", Format::Jsonl), ("pq", Format::Parquet)] {
+            assert_eq!(Format::parse(name), Ok(format));
+        }
         assert!(Format::parse("xml")
             .unwrap_err()
             .contains("csv, jsonl or parquet"));
