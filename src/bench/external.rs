@@ -34,9 +34,9 @@
 //!    not penalised). When a batch runs out, the process group is killed,
 //!    the first puzzle without a line counts as a timeout, and validation
 //!    stops there; a run that wrote a line for every puzzle but had not
-//!    exited fails the row (a run is timed to its exit). A program that exits without a line for some puzzles is
-//!    not waited on: those puzzles are unanswered, and validation goes on
-//!    with the next batch. Validation stops, after the first batch, once
+//!    exited fails the row (a run is timed to its exit). A program that
+//!    exits without a line for some puzzles is not waited on: those
+//!    puzzles are unanswered, and validation goes on with the next batch. Validation stops, after the first batch, once
 //!    `--validate-time` has been spent, and the whole phase ends
 //!    `max(--validate-time, grace + --time-budget)` after it began: a batch
 //!    still running then is killed, and its puzzles without a line are left

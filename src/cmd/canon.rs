@@ -49,7 +49,7 @@ classes whatever the number of records; repeats cost nothing.
 
 Exit codes: 0 the run completed; 1 --strict and some record was invalid (after the whole \
 output is written); 2 usage or I/O error, e.g. a missing input (rows written so far stay in \
-FILE.partial); 130/143 stopped by SIGINT/SIGTERM (129/131 SIGHUP/SIGQUIT) (FILE.partial is kept for --resume). With -o \
+FILE.partial); 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT (FILE.partial is kept for --resume). With -o \
 FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Examples:

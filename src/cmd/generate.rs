@@ -221,14 +221,15 @@ const AFTER_HELP: &str = "\
 Output: CSV with solve's columns (index,puzzle,status,solutions,solution,clues,wnf,wnf_level,
 guesses,backtracks,error), with --se the rating columns er,ep,ed, then `seed`, the candidate
 seed that rebuilds that puzzle alone (--puzzle-seed), then with --labels `label`, the level of
-er (Easy up to 1.2 (0.0: nothing to solve), Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up:
+er (Easy 0.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up:
 Sudoku Explainer's own generator levels). `sudoflow solve` (--se) on the puzzles gives the
 same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
 --max-tries, or --max-time ran out (the puzzles before it are written, in order);
-2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM (129/131 SIGHUP/SIGQUIT) (FILE.partial is
-kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE once complete.
+2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM, 129/131 by
+SIGHUP/SIGQUIT (FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial,
+renamed FILE once complete.
 
 Example: sudoflow generate -n 1000 --seed 2026 --symmetry rot180 --clues 22..26 -o out.csv";
 

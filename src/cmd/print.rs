@@ -102,7 +102,7 @@ without an index it is numbered by its place in the input. A record that cannot 
 source:line and the reason, and left out; the summary counts them.
 
 The book: the puzzles N to a page (--per-page, default 6), each captioned with its index, ER \
-and label (the corpus's label column, else the level of ER: Easy up to 1.2 (0.0: nothing to solve), Medium 1.3-1.5, \
+and label (the corpus's label column, else the level of ER: Easy 0.0-1.2, Medium 1.3-1.5, \
 Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up, Sudoku Explainer's generator levels); \
 with --chapters, one chapter per ER range, in the order given, each from a new page (puzzles \
 in no range go to a last chapter 'Other ratings'); then the answers, small; then with \

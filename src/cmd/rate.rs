@@ -34,7 +34,7 @@ Columns: index,puzzle,status,er,ep,ed,technique,steps,error.
   ed  the diamond: the first step (%d);
   all three with one decimal as serate prints them; technique is SE's name of the step that
   set er, steps the number of steps of the path.
-  label (with --labels, after error) the level of er on SE's own generator scale: Easy up to 1.2 (0.0: nothing to solve), Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up.
+  label (with --labels, after error) the level of er on SE's own generator scale: Easy 0.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up.
 Statuses: rated; multiple (2+ solutions: SE's uniqueness techniques do not apply, no rating);
 unsolvable (no solution; error says where the contradiction lies); timeout (--time-budget \
 or --wall-limit ran out; error says after how many steps);
@@ -44,7 +44,7 @@ With --keep COL,... the input's columns COL,... come first; with --source, sourc
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
 (rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
-row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM (129/131 SIGHUP/SIGQUIT) \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT \
 (FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
 once complete.
 
@@ -81,7 +81,7 @@ pub struct RateArgs {
 pub const LABELS_HELP: &str =
     "Add a column 'label' (after the rating columns, before --source's): the level of the \
     puzzle's er on the scale of Sudoku Explainer 1.2.1.3's own generator (its Generate \
-    dialog's levels): Easy up to 1.2 (0.0: nothing to solve), Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, \
+    dialog's levels): Easy 0.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, \
     Diabolical 6.1 and up. Empty where there is no rating. `print` uses it in captions.\n\
     Example: --labels -o rated.csv";
 

@@ -38,7 +38,7 @@ With --keep COL,... the input's columns COL,... come first; with --source, sourc
 Exit codes: 0 the run completed (whatever the statuses); 1 --strict and some record was \
 invalid (after the whole output is written); 2 usage or I/O error, e.g. a missing input \
 (rows written so far stay in FILE.partial); 3 an internal error (a bug) on some record, whose \
-row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM (129/131 SIGHUP/SIGQUIT) \
+row has status 'error' (every other row is written); 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT \
 (FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial, renamed FILE \
 once complete.
 
