@@ -128,7 +128,7 @@ def test_readme_python_example_runs(line, code, tmp_path):
         out = pq.read_table(tmp_path / ("solved" if "dask" in code else "solved.parquet"))
         assert out.num_rows == 300
         assert set(out["sf_status"].to_pylist()) == {"unique"}
-        assert {Path(s).name for s in out["source"].to_pylist()} == {"a.csv", "b.csv"}
+        assert {Path(s).name for s in out["sf_source"].to_pylist()} == {"a.csv", "b.csv"}
 
 
 def test_every_example_is_found():
