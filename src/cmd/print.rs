@@ -516,9 +516,7 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8], inputs: &[PathBuf]) -> an
         }
         Some(p) if p.as_os_str() == "-" => write_output(None, bytes, inputs),
         Some(p) => {
-            let mut partial = p.as_os_str().to_owned();
-            partial.push(".partial");
-            let partial = PathBuf::from(partial);
+            let partial = crate::outfile::partial_path(p);
             refuse_input_as_output(p, inputs)?;
             refuse_input_as_output(&partial, inputs)?;
             std::fs::write(&partial, bytes)
@@ -567,11 +565,7 @@ pub fn write_set(
     bytes: impl Fn(usize) -> Vec<u8>,
     inputs: &[PathBuf],
 ) -> anyhow::Result<SetWritten> {
-    let partial = |n: usize| {
-        let mut p = name(n).into_os_string();
-        p.push(".partial");
-        PathBuf::from(p)
-    };
+    let partial = |n: usize| crate::outfile::partial_path(&name(n));
     for n in 1..=count {
         refuse_input_as_output(&name(n), inputs)?;
         refuse_input_as_output(&partial(n), inputs)?;
