@@ -799,19 +799,9 @@ impl KeptRows {
     /// (every line number one more), resumed into a file whose first rows
     /// held the old values and the rest the new.
     fn check_carried(&self, record: &Record) -> anyhow::Result<()> {
-        let mut pairs: Vec<(usize, String)> = (0..self.keep_cols)
-            .map(|i| (i, record.kept.get(i).cloned().unwrap_or_default()))
-            .collect();
-        if let Some((source, line)) = self.origin_cols {
-            pairs.push((source, record.source.to_string()));
-            pairs.push((line, record.line.to_string()));
-        }
-        for (c, now) in pairs {
-            let Some(then) = self.row.get(c) else {
-                continue;
-            };
-            if then != now.as_bytes() {
-                bail!(
+        let check = |c: usize, now: &str| -> anyhow::Result<()> {
+            match self.row.get(c) {
+                Some(then) if then != now.as_bytes() => bail!(
                     "cannot resume: row {} of {} has {} {:?}, but record {} of the inputs \
                      ({}:{}) has {:?}: the inputs are not those of the interrupted run",
                     self.kept,
@@ -822,8 +812,16 @@ impl KeptRows {
                     record.source,
                     record.line,
                     now
-                );
+                ),
+                _ => Ok(()),
             }
+        };
+        for c in 0..self.keep_cols {
+            check(c, record.kept.get(c).map_or("", String::as_str))?;
+        }
+        if let Some((source, line)) = self.origin_cols {
+            check(source, &record.source)?;
+            check(line, &record.line.to_string())?;
         }
         Ok(())
     }
