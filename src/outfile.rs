@@ -959,55 +959,36 @@ pub struct RunOutput {
     resumable: bool,
     /// The command line that continues this run (for the signal summary).
     resume_command: String,
-    last_flush: Instant,
-    /// How often [`RunOutput::tick`] reads the clock ([`Clock`]).
-    clock: Clock,
+    /// When the rows were last pushed out ([`coarse_now`]).
+    last_flush: Duration,
     /// Records whose outcome has been written (or resumed), in input
     /// order, and the rows among them.
     records: u64,
     rows: u64,
 }
 
-/// When [`RunOutput::tick`] reads the clock: every `stride` calls, the
-/// stride doubling (up to 1,024) while calls come less than a millisecond
-/// apart and halving (down to 1) when they come more than 10 ms apart.
-/// Rows written microseconds apart thus read it about once a millisecond,
-/// where a read per row cost about 4% of `solve -j 1` on the 17-clue set
-/// three times over (BENCHMARKS.md), and a slow run's rows still each read
-/// it, so its flushes come once a second.
-struct Clock {
-    stride: u32,
-    left: u32,
-    last: Instant,
-}
-
-impl Clock {
-    fn new() -> Clock {
-        Clock {
-            stride: 1,
-            left: 1,
-            last: Instant::now(),
+/// A monotonic clock cheap enough to read at every row: Linux's
+/// `CLOCK_MONOTONIC_COARSE` (the time at the last timer tick, a few
+/// milliseconds coarse, read from the vDSO without the fine clock's
+/// counter read), elsewhere [`Instant`]'s. [`RunOutput::tick`] reads it at
+/// every row to flush once a second: the fine clock read there cost about
+/// 4% of `solve -j 1` on the 17-clue set three times over on the KVM host
+/// (BENCHMARKS.md), and reading it only every few rows would let a run
+/// that turns slow after fast rows go long without a flush.
+fn coarse_now() -> Duration {
+    #[cfg(target_os = "linux")]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes only into `ts`, owned here.
+        if unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
         }
     }
-
-    /// Whether this call reads the clock (and adapts the stride).
-    #[inline]
-    fn due(&mut self) -> bool {
-        self.left -= 1;
-        if self.left > 0 {
-            return false;
-        }
-        let now = Instant::now();
-        let gap = now.duration_since(self.last);
-        self.last = now;
-        if gap < Duration::from_millis(1) {
-            self.stride = (self.stride * 2).min(1024);
-        } else if gap > Duration::from_millis(10) {
-            self.stride = (self.stride / 2).max(1);
-        }
-        self.left = self.stride;
-        true
-    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// The files behind `-o FILE`.
@@ -1121,8 +1102,7 @@ impl RunOutput {
                 file: None,
                 resumable,
                 resume_command,
-                last_flush: Instant::now(),
-                clock: Clock::new(),
+                last_flush: coarse_now(),
                 records: 0,
                 rows: 0,
             };
@@ -1333,8 +1313,7 @@ impl RunOutput {
             file: Some(out_file),
             resumable,
             resume_command,
-            last_flush: Instant::now(),
-            clock: Clock::new(),
+            last_flush: coarse_now(),
             records: start.records,
             rows: start.rows,
         };
@@ -1379,25 +1358,14 @@ impl RunOutput {
 
     /// Flushes (and checkpoints a file) if the last flush was a second ago
     /// or more: call it between rows too when the next row may take long
-    /// (it costs a clock read). Stdout is flushed too, so that a reader
+    /// (it costs a coarse clock read, [`coarse_now`]). Stdout is flushed too, so that a reader
     /// sees rows as a slow run makes them, and one that has gone (`|
     /// head -1`) ends the run within a second (it ran to its end, its rows
     /// held in the buffer).
     ///
     /// Errors: the write's.
     pub fn tick(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
-        if self.clock.due() {
-            self.flush_if_due(sink)?;
-        }
-        Ok(())
-    }
-
-    /// [`RunOutput::tick`] reading the clock at once: for a caller woken
-    /// by a timeout while the next row takes long (`generate`).
-    ///
-    /// Errors: the write's.
-    pub fn flush_if_due(&mut self, sink: &mut CsvSink) -> anyhow::Result<()> {
-        if self.last_flush.elapsed() >= flush_every() {
+        if coarse_now().saturating_sub(self.last_flush) >= flush_every() {
             self.flush(sink)?;
         }
         Ok(())
@@ -1412,7 +1380,7 @@ impl RunOutput {
         if let Some(f) = &mut self.file {
             f.checkpoint(self.records, self.rows)?;
         }
-        self.last_flush = Instant::now();
+        self.last_flush = coarse_now();
         Ok(())
     }
 

@@ -750,7 +750,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 let (i, row) = match row_rx.recv_timeout(FLUSH_WAIT) {
                     Ok(row) => row,
                     Err(RecvTimeoutError::Timeout) => {
-                        out.flush_if_due(&mut w)?;
+                        out.tick(&mut w)?;
                         continue;
                     }
                     Err(RecvTimeoutError::Disconnected) => return Ok(()),
