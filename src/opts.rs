@@ -404,6 +404,18 @@ impl MapArgs {
         }
     }
 
+    /// The first of these options given (`--keep`, `--source`,
+    /// `--distinct`), for a refusal where rows are not written.
+    pub fn named(&self) -> Option<&'static str> {
+        [
+            (!self.keep.is_empty(), "--keep"),
+            (self.source, "--source"),
+            (self.distinct, "--distinct"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
+    }
+
     /// The options as the resume sidecar records them (`--keep`'s columns
     /// must be those of the interrupted run, as `--column` must).
     pub fn sidecar_options(&self) -> [(&'static str, String); 3] {

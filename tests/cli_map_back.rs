@@ -1,6 +1,6 @@
 //! Results that map back to their input (issue 30): `--keep` and `--source`
-//! columns on every row-writing command, `--distinct` on solve, rate and
-//! count, `-p/--puzzle`, unsolvable rows naming their contradiction,
+//! columns on every row-writing command (explain's in each format),
+//! `--distinct` on solve, rate, count and explain, `-p/--puzzle`, unsolvable rows naming their contradiction,
 //! errors through a pipe naming the original input, `generate --exclude`.
 
 use assert_cmd::Command;
@@ -158,6 +158,147 @@ fn keep_and_source_carry_the_input_into_every_row_writing_command() {
         assert_eq!(one, out, "{command} -j 1");
         assert_eq!(two, out, "{command} -j 2");
     }
+}
+
+/// A JSON object's keys in the order written, and its values.
+struct Object(Vec<(String, serde_json::Value)>);
+
+impl<'de> serde::Deserialize<'de> for Object {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = Object;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Object, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Object(entries))
+            }
+        }
+        d.deserialize_map(Keys)
+    }
+}
+
+impl Object {
+    fn keys(&self) -> Vec<&str> {
+        self.0.iter().map(|(k, _)| k.as_str()).collect()
+    }
+}
+
+impl std::ops::Index<&str> for Object {
+    type Output = serde_json::Value;
+    fn index(&self, key: &str) -> &serde_json::Value {
+        let found = self.0.iter().find(|(k, _)| k == key);
+        &found.unwrap_or_else(|| panic!("no key {key}")).1
+    }
+}
+
+/// The JSON objects of a stream (JSON Lines or pretty-printed).
+fn objects(out: &[u8]) -> Vec<Object> {
+    serde_json::Deserializer::from_slice(out)
+        .into_iter::<Object>()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn explain_carries_keep_and_source_in_every_format_and_distinct_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = contributors(dir.path());
+    let input = input.to_str().unwrap();
+    let mut want: Vec<&str> = vec!["id", "BOOK"];
+    want.extend(sudoflow::rows::explain::EXPLAIN_HEADER);
+    want.extend(["source", "line"]);
+    let args = ["explain", "-q", "--keep", "id,BOOK", "--source", input];
+    for format in ["jsonl", "json"] {
+        let out = stdout(&[&args[..], &["--format", format]].concat(), "");
+        let rows = objects(&out);
+        assert_eq!(rows.len(), 3, "{format}");
+        for (row, (id, book, line)) in
+            rows.iter()
+                .zip([("007", "Vol 1", 2), ("x2", "Vol, 2", 3), ("3", "", 4)])
+        {
+            assert_eq!(row.keys(), want, "{format}");
+            assert_eq!(row["id"], id, "{format}: an id is the input's text");
+            // A missing field is null, as an empty one is in JSON Lines.
+            let book = Some(book).filter(|b| !b.is_empty());
+            assert_eq!(row["BOOK"], serde_json::json!(book), "{format}");
+            assert_eq!(row["source"], input, "{format}");
+            assert_eq!(row["line"], line, "{format}");
+        }
+        assert_eq!(rows[0]["status"], "rated");
+        let error = rows[1]["error"].as_str().unwrap();
+        assert!(error.starts_with(&format!("{input}:3: ")), "{error}");
+        for threads in ["1", "2"] {
+            let again = stdout(
+                &[&args[..], &["--format", format, "-j", threads]].concat(),
+                "",
+            );
+            assert_eq!(again, out, "{format} -j {threads}");
+        }
+    }
+    // Text: a line for each kept column and the source before the puzzle's.
+    let text = String::from_utf8(stdout(&args, "")).unwrap();
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| b.starts_with("id "))
+        .collect();
+    assert_eq!(blocks.len(), 3, "{text}");
+    assert!(
+        blocks[0].starts_with(&format!(
+            "id       007\nBOOK     Vol 1\nsource   {input}:2\npuzzle "
+        )),
+        "{}",
+        blocks[0]
+    );
+    assert!(blocks[1].starts_with(&format!(
+        "id       x2\nBOOK     Vol, 2\nsource   {input}:3\n"
+    )));
+    // --distinct: the first record of each class explained, the others
+    // counted as repeats.
+    let assert = sudoflow()
+        .args(["explain", "--distinct", "--source", "--format", "jsonl"])
+        .write_stdin(with_repeats())
+        .assert()
+        .success();
+    let rows = objects(&assert.get_output().stdout);
+    let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 3, 4, 7]);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(err.contains("3 repeats"), "{err}");
+    // Puzzles given as arguments carry theirs too.
+    let out = stdout(
+        &[
+            "explain",
+            "--source",
+            "--distinct",
+            "--format",
+            "jsonl",
+            EASY,
+            &transformed(EASY, 4),
+            EASY2,
+        ],
+        "",
+    );
+    let rows = objects(&out);
+    let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [1, 3]);
+    assert_eq!(rows[0]["source"], "argument");
+    // Pictures draw one puzzle: the options that map rows are refused.
+    sudoflow()
+        .args(["explain", "--source", "--format", "svg", EASY])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--source maps rows to their records: --format svg and html draw one puzzle",
+        ));
 }
 
 #[test]
@@ -494,16 +635,28 @@ fn keep_source_and_distinct_runs_resume_and_a_changed_keep_is_refused() {
     for (k, line) in with_repeats().lines().enumerate() {
         input.push_str(&format!("id{k},{line},b{}\n", k % 2));
     }
-    for command in ["solve", "count", "rate", "canon"] {
+    // explain resumes JSON Lines.
+    let runs: [(&str, &[&str]); 5] = [
+        ("solve", &[]),
+        ("count", &[]),
+        ("rate", &[]),
+        ("canon", &[]),
+        ("explain", &["--format", "jsonl"]),
+    ];
+    for (command, format) in runs {
         let args = [
-            command,
-            "-q",
-            "-",
-            "--keep",
-            "id,book",
-            "--source",
-            "--distinct",
-        ];
+            &[
+                command,
+                "-q",
+                "-",
+                "--keep",
+                "id,book",
+                "--source",
+                "--distinct",
+            ][..],
+            format,
+        ]
+        .concat();
         let want = stdout(&args, &input);
         let out = dir.path().join(format!("{command}.csv"));
         // Header and the first four records (two rows of them) kept.
@@ -518,6 +671,7 @@ fn keep_source_and_distinct_runs_resume_and_a_changed_keep_is_refused() {
                 "--source",
                 "--distinct",
             ])
+            .args(format)
             .args(["--resume", "-o"])
             .arg(&out)
             .write_stdin(input.clone())
@@ -532,7 +686,7 @@ fn keep_source_and_distinct_runs_resume_and_a_changed_keep_is_refused() {
             "{command}: {refused}"
         );
         sudoflow()
-            .args(args)
+            .args(&args)
             .args(["--resume", "-o"])
             .arg(&out)
             .write_stdin(input.clone())
@@ -656,6 +810,12 @@ fn the_shared_options_read_the_same_in_every_row_writing_command() {
         let first = block(&helps[0]);
         for (command, help) in ROW_COMMANDS.iter().zip(&helps) {
             assert_eq!(block(help), first, "{command} {option}");
+        }
+        // explain writes rows too (its -p reads as explain takes it).
+        if option != "-p, --puzzle <PUZZLE>" {
+            let out = sudoflow().args(["explain", "--help"]).output().unwrap();
+            let help = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(block(&help), first, "explain {option}");
         }
     }
 }

@@ -10,14 +10,16 @@
 //! ([`crate::rows::explain`]): the rating is made once and its chains are
 //! kept as the searches found them.
 
+use crate::canon::SharedClasses;
 use crate::exit;
 use crate::grid::Grid;
 use crate::opts;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::output::CsvSink;
 use crate::pipeline::{self, Emit, Record};
-use crate::rows::explain::{explain_record, ExplainRow, EXPLAIN_HEADER};
+use crate::rows::explain::{explain_record, ExplainRow, Origin, EXPLAIN_HEADER};
 use crate::rows::rate::{RateLimits, RateState, DEFAULT_BUDGET};
+use crate::rows::{classify, resume_check, Carried, Carry, RecordClasses};
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,8 +98,9 @@ digit'; why is the rule: one digit per cell or the last one left in it, once per
 last place left in it (\"\": another technique inside a dynamic chain).
 
 JSON keys (json and jsonl): index, puzzle, status, er, ep, ed, technique, hardest_step, steps \
-(the array of steps: rating, technique, cells, placed, removed, chains), error. Statuses are \
-rate's: rated; multiple; unsolvable; timeout (error says after how many steps); invalid (error \
+(the array of steps: rating, technique, cells, placed, removed, chains), error; with --keep \
+COL,... the input's columns COL,... come first, with --source source and line last (in text, \
+a line each before the puzzle's). Statuses are rate's: rated; multiple; unsolvable; timeout (error says after how many steps); invalid (error \
 names source:line); error (a bug).
 
 Exit codes, puzzles given as arguments: 0 explained; 1 a puzzle has no solution or more than \
@@ -150,6 +153,10 @@ pub struct ExplainArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub budget: opts::BudgetArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub map: opts::MapArgs,
 
     /// svg, html: the step to draw or open at, from 1 [default: the hardest step].
     #[arg(
@@ -211,33 +218,53 @@ impl pipeline::FromPanic for Done {
     }
 }
 
-/// The row in `format`.
-fn format_row(row: ExplainRow, format: Format) -> Done {
+/// The row in `format`, the documents (text, json) with what the record
+/// carries (`origin`; JSON Lines' fields get theirs as they are written).
+fn format_row(row: ExplainRow, format: Format, origin: &Origin<'_>) -> Done {
     let status = row.status();
     match format {
         Format::Jsonl => Done::Fields(status, Box::new(row.fields())),
-        Format::Json => Done::Document(status, row.json_pretty()),
+        Format::Json => Done::Document(status, row.json_pretty_from(origin)),
         // Pictures are drawn by `pictures::run`, never as rows; text
         // stands in should a row of theirs be formatted.
-        Format::Text | Format::Svg | Format::Html => Done::Document(status, row.text()),
+        Format::Text | Format::Svg | Format::Html => Done::Document(status, row.text_from(origin)),
     }
 }
 
-/// Writes one record's output; returns its status. Text blocks after the
-/// first are set apart by a blank line.
+/// Writes one record's output (`carried`'s, with what it carries as
+/// `carry` asks); returns its status. Text blocks after the first are set
+/// apart by a blank line.
 fn write_done(
+    carried: &Carried<Done>,
     done: Done,
+    carry: &Carry,
     format: Format,
     sink: &mut CsvSink,
     first: &mut bool,
 ) -> anyhow::Result<&'static str> {
     let done = match done {
-        Done::Row(row) => format_row(*row, format),
+        Done::Row(row) => {
+            let kept = carry
+                .keep
+                .iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    (
+                        name.as_str(),
+                        carried.kept.get(k).map_or("", String::as_str),
+                    )
+                })
+                .collect();
+            let source = carry.source.then_some((&*carried.source, carried.line));
+            format_row(*row, format, &Origin { kept, source })
+        }
         d => d,
     };
     let status = match done {
         Done::Fields(status, fields) => {
-            sink.write_record(fields.iter())?;
+            let mut line = itoa::Buffer::new();
+            let own = fields.iter().map(|f| f.as_bytes());
+            sink.write_record(carried.fields(carry, own, &mut line))?;
             status
         }
         Done::Document(status, text) => {
@@ -270,6 +297,9 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let (puzzles, files): (Vec<&PathBuf>, Vec<&PathBuf>) =
         args.input.inputs.iter().partition(|p| is_puzzle(p));
     if matches!(format, Format::Svg | Format::Html) {
+        if let Some(option) = args.map.named() {
+            bail!("{option} maps rows to their records: --format svg and html draw one puzzle");
+        }
         return pictures::run(&args, &puzzles, format == Format::Svg, limits);
     }
     if !puzzles.is_empty() && !files.is_empty() {
@@ -297,13 +327,8 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     };
     let output = args.output.with_format(rows_format);
     let own: Vec<String> = EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect();
-    let opts = opts::start_run(
-        &args.input,
-        &opts::MapArgs::default(),
-        &own,
-        &output,
-        &args.work,
-    )?;
+    let opts = opts::start_run(&args.input, &args.map, &own, &output, &args.work)?;
+    let carry = args.map.carry();
     let spec = RunSpec {
         command: "explain",
         resumable: format == Format::Jsonl,
@@ -315,48 +340,82 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             ("column", args.input.column_text()),
             ("puzzle", args.input.puzzle_text()),
             ("format", format.name().to_string()),
-        ],
+        ]
+        .into_iter()
+        .chain(args.map.sidecar_options())
+        .collect(),
         header: if format == Format::Jsonl {
-            own
+            carry.header(&own)
         } else {
             Vec::new()
         },
-        text_columns: Vec::new(),
+        text_columns: if format == Format::Jsonl {
+            carry.keep.clone()
+        } else {
+            Vec::new()
+        },
         format: rows_format,
     };
     let (mut out, mut sink, mut kept) =
         RunOutput::open(output.output.as_deref(), &spec, output.resume)?;
     opts::note_terminal_stdin(&opts, output.quiet);
     let blank = args.input.blank;
-    let mut counts = [0u64; STATUSES.len()];
+    let classes = args.map.distinct.then(SharedClasses::new);
+    if let (Some(k), true) = (kept.as_mut(), args.map.distinct) {
+        k.set_sparse();
+    }
+    // Slots: STATUSES, then the repeats --distinct gave no row.
+    let mut counts = [0u64; STATUSES.len() + 1];
     let mut first = true;
-    let mut check = |record: &Record| kept.as_mut().map_or(Ok(false), |k| k.check(record));
+    let mut check = resume_check(kept.as_mut(), classes.as_ref());
+    let work = |state: &mut RateState, record: &Record| {
+        let mut row = explain_record(state, record);
+        if record.grid.is_ok() {
+            row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
+        }
+        format_row(row, format, &Origin::of(&carry, record))
+    };
     let result = pipeline::run_resumed(
         &opts,
         Some(&mut check),
-        || RateState::explaining(limits),
-        |state: &mut RateState, record: &Record| {
-            let mut row = explain_record(state, record);
-            if record.grid.is_ok() {
-                row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
-            }
-            format_row(row, format)
+        || (RateState::explaining(limits), RecordClasses::default()),
+        |(state, canon): &mut (RateState, RecordClasses), record: &Record| {
+            classify(classes.as_ref(), canon, state, record, work)
         },
-        |e: Emit<Done>| match e {
-            Emit::Row(done) => {
-                let status = write_done(done, format, &mut sink, &mut first)?;
-                let slot = STATUSES.iter().position(|&s| s == status);
-                counts[slot.expect("every status is listed")] += 1;
-                out.row_written(&mut sink)
+        |e: Emit<Carried<Done>>| match e {
+            Emit::Row(mut carried) => {
+                let written = carried.written(classes.as_ref()).is_some();
+                match carried.row.take().filter(|_| written) {
+                    Some(done) => {
+                        let status =
+                            write_done(&carried, done, &carry, format, &mut sink, &mut first)?;
+                        let slot = STATUSES.iter().position(|&s| s == status);
+                        counts[slot.expect("every status is listed")] += 1;
+                        out.row_written(&mut sink)
+                    }
+                    None => {
+                        counts[STATUSES.len()] += 1;
+                        out.record_without_row(&mut sink)
+                    }
+                }
             }
             Emit::Flush => out.flush(&mut sink),
         },
     );
+    drop(check);
+    let result = result.inspect(|summary| {
+        // Records a resume skipped without a row of their own: repeats.
+        if let Some(k) = kept.as_ref() {
+            counts[STATUSES.len()] += summary.resumed - k.kept().min(summary.resumed);
+        }
+    });
+    let mut names = STATUSES.to_vec();
+    names.push("repeats");
     out.finish(
         sink,
         result,
         kept.as_mut(),
-        &STATUSES,
+        &names,
         &mut counts,
         output.quiet,
         args.input.strict,
@@ -402,17 +461,24 @@ fn run_puzzles(
     } else {
         crate::output::Format::Csv
     };
+    let own: Vec<String> = EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect();
+    let carry = args.map.carry();
+    carry.check(&own).map_err(anyhow::Error::msg)?;
     let spec = RunSpec {
         command: "explain",
         resumable: false,
         inputs: Vec::new(),
         options: vec![("format", format.name().to_string())],
         header: if format == Format::Jsonl {
-            EXPLAIN_HEADER.iter().map(|h| h.to_string()).collect()
+            carry.header(&own)
         } else {
             Vec::new()
         },
-        text_columns: Vec::new(),
+        text_columns: if format == Format::Jsonl {
+            carry.keep.clone()
+        } else {
+            Vec::new()
+        },
         format: rows_format,
     };
     crate::interrupt::install().context("cannot install the signal handlers")?;
@@ -421,9 +487,15 @@ fn run_puzzles(
     let blank = args.input.blank;
     let mut failed = false;
     let mut first = true;
+    // --distinct: the classes of the puzzles explained so far.
+    let mut canon = RecordClasses::default();
+    let mut seen = std::collections::HashSet::new();
     for record in &records {
         if let Some(signal) = crate::interrupt::requested() {
             return out.interrupted(sink, signal, "stopped between puzzles");
+        }
+        if args.map.distinct && canon.digest(record).is_some_and(|d| !seen.insert(d)) {
+            continue;
         }
         let mut row = explain_record(&mut state, record);
         row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
@@ -440,7 +512,9 @@ fn run_puzzles(
             failed = true;
             continue;
         }
-        write_done(format_row(row, format), format, &mut sink, &mut first)?;
+        let done = format_row(row, format, &Origin::of(&carry, record));
+        let carried = Carried::of(record, None, None);
+        write_done(&carried, done, &carry, format, &mut sink, &mut first)?;
         out.row_written(&mut sink)?;
     }
     out.commit(sink)?;

@@ -51,6 +51,59 @@ struct RowJson<'a> {
     error: Option<&'a str>,
 }
 
+/// What a record carries into its explanation besides the explanation
+/// (`--keep`, `--source`; [`crate::rows::Carry`]): empty by default.
+#[derive(Debug, Clone, Default)]
+pub struct Origin<'a> {
+    /// `--keep`'s columns: (name as given, the record's field).
+    pub kept: Vec<(&'a str, &'a str)>,
+    /// `--source`: the input and the record's first line in it (1-based).
+    pub source: Option<(&'a str, u64)>,
+}
+
+impl<'a> Origin<'a> {
+    /// What `record` carries as `carry` asks.
+    pub fn of(carry: &'a crate::rows::Carry, record: &'a Record) -> Origin<'a> {
+        Origin {
+            kept: carry
+                .keep
+                .iter()
+                .enumerate()
+                .map(|(k, name)| (name.as_str(), record.kept.get(k).map_or("", String::as_str)))
+                .collect(),
+            source: carry.source.then_some((&*record.source, record.line)),
+        }
+    }
+}
+
+/// `--keep`'s columns as JSON keys, in order, their values strings (an
+/// empty field null, as the JSON Lines writer writes it).
+struct KeptKeys<'a>(&'a [(&'a str, &'a str)]);
+
+impl Serialize for KeptKeys<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            map.serialize_entry(name, &Some(value).filter(|v| !v.is_empty()))?;
+        }
+        map.end()
+    }
+}
+
+/// A row's JSON object with what its record carries ([`Origin`]).
+#[derive(Serialize)]
+struct Framed<'a> {
+    #[serde(flatten)]
+    kept: KeptKeys<'a>,
+    #[serde(flatten)]
+    row: RowJson<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+}
+
 /// A rating in tenths as a JSON number (7.1, not 7.1000000001), as `rate`
 /// prints it.
 fn tenths(x: f64) -> f64 {
@@ -99,7 +152,20 @@ impl ExplainRow {
 
     /// The row as one pretty-printed JSON object, with a final newline.
     pub fn json_pretty(&self) -> String {
-        serde_json::to_string_pretty(&self.json()).expect("rows serialize") + "\n"
+        self.json_pretty_from(&Origin::default())
+    }
+
+    /// [`ExplainRow::json_pretty`] with what the record carries
+    /// (`--keep`'s columns as the first keys, `--source`'s `source` and
+    /// `line` as the last, in the order of the JSON Lines and CSV headers).
+    pub fn json_pretty_from(&self, origin: &Origin<'_>) -> String {
+        let framed = Framed {
+            kept: KeptKeys(&origin.kept),
+            row: self.json(),
+            source: origin.source.map(|(s, _)| s),
+            line: origin.source.map(|(_, l)| l),
+        };
+        serde_json::to_string_pretty(&framed).expect("rows serialize") + "\n"
     }
 
     /// The row as one line of JSON (what `--format jsonl` writes, newline
@@ -134,8 +200,21 @@ impl ExplainRow {
     /// of the table, then the step in words, [`text::describe`]), or what
     /// kept the record from being explained.
     pub fn text(&self) -> String {
+        self.text_from(&Origin::default())
+    }
+
+    /// [`ExplainRow::text`] with what the record carries: a line per
+    /// `--keep` column (`NAME     value`) and `--source`'s
+    /// (`source   FILE:LINE`) before the puzzle's.
+    pub fn text_from(&self, origin: &Origin<'_>) -> String {
         use std::fmt::Write as _;
         let mut s = String::new();
+        for (name, value) in &origin.kept {
+            let _ = writeln!(s, "{name:<8} {value}");
+        }
+        if let Some((source, line)) = origin.source {
+            let _ = writeln!(s, "source   {source}:{line}");
+        }
         let _ = writeln!(s, "puzzle   {}", self.rate.puzzle);
         let Some(ex) = &self.explanation else {
             let why = match &self.rate.outcome {
