@@ -180,6 +180,32 @@ fn output_is_the_same_for_the_same_seed_whatever_the_threads() {
 }
 
 #[test]
+fn blank_writes_the_puzzle_column_with_that_character_and_the_same_puzzles() {
+    let args = ["-n", "20", "--seed", "7", "-j", "2"];
+    let (_, dots) = generate(&args);
+    for blank in ["0", "_", "x"] {
+        let (_, rows) = generate(&[&args[..], &["--blank", blank]].concat());
+        assert_eq!(rows.len(), dots.len());
+        for (row, dot) in rows.iter().zip(&dots) {
+            let b = blank.chars().next().unwrap();
+            assert!(!row["puzzle"].contains('.'), "{blank}: {}", row["puzzle"]);
+            assert_eq!(row["puzzle"].replace(b, "."), dot["puzzle"], "{blank}");
+            let mut rest = row.clone();
+            rest.remove("puzzle");
+            let mut want = dot.clone();
+            want.remove("puzzle");
+            assert_eq!(rest, want, "{blank}: every other column is the same");
+        }
+    }
+    Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["generate", "-q", "-n", "3", "--seed", "1", "--blank", "bad"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the blank must be one of"));
+}
+
+#[test]
 fn the_seed_column_regenerates_its_row_alone() {
     let filters = [
         "--clues",

@@ -910,6 +910,41 @@ fn strict_exit_1_is_complete_but_a_failed_read_keeps_the_partial_file() {
 }
 
 #[test]
+fn generate_resumes_with_its_blank_and_refuses_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let want = dir.path().join("want.csv");
+    let base = [
+        "generate", "-q", "-n", "3000", "--seed", "3", "--blank", "0",
+    ];
+    Command::new(bin())
+        .args(base)
+        .arg("-o")
+        .arg(&want)
+        .assert()
+        .success();
+    let want = std::fs::read(want).unwrap();
+    let out = dir.path().join("out.csv");
+    let mut child = spawn(&[&base[..], &["-j", "2", "-o", out.to_str().unwrap()]].concat());
+    wait_for_rows(&mut child, &out);
+    signal(&child, "-INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    Command::new(bin())
+        .args(&base[..6])
+        .args(["--resume", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--blank was 0, now ."));
+    Command::new(bin())
+        .args(base)
+        .args(["-j", "1", "--resume", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+}
+
+#[test]
 fn generate_resumes_the_same_random_stream() {
     let dir = tempfile::tempdir().unwrap();
     let want = dir.path().join("want.csv");

@@ -184,6 +184,21 @@ pub struct GenerateArgs {
     #[arg(long, requires = "se", long_help = crate::cmd::rate::LABELS_HELP)]
     pub labels: bool,
 
+    /// Write blanks in the puzzle column as CHAR [default: .].
+    #[arg(
+        long,
+        value_name = "CHAR",
+        default_value = ".",
+        hide_default_value = true,
+        value_parser = opts::parse_blank,
+        long_help = "The character the puzzle column writes for a blank cell: '.' (the \
+            default), '0', '_', '-', '*', 'x' or 'X', the blanks every command reads (Kaggle's \
+            sets use '0'). The solution column has none; the puzzles are the same whatever it \
+            is.\n\
+            Example: --blank 0 -n 1000 -o kaggle-like.csv"
+    )]
+    pub blank: u8,
+
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: opts::OutputArgs,
@@ -600,12 +615,14 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             ("distinct", args.distinct.to_string()),
             ("exclude", args.exclude.len().to_string()),
             ("labels", args.labels.to_string()),
+            ("blank", char::from(args.blank).to_string()),
         ],
         header,
         text_columns: Vec::new(),
         format: args.output.resolve_format(),
     };
     let (mut out, mut w, mut kept) = RunOutput::open(Some(output), &spec, args.output.resume)?;
+    w.set_blank(args.blank);
     let excluded = match excluded_classes(&args.exclude, args.threads.count()) {
         Ok(e) => e,
         Err(e) => return Err(out.fail(w, e)),

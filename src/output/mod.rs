@@ -637,7 +637,8 @@ impl CsvSink {
     }
 
     /// Sets the character `solve` rows' `puzzle` column writes for a blank
-    /// (`--blank`: `.`, the default, `0` or `_`).
+    /// (`--blank`: `.`, the default, or another of the blanks the reader
+    /// takes, [`crate::opts::parse_blank`]).
     pub fn set_blank(&mut self, blank: u8) {
         self.blank = blank;
     }
