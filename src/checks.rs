@@ -523,7 +523,8 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
         if content.len() > cap {
             let head = &content[..cap];
             let start = head.iter().position(|&b| b != b' ' && b != b'\t');
-            if start.is_some_and(|s| head[s] == b'#') {
+            // A comment, but not in a CSV past its header: a record there.
+            if start.is_some_and(|s| head[s] == b'#') && !csv {
                 cut_inside_band(&mut records, &mut rows);
                 continue;
             }
@@ -545,7 +546,7 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             cut_inside_band(&mut records, &mut rows);
             continue;
         };
-        if body[start] == b'#' {
+        if body[start] == b'#' && !csv {
             cut_inside_band(&mut records, &mut rows);
             continue;
         }

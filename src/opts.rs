@@ -213,7 +213,8 @@ pub struct InputArgs {
 const INPUT_HELP: &str = "Puzzle files, read in order as one stream; '-' or no INPUT reads \
     stdin, so puzzles can be piped in. One puzzle per line: 81 cells row-major, \
     digits 1-9 given, '.', '0', '_', '-', '*', 'x' or 'X' blank. Blank lines and lines \
-    starting with '#' are skipped; text after the 81 cells is ignored when a space, ',', ';' \
+    starting with '#' are skipped (in a CSV, '#' lines only before its header: past it a \
+    line is a record whatever its first field holds, an id '#7' too); text after the 81 cells is ignored when a space, ',', ';' \
     or ':' separates it ('puzzle ED=7.1/1.2/1.2', tdoku's 'puzzle:count:solution'). A CSV \
     whose header names a column puzzle, quizzes or quiz (Kaggle's sets, sudoflow's own \
     output) is read by RFC 4180 from that column (see --column). gzip and zip inputs are \

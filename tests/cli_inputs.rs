@@ -966,3 +966,77 @@ fn a_header_over_the_line_limit_is_an_error_where_an_option_needs_it() {
     assert_eq!(rows[0][2], "invalid");
     assert_eq!(rows[1][2], "unique");
 }
+
+/// In a CSV, a line past the header is a record whatever its first field
+/// holds: an id `#7` (or a `#` after spaces) is no comment there, so its
+/// record gets its row in every command, `print` prints it and `generate
+/// --exclude` excludes it. Comments before the header stay comments, and
+/// a `#` line after it is a record that says why it is none.
+#[test]
+fn a_csv_record_whose_first_field_starts_with_a_hash_gets_its_row() {
+    let easy = easy();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ids.csv");
+    let text =
+        format!("# made by hand\nid,puzzle\n#7,{easy}\nA8,{INKALA}\n  #9,{easy}\n\n# the end\n");
+    std::fs::write(&input, text).unwrap();
+    for command in ["solve", "count", "rate", "canon"] {
+        let out = stdout_ok(
+            sudoflow()
+                .args([command, "-q", "--keep", "id", "--source"])
+                .arg(&input),
+        );
+        let rows = rows(&out);
+        let ids: Vec<(&str, &str)> = rows
+            .iter()
+            .map(|r| (r[0].as_str(), r[r.len() - 1].as_str()))
+            .collect();
+        assert_eq!(
+            ids,
+            [("#7", "3"), ("A8", "4"), ("  #9", "5"), ("# the end", "7")],
+            "{command}"
+        );
+        assert_eq!(rows[0][2], easy, "{command}");
+        let last = String::from_utf8_lossy(&out)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string();
+        assert!(last.contains("ids.csv:7: "), "{command}: {last}");
+    }
+    let out = stdout_ok(
+        sudoflow()
+            .args(["explain", "-q", "--format", "jsonl"])
+            .arg(&input),
+    );
+    assert_eq!(
+        out.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count(),
+        4
+    );
+    // print: the three puzzles printed, the comment-like record named.
+    let book = dir.path().join("book.svg");
+    let assert = sudoflow()
+        .arg("print")
+        .arg(&input)
+        .arg("-o")
+        .arg(&book)
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        err.contains("printed 3 puzzles") && err.contains("ids.csv:7:"),
+        "{err}"
+    );
+    // generate --exclude: a generated puzzle is excluded though its id
+    // starts with '#'.
+    let first = stdout_ok(sudoflow().args(["generate", "-q", "-n", "1", "--seed", "1"]));
+    let made = rows(&first)[0][1].clone();
+    let excluded = dir.path().join("made.csv");
+    std::fs::write(&excluded, format!("id,puzzle\n#1,{made}\n")).unwrap();
+    let again = stdout_ok(
+        sudoflow()
+            .args(["generate", "-q", "-n", "1", "--seed", "1", "--exclude"])
+            .arg(&excluded),
+    );
+    assert_ne!(rows(&again)[0][1], made);
+}

@@ -350,11 +350,44 @@ fn read_input(
         };
         let find = |name: &str| header.iter().position(|h| h.eq_ignore_ascii_case(name));
         let (fi, fe, fl) = (find("index"), find("er"), find("label"));
+        // Comments and blank lines only before the header, as every command
+        // reads a CSV: past it, a line is a record whatever its first field
+        // holds (an id `#12`).
+        let mut before = 0u64;
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let t = line.trim();
+            if !t.is_empty() && !t.starts_with('#') {
+                break;
+            }
+            before += 1;
+            at += line.len();
+        }
+        let body = &text[at..];
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(true)
-            .comment(Some(b'#'))
-            .from_reader(text.as_bytes());
+            .from_reader(body.as_bytes());
+        // A record's line from its byte offset (the reader's own line count
+        // leaves out the blank lines it skips); records come in order.
+        let (mut counted, mut lines) = (0usize, before + 1);
+        let mut line_at = |pos: Option<&csv::Position>| {
+            let Some(byte) = pos.map(|p| p.byte() as usize) else {
+                return 0;
+            };
+            // The reader's position is where it started: before the blank
+            // lines it skipped.
+            let skipped = body.as_bytes()[byte.min(body.len())..]
+                .iter()
+                .take_while(|&&b| b == b'\n' || b == b'\r')
+                .count();
+            let byte = (byte + skipped).min(body.len());
+            if byte >= counted {
+                lines += memchr::memchr_iter(b'\n', &body.as_bytes()[counted..byte]).count() as u64;
+                counted = byte;
+            }
+            lines
+        };
         for rec in r.records() {
             let (line, raw) = match rec {
                 Ok(rec) => {
@@ -363,12 +396,13 @@ fn read_input(
                             .map(|f| f.trim().to_string())
                             .filter(|f| !f.is_empty())
                     };
-                    let line = rec.position().map_or(0, |p| p.line());
+                    let line = line_at(rec.position());
                     let puzzle = match rec.get(pf) {
                         Some(p) => p.trim().to_string(),
                         None => format!(
-                            "(the row has {} fields, the puzzle is field {})",
+                            "(the row has {} field{}, the puzzle is field {})",
                             rec.len(),
+                            if rec.len() == 1 { "" } else { "s" },
                             pf + 1
                         ),
                     };
@@ -385,7 +419,7 @@ fn read_input(
                     )
                 }
                 Err(e) => {
-                    let line = e.position().map_or(0, |p| p.line());
+                    let line = line_at(e.position());
                     (
                         line,
                         Raw {

@@ -345,8 +345,10 @@ impl<R: Input> InputRecords<R> {
                 let head = &whole[..line_cap.min(whole.len())];
                 // A `#` comment is skipped whatever its length (inside a
                 // band of a 9-line grid, it ends the rows before it).
+                // Not in a CSV past its first line: there a line is a record
+                // whatever its first field holds (an id `#12`).
                 let start = head.iter().position(|&b| b != b' ' && b != b'\t');
-                if start.is_some_and(|s| head[s] == b'#') {
+                if (self.first || !self.csv) && start.is_some_and(|s| head[s] == b'#') {
                     skip!();
                 }
                 if self.first {
@@ -373,7 +375,15 @@ impl<R: Input> InputRecords<R> {
                 } else {
                     whole
                 };
-                if is_skipped(whole) {
+                // A comment only before the header (or the first record):
+                // after it, a line is a record by RFC 4180 whatever its
+                // first field holds (an id `#12`), and only a blank line is
+                // skipped.
+                if if self.first {
+                    is_skipped(whole)
+                } else {
+                    is_blank(whole)
+                } {
                     continue;
                 }
                 if !self.first && memchr::memchr(b'"', whole).is_none() {
@@ -619,6 +629,13 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 fn next_index(index: &mut u64) -> u64 {
     *index += 1;
     *index
+}
+
+/// Whether `line` (end included) holds only spaces, tabs and its line end.
+#[inline]
+fn is_blank(line: &[u8]) -> bool {
+    line.iter()
+        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 /// Whether `line` (end included) is no record: blank (spaces and tabs), or
