@@ -260,7 +260,7 @@ pub fn parse_puzzle(text: &str) -> Result<String, String> {
 
 /// `--column`'s long help.
 const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME, the column \
-    so named in each input's first line (a header; any case), or N, the N-th column (1-based; \
+    so named in each input's first line (a header; in any case where none is named exactly so), or N, the N-th column (1-based; \
     a first line whose N-th field is a name, such as 'sudoku', is taken for a header and \
     skipped). Records are read by RFC 4180: quoted fields may hold commas, \"\" and line ends. \
     Without --column the puzzle is the first field, or the column a header names 'puzzle', \
@@ -434,7 +434,8 @@ impl MapArgs {
 }
 
 /// `--keep`'s long help.
-const KEEP_HELP: &str = "Copy these input CSV columns (by header name, any case; \
+const KEEP_HELP: &str = "Copy these input CSV columns (by header name, the one named \
+    exactly so first, else in any case; \
     comma-separated, or --keep given again) into every row, as text, before the result \
     columns: a contributor's id, a book's page. Each input read as CSV (a header naming the \
     puzzle column, or --column) must have a header naming each column, else the run stops \

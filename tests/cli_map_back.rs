@@ -359,7 +359,8 @@ fn a_missing_kept_column_stops_the_run_before_any_output_naming_it() {
     // A kept column named as one of the command's own, or twice.
     for (keep, why) in [
         ("puzzle", "this command writes a column \"puzzle\""),
-        ("id,ID", "names the column \"ID\" twice"),
+        ("id,id", "names the column \"id\" twice"),
+        ("PUZZLE", "this command writes a column \"puzzle\""),
     ] {
         let err = sudoflow()
             .args(["count", "--keep", keep])
@@ -371,6 +372,46 @@ fn a_missing_kept_column_stops_the_run_before_any_output_naming_it() {
             .clone();
         assert!(String::from_utf8_lossy(&err).contains(why), "{keep}");
     }
+}
+
+/// A header naming columns that differ in case only: `--keep` and
+/// `--column` take the one named exactly so, else the first in any case,
+/// and both can be kept.
+#[test]
+fn a_column_named_exactly_so_is_taken_before_one_in_another_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("cased.csv");
+    std::fs::write(
+        &input,
+        format!("id,ID,Puzzle,puzzle\nlow,UP,{EASY},{EASY2}\n"),
+    )
+    .unwrap();
+    let input = input.to_str().unwrap();
+    let row = |args: &[&str]| {
+        let (header, rows) = table(&stdout(&[&["count", "-q"], args, &[input]].concat(), ""));
+        assert_eq!(rows.len(), 1, "{args:?}");
+        (header, rows[0].clone())
+    };
+    let (header, r) = row(&["--keep", "ID"]);
+    assert_eq!((header[0].as_str(), r[0].as_str()), ("ID", "UP"));
+    let (_, r) = row(&["--keep", "id"]);
+    assert_eq!(r[0], "low");
+    let (_, r) = row(&["--keep", "Id"]);
+    assert_eq!(r[0], "low", "no exact name: the first in any case");
+    let (header, r) = row(&["--keep", "id,ID"]);
+    assert_eq!(header[..2], ["id", "ID"]);
+    assert_eq!(r[..2], ["low", "UP"]);
+    // The puzzle column: `puzzle` named exactly, by --column or by itself.
+    for args in [&["--column", "puzzle"][..], &[]] {
+        let (header, r) = row(args);
+        assert_eq!(
+            field(&header, &r, "puzzle").replace('.', "0"),
+            EASY2,
+            "{args:?}"
+        );
+    }
+    let (header, r) = row(&["--column", "Puzzle"]);
+    assert_eq!(field(&header, &r, "puzzle").replace('.', "0"), EASY);
 }
 
 /// Equivalent copies among distinct puzzles: rows 1 (EASY), 2 (a copy), 3

@@ -364,7 +364,7 @@ def test_keep_is_checked_before_any_row(tmp_path):
         with pytest.raises(OSError, match="nope"):
             fn(f, keep=["id", "nope"])
         with pytest.raises(ValueError, match="twice"):
-            fn(f, keep=["id", "ID"])
+            fn(f, keep=["id", "id"])
         with pytest.raises(ValueError, match="error"):
             fn(f, keep="error")
         with pytest.raises(ValueError, match="source"):

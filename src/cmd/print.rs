@@ -257,11 +257,23 @@ fn source_name(path: &Path) -> String {
 fn puzzle_field(header: &[String], column: Option<&Column>) -> Option<usize> {
     match column {
         Some(Column::Number(n)) => Some(n.get() - 1),
-        Some(Column::Name(name)) => header.iter().position(|h| h.eq_ignore_ascii_case(name)),
+        Some(Column::Name(name)) => column_named(header, name),
         None => header
             .iter()
-            .position(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p))),
+            .position(|h| PUZZLE_NAMES.contains(&h.as_str()))
+            .or_else(|| {
+                header
+                    .iter()
+                    .position(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p)))
+            }),
     }
+}
+
+/// The column of `header` named `name`: exactly so, else in another case
+/// (as every command's reader looks names up).
+fn column_named(header: &[String], name: &str) -> Option<usize> {
+    let exact = header.iter().position(|h| h == name);
+    exact.or_else(|| header.iter().position(|h| h.eq_ignore_ascii_case(name)))
 }
 
 /// The records of one input: JSON Lines, CSV with a header naming the
@@ -348,7 +360,7 @@ fn read_input(
         let Some(pf) = puzzle_field(&header, column) else {
             bail!("input {source}: its header names no puzzle column");
         };
-        let find = |name: &str| header.iter().position(|h| h.eq_ignore_ascii_case(name));
+        let find = |name: &str| column_named(&header, name);
         let (fi, fe, fl) = (find("index"), find("er"), find("label"));
         // Comments and blank lines only before the header, as every command
         // reads a CSV: past it, a line is a record whatever its first field

@@ -14,23 +14,38 @@ const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 /// clues,difficulty`, sudoflow's `index,puzzle,...`, `quizzes,solutions`);
 /// `None` for any other record. Names are compared as [`column_name`]
 /// gives them.
-pub(super) fn header_column<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Option<usize> {
-    fields.map(column_name).position(|name| {
-        PUZZLE_COLUMN_NAMES
-            .iter()
-            .any(|n| name.eq_ignore_ascii_case(n))
+/// A name written exactly so (`puzzle` beside `Puzzle`) is taken first.
+pub(super) fn header_column<'a>(fields: impl Iterator<Item = &'a [u8]> + Clone) -> Option<usize> {
+    let exact = fields
+        .clone()
+        .map(column_name)
+        .position(|name| PUZZLE_COLUMN_NAMES.contains(&name));
+    exact.or_else(|| {
+        fields.map(column_name).position(|name| {
+            PUZZLE_COLUMN_NAMES
+                .iter()
+                .any(|n| name.eq_ignore_ascii_case(n))
+        })
     })
 }
 
 /// The 0-based column a header (an input's first record) names `name` in
-/// (any case, as [`column_name`] gives the names), for `--column NAME`.
+/// (as [`column_name`] gives the names), for `--column NAME` and `--keep`:
+/// the column named exactly so, else the first named so in another case
+/// (`--keep ID` on `id,ID` is the second column, `--keep Id` the first).
 pub(super) fn named_column<'a>(
-    fields: impl Iterator<Item = &'a [u8]>,
+    fields: impl Iterator<Item = &'a [u8]> + Clone,
     name: &str,
 ) -> Option<usize> {
-    fields
+    let exact = fields
+        .clone()
         .map(column_name)
-        .position(|field| field.eq_ignore_ascii_case(name.as_bytes()))
+        .position(|field| field == name.as_bytes());
+    exact.or_else(|| {
+        fields
+            .map(column_name)
+            .position(|field| field.eq_ignore_ascii_case(name.as_bytes()))
+    })
 }
 
 /// A header field as a column name: blanks around it (a `\r` line end

@@ -55,10 +55,12 @@ impl Carry {
             .collect()
     }
 
-    /// Checks that the header [`Carry::header`] makes has no name twice
-    /// (any case: the reader looks names up so): a kept column named as
-    /// one of the command's columns (`own`), as another kept one, or as
-    /// `--source`'s.
+    /// Checks that the header [`Carry::header`] makes has no name twice:
+    /// a kept column named as another kept one, or (in any case: a reader
+    /// that looks names up in any case would find either) as one of the
+    /// command's columns (`own`) or `--source`'s. Kept columns whose names
+    /// differ in case only (`id`, `ID`) are two columns: the reader takes
+    /// the one named exactly so first.
     ///
     /// Errors: the first name met twice, with advice.
     pub fn check(&self, own: &[String]) -> Result<(), String> {
@@ -68,7 +70,7 @@ impl Carry {
                 return Err("--keep: a column name is empty".to_string());
             }
             let same = |other: &String| other.eq_ignore_ascii_case(name);
-            if self.keep[..k].iter().any(same) {
+            if self.keep[..k].contains(name) {
                 return Err(format!("--keep names the column {name:?} twice"));
             }
             if let Some(other) = header[self.keep.len()..].iter().find(|o| same(o)) {

@@ -45,7 +45,7 @@ impl<'a> Fields<'a> {
     }
 
     /// The fields in order.
-    pub(super) fn iter(self) -> impl Iterator<Item = &'a [u8]> {
+    pub(super) fn iter(self) -> impl Iterator<Item = &'a [u8]> + Clone {
         (0..self.len()).filter_map(move |k| self.get(k))
     }
 }
