@@ -507,6 +507,75 @@ fn svg_pages_one_file_each() {
     assert!(!dir.path().join("pages-003.svg").exists());
 }
 
+/// Two corpora each numbered from 1: the captions name each puzzle's input
+/// (`a:1`, `b:1`), `--explain` takes those and refuses an index that names
+/// two puzzles, naming both. Before, both were captioned `#1` and
+/// `--explain 1` silently explained the first. One corpus repeating an
+/// index keeps its captions and says so.
+#[test]
+fn overlapping_indices_get_captions_naming_their_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = corpus(dir.path(), 2);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let (first, second) = (lines.next().unwrap(), lines.next().unwrap());
+    let a = dir.path().join("a.csv");
+    let b = dir.path().join("b.csv");
+    std::fs::write(&a, format!("{header}\n{first}\n")).unwrap();
+    // b's puzzle numbered 1 as well.
+    let renumbered = second.replacen("2,", "1,", 1);
+    std::fs::write(&b, format!("{header}\n{renumbered}\n")).unwrap();
+    let out = dir.path().join("book.svg");
+    let print = |explain: &str| {
+        sudoflow()
+            .arg("print")
+            .args([&a, &b])
+            .arg("-o")
+            .arg(&out)
+            .args(["--explain", explain])
+            .assert()
+    };
+    let refused = print("1").code(2).get_output().stderr.clone();
+    let refused = String::from_utf8_lossy(&refused);
+    assert!(
+        refused.contains("--explain 1: 2 printed puzzles have index 1")
+            && refused.contains("a.csv:2 (caption #a:1)")
+            && refused.contains("b.csv:2 (caption #b:1)"),
+        "{refused}"
+    );
+    let done = print("b:1").success().get_output().stderr.clone();
+    assert!(
+        String::from_utf8_lossy(&done).contains("each caption names its input too (a:1, b:1)"),
+        "{}",
+        String::from_utf8_lossy(&done)
+    );
+    let pages: String = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("book-")
+        })
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(pages.contains(">#a:1<") && pages.contains(">#b:1<"));
+    assert!(!pages.contains(">#1<"));
+    // One input repeating an index: the captions stay, the repeat is said.
+    let twice = dir.path().join("twice.csv");
+    std::fs::write(&twice, format!("{header}\n{first}\n{renumbered}\n")).unwrap();
+    sudoflow()
+        .arg("print")
+        .arg(&twice)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("index 1 names 2 records"));
+}
+
 /// `print` refuses to write over its input, as the other commands do: the
 /// PDF named as the input (or through a link), or an SVG page's name.
 /// Before, the puzzle list was replaced by the book.

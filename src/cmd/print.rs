@@ -175,7 +175,8 @@ pub struct PrintArgs {
     #[arg(long, value_name = "TEXT", default_value = "Sudoku")]
     pub title: String,
 
-    /// Print these puzzles' solutions step by step (their index column values).
+    /// Print these puzzles' solutions step by step (their index column
+    /// values; where two corpora's indices overlap, the captions `a:1`).
     #[arg(long, value_name = "INDEX", num_args = 1.., value_delimiter = ',')]
     pub explain: Vec<String>,
 
@@ -723,6 +724,110 @@ fn chapter_title(c: &ChapterSpec) -> String {
 
 /// Runs `sudoflow print`.
 ///
+/// Where two records share an index (two corpora each numbered from 1),
+/// captions name each record's input too (`a:1`, `b:1`: the file name
+/// without its extension, or the input's place when two inputs share it),
+/// unless that does not make them unique (one input repeats an index):
+/// then the captions stay and the repeats are said. `inputs[k]` is the
+/// place in `paths` of `raws[k]`'s input.
+fn name_overlapping_indices(raws: &mut [Raw], inputs: &[usize], paths: &[PathBuf], quiet: bool) {
+    let index = |r: &Raw| r.index.clone().unwrap_or_default();
+    let repeats = |captions: &[String]| -> Vec<String> {
+        let mut seen = std::collections::HashMap::new();
+        for c in captions {
+            *seen.entry(c.clone()).or_insert(0usize) += 1;
+        }
+        let mut twice: Vec<String> = captions.iter().filter(|c| seen[*c] > 1).cloned().collect();
+        twice.dedup();
+        twice
+    };
+    let captions: Vec<String> = raws.iter().map(index).collect();
+    if repeats(&captions).is_empty() {
+        return;
+    }
+    let stems: Vec<String> = paths
+        .iter()
+        .map(|p| match p.file_stem() {
+            _ if p.as_os_str() == "-" => "stdin".to_string(),
+            Some(stem) => stem.to_string_lossy().trim_end_matches(".csv").to_string(),
+            None => p.display().to_string(),
+        })
+        .collect();
+    let tag = |k: usize| {
+        if stems.iter().filter(|s| **s == stems[k]).count() == 1 {
+            stems[k].clone()
+        } else {
+            (k + 1).to_string()
+        }
+    };
+    let tagged: Vec<String> = raws
+        .iter()
+        .zip(inputs)
+        .map(|(r, &k)| format!("{}:{}", tag(k), index(r)))
+        .collect();
+    if paths.len() > 1 && repeats(&tagged).is_empty() {
+        if !quiet {
+            eprintln!(
+                "sudoflow: the inputs' indices overlap: each caption names its input too ({}, {}); \
+                 --explain takes those",
+                tagged[0],
+                tagged.last().expect("repeats need two records")
+            );
+        }
+        for (r, t) in raws.iter_mut().zip(tagged) {
+            r.index = Some(t);
+        }
+        return;
+    }
+    for twice in repeats(&captions) {
+        let places: Vec<String> = raws
+            .iter()
+            .filter(|r| index(r) == twice)
+            .map(|r| format!("{}:{}", r.source, r.line))
+            .collect();
+        eprintln!(
+            "sudoflow: index {twice} names {} records ({}): their captions are the same",
+            places.len(),
+            places.join(", ")
+        );
+    }
+}
+
+/// The entry `--explain WANT` names: the one captioned `want`, else the
+/// one whose index as read is `want` (captions that name their input).
+///
+/// Errors: no entry, or several (named by source:line, with their captions).
+fn explained_entry(
+    entries: &[Entry],
+    origins: &[(String, &str)],
+    want: &str,
+) -> anyhow::Result<usize> {
+    let mut found: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].index == want)
+        .collect();
+    if found.is_empty() {
+        found = (0..entries.len())
+            .filter(|&i| origins[i].1 == want)
+            .collect();
+    }
+    match found[..] {
+        [] => bail!("--explain {want}: no printed puzzle has index {want}"),
+        [i] => Ok(i),
+        _ => {
+            let named: Vec<String> = found
+                .iter()
+                .map(|&i| format!("{} (caption #{})", origins[i].0, entries[i].index))
+                .collect();
+            bail!(
+                "--explain {want}: {} printed puzzles have index {want}: {}; give a caption \
+                 that names one",
+                found.len(),
+                named.join(", ")
+            )
+        }
+    }
+}
+
 /// Errors: an input cannot be read, `--explain` names no printed record, or
 /// the book cannot be written.
 pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
@@ -745,17 +850,31 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         wall: args.budget.wall_limit,
     };
     let mut raws = Vec::new();
+    let mut inputs = Vec::new();
     let mut next_index = 0;
-    for path in &args.inputs {
+    for (k, path) in args.inputs.iter().enumerate() {
         raws.extend(read_input(path, args.column.as_ref(), &mut next_index)?);
+        inputs.resize(raws.len(), k);
     }
+    // Each record's index as read, then its caption (the two differ where
+    // the inputs' indices overlap).
+    let plain: Vec<String> = raws
+        .iter()
+        .map(|r| r.index.clone().unwrap_or_default())
+        .collect();
+    name_overlapping_indices(&mut raws, &inputs, &args.inputs, args.quiet);
     let pool = opts::worker_pool(args.threads.threads)?;
     let made: Vec<Made> = pool.install(|| raws.par_iter().map(|r| make_entry(r, limits)).collect());
     let mut entries = Vec::new();
+    // Per entry: its record's source:line and index as read (--explain).
+    let mut origins: Vec<(String, &str)> = Vec::new();
     let mut skipped = 0usize;
-    for m in made {
+    for (k, m) in made.into_iter().enumerate() {
         match m {
-            Made::Entry(e) => entries.push(e),
+            Made::Entry(e) => {
+                origins.push((format!("{}:{}", raws[k].source, raws[k].line), &plain[k]));
+                entries.push(e)
+            }
             Made::Skipped(why) => {
                 skipped += 1;
                 eprintln!("sudoflow: {why}: not printed");
@@ -821,9 +940,7 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
     // Solutions step by step.
     let mut solutions = Vec::new();
     for want in &args.explain {
-        let Some(i) = entries.iter().position(|e| e.index == want.trim()) else {
-            bail!("--explain {want}: no printed puzzle has index {want}");
-        };
+        let i = explained_entry(&entries, &origins, want.trim())?;
         let opts = se::Options {
             budget: limits.budget(),
             keep_steps: true,
