@@ -140,6 +140,18 @@ pub fn clear() {
     SIGNAL.store(0, Ordering::Relaxed);
 }
 
+/// An error meaning that a stop signal ended the work before it could
+/// finish (a wait for a FIFO's reader, say): the binary exits with the
+/// signal's status ([`exit_status`]) after saying why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stopped by {} {what}", name(*.signal))]
+pub struct Stopped {
+    /// The signal.
+    pub signal: i32,
+    /// What it stopped, for the message ("while waiting for ...").
+    pub what: &'static str,
+}
+
 /// The conventional exit status for a run stopped by `signal`: 128 + its
 /// number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP, 131 for
 /// SIGQUIT).

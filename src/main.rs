@@ -49,6 +49,13 @@ fn main() -> ExitCode {
             });
         }
     };
+    // A file size limit (`ulimit -f`) makes a write past it fail with EFBIG,
+    // which names the file and keeps the rows written, instead of killing
+    // the run with SIGXFSZ and no word.
+    // SAFETY: setting a signal's disposition to ignored, before any thread.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     // A forced instruction-set path the CPU lacks is refused up front,
     // not ignored.
     if let Err(e) = sudoflow::solver::simd::check_env() {
@@ -75,6 +82,13 @@ fn main() -> ExitCode {
                     .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
             }) {
                 return ExitCode::from(exit::OK);
+            }
+            if let Some(stop) = e
+                .chain()
+                .find_map(|c| c.downcast_ref::<sudoflow::interrupt::Stopped>())
+            {
+                eprintln!("sudoflow: {e:#}");
+                return ExitCode::from(sudoflow::interrupt::exit_status(stop.signal));
             }
             eprintln!("sudoflow: error: {e:#}");
             ExitCode::from(exit::ERROR)

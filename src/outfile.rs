@@ -282,6 +282,81 @@ pub fn partial_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial")
 }
 
+/// Where a file written whole (a book, a picture) goes: `path`, or the file
+/// a symbolic link at `path` leads to (the link stays one, as for
+/// [`RunOutput::open`]); `None` when `path` is to be written directly, not
+/// replaced: a file that is not a regular file (`/dev/null`, a FIFO, a
+/// device), or anything under /dev or /proc (`/dev/stdout`).
+pub fn replaced_path(path: &Path) -> Option<PathBuf> {
+    let special = path.starts_with("/dev")
+        || path.starts_with("/proc")
+        || std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    if special {
+        return None;
+    }
+    let target = std::fs::symlink_metadata(path)
+        .is_ok_and(|m| m.file_type().is_symlink())
+        .then(|| {
+            std::fs::canonicalize(path).ok().or_else(|| {
+                // A link to a file not there yet.
+                let to = std::fs::read_link(path).ok()?;
+                Some(path.parent().map_or(to.clone(), |dir| dir.join(&to)))
+            })
+        })
+        .flatten();
+    Some(target.unwrap_or_else(|| path.to_path_buf()))
+}
+
+/// A file written whole beside `path` (a book, a picture) before it
+/// replaces `path`: created under a name of its own (`.NAME.XXXXXX.partial`
+/// in the same directory, made exclusively, so that neither a link planted
+/// there nor another run writing the same `path` is written through), its
+/// bytes synced; removed if dropped before [`Beside::replace`].
+pub struct Beside {
+    file: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl Beside {
+    /// Writes `bytes` beside `path` (which [`replaced_path`] gave).
+    ///
+    /// Errors: the file cannot be created, written or synced (named).
+    pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<Beside> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        let mut file = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".partial")
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot create a file beside {}", path.display()))?;
+        file.write_all(bytes)
+            .and_then(|()| file.as_file().sync_all())
+            .with_context(|| format!("cannot write {}", file.path().display()))?;
+        Ok(Beside {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Renames the file over its `path` (one atomic step: a reader sees the
+    /// old file or the new one).
+    ///
+    /// Errors: the rename fails (`path` is a directory, say); the file
+    /// written is removed.
+    pub fn replace(self) -> anyhow::Result<()> {
+        let Beside { file, path } = self;
+        file.persist(&path)
+            .map(drop)
+            .map_err(|e| anyhow::Error::new(e.error))
+            .with_context(|| format!("cannot replace {}", path.display()))
+    }
+}
+
 /// The sidecar of output `path`: `path` + `.partial.json`.
 pub fn sidecar_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial.json")
@@ -1068,13 +1143,13 @@ impl RunOutput {
         // and anything under /dev or /proc (`/dev/stdout` may lead to a
         // regular file, and /dev/stdout itself must never be renamed over)
         // are written directly: they cannot be replaced, nor resumed.
-        let direct = match path {
-            Some(p) if p.as_os_str() != "-" => {
-                let special = p.starts_with("/dev")
-                    || p.starts_with("/proc")
-                    || std::fs::metadata(p).is_ok_and(|m| !m.is_file());
-                special.then_some(p)
-            }
+        // A symbolic link stays one: the file it leads to is replaced.
+        let replaced = path
+            .filter(|p| p.as_os_str() != "-")
+            .and_then(replaced_path);
+        let direct = match (path, &replaced) {
+            (_, Some(_)) => None,
+            (Some(p), None) if p.as_os_str() != "-" => Some(p),
             _ => Some(Path::new("-")),
         };
         if let Some(direct) = direct {
@@ -1108,28 +1183,18 @@ impl RunOutput {
             };
             return Ok((out, sink, None));
         }
-        let path = path.expect("not direct");
-        refuse_input_as_output(path, &spec.inputs)?;
-        if resume && !resumable {
+        refuse_input_as_output(path.expect("not direct"), &spec.inputs)?;
+        let path = replaced.as_deref().expect("not direct");
+        let partial = partial_path(path);
+        // --resume with no partial file starts the run (a job script can
+        // always pass it), whatever the format.
+        if resume && !resumable && partial.exists() {
             bail!(
                 "--resume: a run writing {} cannot be resumed (a Parquet file is readable \
                  only once its footer is written): write CSV or JSON Lines to resume",
                 spec.format.name()
             );
         }
-        // A symbolic link stays one: the file it leads to is replaced.
-        let target = std::fs::symlink_metadata(path)
-            .is_ok_and(|m| m.file_type().is_symlink())
-            .then(|| {
-                std::fs::canonicalize(path).ok().or_else(|| {
-                    // A link to a file not there yet.
-                    let to = std::fs::read_link(path).ok()?;
-                    Some(path.parent().map_or(to.clone(), |dir| dir.join(&to)))
-                })
-            })
-            .flatten();
-        let path = target.as_deref().unwrap_or(path);
-        let partial = partial_path(path);
         let sidecar = sidecar_path(path);
         // The run writes, renames and removes these as well: none may be
         // an input.
@@ -1263,9 +1328,22 @@ impl RunOutput {
                 return Err(e);
             }
         };
+        // A failure from here to the header (no file descriptor left, a
+        // full disk) leaves nothing a resume would keep: a partial file this
+        // run created goes with its sidecar, which would refuse the next
+        // fresh run to FILE.
+        let created = (!exists).then(|| (partial.clone(), sidecar.clone()));
+        let forget = |e: anyhow::Error| {
+            if let Some((partial, sidecar)) = &created {
+                let _ = std::fs::remove_file(partial);
+                let _ = std::fs::remove_file(sidecar);
+            }
+            e
+        };
         let sync = file
             .try_clone()
-            .with_context(|| format!("cannot write {name}"))?;
+            .with_context(|| format!("cannot write {name}"))
+            .map_err(forget)?;
         let written = Arc::new(Mutex::new(Written {
             bytes: start.bytes,
             hash,
@@ -1276,7 +1354,8 @@ impl RunOutput {
             written: Arc::clone(&written),
         };
         let mut sink =
-            CsvSink::to_writer_with_text(Box::new(tracked), name, spec.format, &spec.text_columns)?;
+            CsvSink::to_writer_with_text(Box::new(tracked), name, spec.format, &spec.text_columns)
+                .map_err(forget)?;
         let mut out_file = OutFile {
             path: path.to_path_buf(),
             partial,
@@ -1298,15 +1377,8 @@ impl RunOutput {
                 out_file.checkpoint(start.records, start.rows)
             })();
             if let Err(e) = header {
-                // Nothing written that a resume would keep (a full disk):
-                // a partial file this run created goes with its sidecar,
-                // which would refuse the next fresh run to FILE.
-                if !exists {
-                    drop(sink);
-                    let _ = std::fs::remove_file(&out_file.partial);
-                    let _ = std::fs::remove_file(&out_file.sidecar);
-                }
-                return Err(e);
+                drop(sink);
+                return Err(forget(e));
             }
         }
         let out = RunOutput {
@@ -1470,8 +1542,19 @@ impl RunOutput {
     }
 
     /// Ends a run that failed with `error` (exit 2): keeps the rows written
-    /// (flushed and fsynced in `FILE.partial`) and says so in the error.
+    /// (flushed and fsynced in `FILE.partial`) and says so in the error. A
+    /// run that failed before its first record (an input it could not
+    /// open, no file descriptor left) has nothing to keep: its partial file
+    /// and sidecar go, so that they do not refuse the next fresh run.
     pub fn fail(mut self, mut sink: CsvSink, error: anyhow::Error) -> anyhow::Error {
+        if self.records == 0 {
+            if let Some(f) = self.file.take() {
+                drop(sink);
+                let _ = std::fs::remove_file(&f.partial);
+                let _ = std::fs::remove_file(&f.sidecar);
+                return error;
+            }
+        }
         let synced = self.sync(&mut sink);
         match (&self.file, synced) {
             (Some(f), Ok(())) if self.resumable => error.context(format!(

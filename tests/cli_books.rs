@@ -651,9 +651,15 @@ fn a_signal_while_svg_pages_are_written_leaves_the_earlier_book_whole() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let first = dir.path().join("pages-001.svg.partial");
+    // The first page, written beside its name (`.pages-001.svg.XXXXXX.partial`).
+    let first = || {
+        std::fs::read_dir(dir.path()).unwrap().any(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.starts_with(".pages-001.svg.") && name.ends_with(".partial")
+        })
+    };
     let waiting = std::time::Instant::now();
-    while !first.exists() {
+    while !first() {
         assert!(waiting.elapsed().as_secs() < 60, "no page written");
         std::thread::sleep(std::time::Duration::from_millis(2));
     }

@@ -587,9 +587,15 @@ fn a_signal_while_the_pictures_are_written_leaves_the_earlier_ones_whole() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let first = steps.join("step-001.svg.partial");
+    // The first file, written beside its name (`.step-001.svg.XXXXXX.partial`).
+    let first = || {
+        std::fs::read_dir(&steps).unwrap().any(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.starts_with(".step-001.svg.") && name.ends_with(".partial")
+        })
+    };
     let waiting = std::time::Instant::now();
-    while !first.exists() {
+    while !first() {
         assert!(waiting.elapsed().as_secs() < 60, "no picture written");
         std::thread::sleep(std::time::Duration::from_millis(2));
     }

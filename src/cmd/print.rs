@@ -134,7 +134,9 @@ pub struct PrintArgs {
         long,
         value_name = "FILE",
         long_help = "Where the book goes: a PDF (FILE.pdf, or any name with --format pdf; '-' \
-            is stdout), written whole or not at all (FILE.partial, renamed when complete); or \
+            is stdout), written whole or not at all (beside FILE under a name of its own, \
+            .FILE.XXXXXX.partial, renamed when complete; a link stays a link, the file it \
+            leads to replaced; a FIFO or a device is written, not replaced); or \
             SVG pages, one file per page: FILE.svg gives FILE-001.svg, FILE-002.svg, ...\n\
             Example: -o book.pdf"
     )]
@@ -546,9 +548,15 @@ fn make_entry(raw: &Raw, limits: RateLimits) -> Made {
     })
 }
 
-/// Writes `bytes` to `path` whole or not at all (`path.partial`, then
-/// renamed), or to stdout for `None` or `-`. A `path` (or its partial
-/// file) that is one of `inputs` is refused before anything is written.
+/// Writes `bytes` to `path` whole or not at all (beside it under a name
+/// of its own, then renamed: [`crate::outfile::Beside`]; a link's file
+/// replaced, the link kept), to `path` itself where it is not a regular
+/// file (a FIFO, `/dev/null`: [`crate::output::open_direct`]), or to
+/// stdout for `None` or `-`. A `path` (or the file its link leads to) that
+/// is one of `inputs` is refused before anything is written.
+///
+/// Before, `path.partial` was written (through a link planted there) and
+/// renamed over `path` whatever it was (a FIFO, a device, a link).
 ///
 /// Errors: `path` is an input, the file cannot be written or renamed, or
 /// stdout is closed.
@@ -563,13 +571,17 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8], inputs: &[PathBuf]) -> an
         }
         Some(p) if p.as_os_str() == "-" => write_output(None, bytes, inputs),
         Some(p) => {
-            let partial = crate::outfile::partial_path(p);
             refuse_input_as_output(p, inputs)?;
-            refuse_input_as_output(&partial, inputs)?;
-            std::fs::write(&partial, bytes)
-                .with_context(|| format!("cannot write {}", partial.display()))?;
-            std::fs::rename(&partial, p)
-                .with_context(|| format!("cannot rename {} to {}", partial.display(), p.display()))
+            match crate::outfile::replaced_path(p) {
+                // /dev/null, a FIFO, /dev/stdout: written, never replaced.
+                None => crate::output::open_direct(p)
+                    .and_then(|mut f| f.write_all(bytes).map_err(anyhow::Error::from))
+                    .with_context(|| format!("cannot write {}", p.display())),
+                Some(target) => {
+                    refuse_input_as_output(&target, inputs)?;
+                    crate::outfile::Beside::write(&target, bytes)?.replace()
+                }
+            }
         }
     }
 }
@@ -591,13 +603,17 @@ pub enum SetWritten {
 /// bytes `bytes(n)` (a book's SVG pages, a path's step pictures), so that
 /// neither a stop nor a failure leaves this run's files mixed with an
 /// earlier run's under the same names: each file is first written whole
-/// beside its name (`NAME.partial`); only once all are written are they
-/// renamed over the names, without looking at stop requests (a rename
-/// takes microseconds), and then the files past `name(count)` left by an
-/// earlier, longer set are removed ([`remove_stale`]). A stop signal
-/// ([`crate::interrupt`], installed here) or an error while the files are
-/// written removes the partial files and leaves the earlier set as it was.
-/// Every name is checked against the inputs before the first is written.
+/// beside its name ([`crate::outfile::Beside`]: a name of its own, so
+/// that neither a planted link nor another run writing the same names is
+/// written through); only once all are written are they renamed over the
+/// names, without looking at stop requests (a rename takes microseconds),
+/// and then the files past `name(count)` left by an earlier, longer set
+/// are removed ([`remove_stale`]). A stop signal ([`crate::interrupt`],
+/// installed here) or an error while the files are written removes the
+/// files written and leaves the earlier set as it was. Every name is
+/// checked against the inputs, and must be a file the set can replace (a
+/// directory or a FIFO there is refused), before the first is written; a
+/// rename that still fails says how far the set was replaced.
 ///
 /// Before, the files were renamed in place one by one, and a signal
 /// mid-way left some pages of the new book and the rest of the old one
@@ -612,23 +628,32 @@ pub fn write_set(
     bytes: impl Fn(usize) -> Vec<u8>,
     inputs: &[PathBuf],
 ) -> anyhow::Result<SetWritten> {
-    let partial = |n: usize| crate::outfile::partial_path(&name(n));
+    let mut targets = Vec::with_capacity(count);
     for n in 1..=count {
-        refuse_input_as_output(&name(n), inputs)?;
-        refuse_input_as_output(&partial(n), inputs)?;
+        let path = name(n);
+        refuse_input_as_output(&path, inputs)?;
+        // Each name must be a file this set can replace (through a link
+        // to one): a directory or a FIFO in the set's place is refused
+        // before anything is written.
+        let Some(target) = crate::outfile::replaced_path(&path) else {
+            bail!(
+                "{} is not a regular file: a set of files replaces each of its names",
+                path.display()
+            );
+        };
+        refuse_input_as_output(&target, inputs)?;
+        targets.push(target);
     }
     crate::interrupt::install().context("cannot install the signal handlers")?;
     let delay = test_write_delay();
-    let mut written = 0;
+    // The files written so far, each beside its name; dropped, they go.
+    let mut written = Vec::with_capacity(count);
     let wrote = (|| -> anyhow::Result<Option<i32>> {
-        for n in 1..=count {
+        for (n, target) in (1..=count).zip(&targets) {
             if let Some(signal) = crate::interrupt::requested() {
                 return Ok(Some(signal));
             }
-            let path = partial(n);
-            std::fs::write(&path, bytes(n))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            written = n;
+            written.push(crate::outfile::Beside::write(target, &bytes(n))?);
             if let Some(delay) = delay {
                 std::thread::sleep(delay);
             }
@@ -636,9 +661,7 @@ pub fn write_set(
         Ok(crate::interrupt::requested())
     })();
     if !matches!(wrote, Ok(None)) {
-        for n in 1..=written {
-            let _ = std::fs::remove_file(partial(n));
-        }
+        drop(written);
         return match wrote {
             Ok(signal) => Ok(SetWritten::Stopped(signal.unwrap_or(2))),
             Err(e) => Err(e.context(format!(
@@ -647,10 +670,20 @@ pub fn write_set(
             ))),
         };
     }
-    for n in 1..=count {
-        let (from, to) = (partial(n), name(n));
-        std::fs::rename(&from, &to)
-            .with_context(|| format!("cannot rename {} to {}", from.display(), to.display()))?;
+    for (placed, file) in written.into_iter().enumerate() {
+        if let Err(e) = file.replace() {
+            // The files not yet in place go (dropped with the iterator).
+            return Err(e.context(match placed {
+                0 => "nothing was replaced: the files are as they were".to_string(),
+                n => format!(
+                    "the set is half replaced: {} to {} are this run's, the files from {} on \
+                     are as they were",
+                    name(1).display(),
+                    name(n).display(),
+                    name(n + 1).display()
+                ),
+            }));
+        }
     }
     Ok(SetWritten::Done {
         removed: remove_stale(name, count + 1)?,
@@ -863,8 +896,18 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         .map(|r| r.index.clone().unwrap_or_default())
         .collect();
     name_overlapping_indices(&mut raws, &inputs, &args.inputs, args.quiet);
+    // A stop signal ends the ratings (their budgets check it) and the run,
+    // before anything is written: the earlier book stays whole.
+    crate::interrupt::install().context("cannot install the signal handlers")?;
     let pool = opts::worker_pool(args.threads.threads)?;
     let made: Vec<Made> = pool.install(|| raws.par_iter().map(|r| make_entry(r, limits)).collect());
+    if let Some(signal) = crate::interrupt::requested() {
+        let names = match format {
+            BookFormat::Pdf => args.output.display().to_string(),
+            BookFormat::Svg => format!("{}-NNN.svg", args.output.with_extension("").display()),
+        };
+        return Ok(stopped_before_writing(signal, "pages", &names));
+    }
     let mut entries = Vec::new();
     // Per entry: its record's source:line and index as read (--explain).
     let mut origins: Vec<(String, &str)> = Vec::new();

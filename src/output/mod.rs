@@ -470,6 +470,59 @@ fn stdin_is(path: &std::path::Path) -> bool {
     }
 }
 
+/// Opens `path`, a file written directly, not replaced (`/dev/null`, a
+/// FIFO: [`crate::outfile::replaced_path`] gives `None`), for writing. A FIFO with no reader yet is waited
+/// for without blocking a stop signal: the open is tried again every 50 ms
+/// until a reader comes or a stop is requested ([`crate::interrupt`]).
+///
+/// Errors: it cannot be opened, or a stop signal came first
+/// ([`crate::interrupt::Stopped`]).
+pub fn open_direct(path: &std::path::Path) -> anyhow::Result<std::fs::File> {
+    use anyhow::Context;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let fifo = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo());
+    if !fifo {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()));
+    }
+    loop {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            Ok(file) => {
+                // Writes block again as on any pipe.
+                let fd = std::os::fd::AsRawFd::as_raw_fd(&file);
+                // SAFETY: fcntl on a descriptor this function owns.
+                unsafe {
+                    let flags = libc::fcntl(fd, libc::F_GETFL);
+                    libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+                }
+                return Ok(file);
+            }
+            // No reader yet.
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                if let Some(signal) = crate::interrupt::requested() {
+                    let stop = crate::interrupt::Stopped {
+                        signal,
+                        what: "while waiting for a reader of the FIFO",
+                    };
+                    return Err(anyhow::Error::new(stop));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => {
+                return Err(anyhow::Error::new(e).context(format!("cannot open {}", path.display())))
+            }
+        }
+    }
+}
+
 /// Refuses a stdout that cannot take writes: descriptor 1 closed by the
 /// shell (`>&-`, which the binary leaves open read-only on /dev/null rather
 /// than let Rust's runtime open it writable there) or opened read-only.
@@ -563,7 +616,7 @@ impl CsvSink {
             Some(path) if path.as_os_str() != "-" => (
                 Some({
                     refuse_input_as_output(path, inputs)?;
-                    std::fs::File::create(path)
+                    open_direct(path)
                         .with_context(|| format!("cannot create output {}", path.display()))?
                 }),
                 path.display().to_string(),
