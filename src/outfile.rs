@@ -357,6 +357,15 @@ impl Beside {
     }
 }
 
+/// Whether `path` is the file `file` has open (same device and inode).
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
 /// The sidecar of output `path`: `path` + `.partial.json`.
 pub fn sidecar_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial.json")
@@ -1534,9 +1543,22 @@ impl RunOutput {
                 )
             })?;
             sync_dir(&f.path).with_context(|| format!("cannot write {}", f.path.display()))?;
+            // For tests only: `SUDOFLOW_TEST_COMMIT_DELAY_MS` holds the run
+            // here, so that a test can start another run to FILE meanwhile.
+            if let Some(ms) = std::env::var("SUDOFLOW_TEST_COMMIT_DELAY_MS")
+                .ok()
+                .and_then(|ms| ms.parse().ok())
+            {
+                std::thread::sleep(Duration::from_millis(ms));
+            }
             // A sidecar left behind by a crash here is harmless: the next
-            // run without a partial file writes a new one.
-            let _ = std::fs::remove_file(&f.sidecar);
+            // run without a partial file writes a new one. Only this run's
+            // own goes: a run to the same FILE that started once the rename
+            // freed FILE.partial has written its own sidecar there, which
+            // must stay (its partial file could not be resumed without it).
+            if same_file(&f.log, &f.sidecar) {
+                let _ = std::fs::remove_file(&f.sidecar);
+            }
         }
         Ok(())
     }

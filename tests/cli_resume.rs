@@ -1758,3 +1758,67 @@ fn generate_se_resumes_with_its_default_budget_given() {
         .success();
     assert_eq!(whole_rows(&std::fs::read(&out).unwrap()), 3000);
 }
+
+/// A run that completes removes only its own sidecar: a second run to the
+/// same FILE that started once the first had renamed FILE.partial into
+/// place has its own sidecar there, which stays, so that the second run,
+/// stopped, resumes. Before, the first run's last step removed it and the
+/// stopped run's partial file could neither be resumed nor replaced.
+#[test]
+fn a_run_completing_keeps_the_sidecar_of_a_run_that_started_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input();
+    let out = dir.path().join("race.csv");
+    // The first run: held for a second between its rename and the removal
+    // of its sidecar (a test hook).
+    let mut first = std::process::Command::new(bin())
+        .env("SUDOFLOW_TEST_COMMIT_DELAY_MS", "1500")
+        .args([
+            "count",
+            "-q",
+            "-p",
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            "-o",
+        ])
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    while !out.exists() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(30),
+            "the first run wrote no file"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first run ended too soon"
+    );
+    // The second run starts in that window and writes its rows.
+    let args = [
+        "solve",
+        "-q",
+        "-j",
+        "1",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let mut second = spawn(&args);
+    wait_for_rows(&mut second, &out);
+    assert!(first.wait().unwrap().success());
+    assert!(
+        sidecar(&out).exists(),
+        "the first run removed the second run's sidecar"
+    );
+    signal(&second, "-INT");
+    assert_eq!(second.wait().unwrap().code(), Some(130));
+    Command::new(bin())
+        .args(args)
+        .arg("--resume")
+        .assert()
+        .success();
+    assert!(std::fs::read(&out).unwrap() == reference());
+}
