@@ -239,7 +239,8 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     };
     let counts = [
         ("classes", classes.len() as u64),
-        ("duplicates", duplicates),
+        // "repeats", as solve, rate, count and explain name them.
+        ("repeats", duplicates),
         ("invalid", invalid),
     ];
     if let Some(signal) = signal {

@@ -227,7 +227,10 @@ impl Summary {
         let parts: Vec<String> = counts
             .iter()
             .filter(|(_, n)| *n > 0)
-            .map(|(name, n)| format!("{n} {name}"))
+            .map(|(name, n)| match (*n, singular(name)) {
+                (1, Some(one)) => format!("1 {one}"),
+                _ => format!("{n} {name}"),
+            })
             .collect();
         let detail = if parts.is_empty() {
             String::new()
@@ -578,4 +581,15 @@ struct Done<T> {
     /// A stop request cut the batch short: `results` are those of its
     /// first records, and no later batch may be emitted.
     cut: bool,
+}
+
+/// The singular of a summary count's noun (`classes`: `1 class`); `None`
+/// for the statuses, which read the same for one (`1 unique`).
+fn singular(name: &str) -> Option<&'static str> {
+    match name {
+        "classes" => Some("class"),
+        "repeats" => Some("repeat"),
+        "records" => Some("record"),
+        _ => None,
+    }
 }

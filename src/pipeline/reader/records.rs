@@ -163,10 +163,11 @@ impl<R: Input> InputRecords<R> {
             }
             None => anyhow::Error::new(e),
         };
-        e.context(format!(
-            "cannot read input {} after line {line_no}",
-            self.name
-        ))
+        e.context(if line_no == 0 {
+            format!("cannot read input {} at its start", self.name)
+        } else {
+            format!("cannot read input {} after line {line_no}", self.name)
+        })
     }
 
     /// Where the input's first line cannot be read whole (`why`: it is
