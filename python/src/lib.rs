@@ -783,6 +783,9 @@ fn replace_repeat(
 ///     is ``sudoflow generate --exclude FILE...``'s for any ``threads``.
 /// max_tries : int, default 100000
 ///     Candidates tried per puzzle before giving up.
+/// blank : str, default "."
+///     The character blanks are written as in the ``puzzle`` column, as
+///     :func:`solve` (``--blank``): the same puzzles whatever it is.
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -810,7 +813,8 @@ fn replace_repeat(
 #[pyfunction]
 #[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
     symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
-    distinct = false, exclude = None, max_tries = 100_000, threads = None, progress = None))]
+    distinct = false, exclude = None, max_tries = 100_000, blank = ".", threads = None,
+    progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -827,10 +831,12 @@ fn generate(
     distinct: bool,
     exclude: Option<&Bound<'_, PyAny>>,
     max_tries: Int,
+    blank: &str,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     use sudoflow::generator::spans::{parse_clues, parse_guesses, parse_se, parse_wnf_level};
+    let blank = args::blank(blank)?;
     let n = args::natural("n", n, 0)?;
     let seed = seed.map(|s| args::natural("seed", s, 0)).transpose()?;
     let puzzle_seed = puzzle_seed
@@ -913,6 +919,7 @@ fn generate(
         row: sudoflow::output::SolveRow::solved(index, &p.puzzle, &p.outcome, limit),
         se: p.se,
         seed: p.seed,
+        blank,
     };
     let seed = match (seed, puzzle_seed) {
         (Some(_), Some(_)) => {

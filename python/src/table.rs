@@ -121,11 +121,13 @@ pub struct GeneratedRow {
     pub row: SolveRow,
     pub se: Option<[f64; 3]>,
     pub seed: u64,
+    /// The character the `puzzle` column writes for a blank (`blank=`).
+    pub blank: u8,
 }
 
 impl Row for GeneratedRow {
     fn fill(&self, record: &mut csv::ByteRecord) {
-        self.row.fill_record(record);
+        self.row.fill_record_with_blank(record, self.blank);
         if let Some(se) = self.se {
             for x in se {
                 record.push_field(Rating::format(x).as_bytes());

@@ -83,6 +83,7 @@ def generate(
     distinct: bool = False,
     exclude: Optional[Paths] = None,
     max_tries: int = 100_000,
+    blank: str = ".",
     threads: Optional[int] = None,
     progress: Progress = None,
 ) -> pyarrow.Table: ...

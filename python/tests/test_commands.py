@@ -191,6 +191,14 @@ def test_generate_distinct_and_puzzle_seed_equal_the_cli(cli):
         got = rows(one)[0]
         assert {k: v for k, v in got.items() if k != "index"} == \
             {k: v for k, v in r.items() if k != "index"}
+    # blank= as --blank: the same puzzles, written with another blank.
+    zeros = sudoflow.generate(30, seed=14, distinct=True, blank="0", threads=2)
+    assert_same_as_cli(zeros, cli("generate", "-q", "-n", "30", "--seed", "14", "--distinct",
+                                  "--blank", "0"))
+    assert [p.replace("0", ".") for p in zeros["puzzle"].to_pylist()] == \
+        t["puzzle"].to_pylist()
+    with pytest.raises(ValueError, match="blank"):
+        sudoflow.generate(1, seed=1, blank="?")
     with pytest.raises(ValueError, match="seed"):
         sudoflow.generate(3)
     with pytest.raises(ValueError, match="n must be 1"):
