@@ -34,7 +34,9 @@ pub enum Command {
         .long_help(cmd::explain::INPUTS_HELP)))]
     Explain(cmd::explain::ExplainArgs),
     /// Print a book of puzzles as PDF (or SVG pages): grids with ratings, chapters, answers.
-    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")))]
+    #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "10s")
+        .long_help(cmd::print::BUDGET_HELP)))]
+    #[command(mut_arg("wall_limit", |a| a.long_help(cmd::print::WALL_LIMIT_HELP)))]
     Print(cmd::print::PrintArgs),
     /// Compare solvers on puzzle files: puzzles/s, guesses, answered %.
     Bench(cmd::bench::BenchArgs),

@@ -84,6 +84,17 @@ fn shared_options_read_the_same_in_every_command() {
         );
         assert!(short.contains("--wall-limit <TIME>"), "{command}: {short}");
     }
+    // print writes no status column: its budgets say what they do there.
+    let out = sudoflow().args(["print", "--help"]).output().unwrap();
+    let long = String::from_utf8(out.stdout).unwrap();
+    let start = long.find("--time-budget <TIME>").unwrap();
+    let end = long[start..].find("-q, --quiet").unwrap();
+    let budgets = long[start..start + end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(!budgets.contains("status 'timeout'"), "{budgets}");
+    assert!(budgets.contains("left out of the book"), "{budgets}");
     // -j everywhere it exists, worded one way.
     for command in ["solve", "rate", "count", "canon", "generate", "count-grids"] {
         let out = sudoflow().args([command, "-h"]).output().unwrap();

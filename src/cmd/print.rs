@@ -219,6 +219,20 @@ struct Raw {
     label: Option<String>,
 }
 
+/// `--time-budget`'s long help in `print`, which writes no status column:
+/// a puzzle out of budget is left out of the book, named on stderr.
+pub const BUDGET_HELP: &str = "Give up rating a record that has no er column after TIME of \
+    work: the puzzle is left out of the book, named on stderr, and the book goes on. TIME is \
+    seconds or a number with a unit: 90, 90s, 500ms, 2m, 1h, counted in work as rate counts \
+    it (the same puzzles are left out on any machine). Default: 10s, rate's.\n\
+    Example: --time-budget 1m";
+
+/// `--wall-limit`'s long help in `print`.
+pub const WALL_LIMIT_HELP: &str = "Also give up rating a record after TIME of wall time (the \
+    puzzle left out, named on stderr). Unlike --time-budget, which is counted in work, which \
+    puzzles are left out may then depend on the machine's load and speed. Default: none.\n\
+    Example: --wall-limit 1m";
+
 /// The puzzle column's names a header may use (as the reader takes them).
 const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
 
