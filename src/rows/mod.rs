@@ -340,7 +340,14 @@ mod tests {
         assert!(clash(&["line"], true).contains("--source adds a column \"line\""));
         // The columns written, --source's among them.
         assert!(clash(&["line"], true).ends_with(",source,line)"));
-        assert!(clash(&["id", "ID"], false).contains("twice"));
+        assert!(clash(&["id", "id"], false).contains("twice"));
+        // Names that differ in case are two columns (the reader takes the
+        // one named exactly so first).
+        let cased = Carry {
+            keep: names(&["id", "ID"]),
+            source: false,
+        };
+        assert!(cased.check(&own).is_ok());
         assert!(clash(&[""], false).contains("empty"));
         // Without --source, `source,line` may be kept (a canon --source
         // output read back).
