@@ -1465,6 +1465,34 @@ impl RunOutput {
         Ok(())
     }
 
+    /// [`RunOutput::finish`] for a command that keeps one record per class
+    /// (`--distinct`): `counts` has a slot per status in `statuses`, then
+    /// one for the repeats (records without a row of their own), to which
+    /// the repeats a resume skipped (between the kept rows) are added, and
+    /// the summary names it `repeats`.
+    ///
+    /// Errors: as [`RunOutput::finish`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn finish_with_repeats(
+        self,
+        sink: CsvSink,
+        result: anyhow::Result<crate::pipeline::Summary>,
+        kept: Option<&mut KeptRows>,
+        statuses: &[&str],
+        counts: &mut [u64],
+        quiet: bool,
+        strict: bool,
+    ) -> anyhow::Result<std::process::ExitCode> {
+        let result = result.inspect(|summary| {
+            if let Some(k) = kept.as_deref() {
+                counts[statuses.len()] += summary.resumed - k.kept().min(summary.resumed);
+            }
+        });
+        let mut names = statuses.to_vec();
+        names.push("repeats");
+        self.finish(sink, result, kept, &names, counts, quiet, strict)
+    }
+
     /// Ends a run of the pipeline (`solve`, `count`, `rate`): `result` is
     /// [`crate::pipeline::run_resumed`]'s, `kept` the rows resumed, `counts`
     /// the rows written per status named in `names` (the kept rows' are

@@ -403,19 +403,11 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         },
     );
     drop(check);
-    let result = result.inspect(|summary| {
-        // Records a resume skipped without a row of their own: repeats.
-        if let Some(k) = kept.as_ref() {
-            counts[STATUSES.len()] += summary.resumed - k.kept().min(summary.resumed);
-        }
-    });
-    let mut names = STATUSES.to_vec();
-    names.push("repeats");
-    out.finish(
+    out.finish_with_repeats(
         sink,
         result,
         kept.as_mut(),
-        &names,
+        &STATUSES,
         &mut counts,
         output.quiet,
         args.input.strict,

@@ -186,19 +186,11 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
         },
     );
     drop(check);
-    let result = result.inspect(|summary| {
-        // Records a resume skipped without a row of their own: repeats.
-        if let Some(k) = kept.as_ref() {
-            counts[STATUSES.len()] += summary.resumed - k.kept().min(summary.resumed);
-        }
-    });
-    let mut names = STATUSES.to_vec();
-    names.push("repeats");
-    out.finish(
+    out.finish_with_repeats(
         sink,
         result,
         kept.as_mut(),
-        &names,
+        &STATUSES,
         &mut counts,
         args.output.quiet,
         args.input.strict,

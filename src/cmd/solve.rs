@@ -482,21 +482,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             run_rows(&opts, spec.format, make_state, work, writing)
         }
     };
-    let result = result.inspect(|summary| {
-        // Records a resume skipped without a row of their own: repeats.
-        if let Some(k) = kept.as_ref() {
-            repeats += summary.resumed - k.kept().min(summary.resumed);
-        }
-    });
-    let mut names: Vec<&str> = STATUSES.map(Status::as_str).to_vec();
-    names.push("repeats");
     let mut all: Vec<u64> = counts.to_vec();
     all.push(repeats);
-    out.finish(
+    out.finish_with_repeats(
         sink,
         result,
         kept.as_mut(),
-        &names,
+        &STATUSES.map(Status::as_str),
         &mut all,
         args.output.quiet,
         args.input.strict,
