@@ -244,19 +244,8 @@ fn write_done(
 ) -> anyhow::Result<&'static str> {
     let done = match done {
         Done::Row(row) => {
-            let kept = carry
-                .keep
-                .iter()
-                .enumerate()
-                .map(|(k, name)| {
-                    (
-                        name.as_str(),
-                        carried.kept.get(k).map_or("", String::as_str),
-                    )
-                })
-                .collect();
-            let source = carry.source.then_some((&*carried.source, carried.line));
-            format_row(*row, format, &Origin { kept, source })
+            let origin = Origin::new(carry, &carried.kept, &carried.source, carried.line);
+            format_row(*row, format, &origin)
         }
         d => d,
     };

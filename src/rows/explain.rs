@@ -64,14 +64,25 @@ pub struct Origin<'a> {
 impl<'a> Origin<'a> {
     /// What `record` carries as `carry` asks.
     pub fn of(carry: &'a crate::rows::Carry, record: &'a Record) -> Origin<'a> {
+        Origin::new(carry, &record.kept, &record.source, record.line)
+    }
+
+    /// What a record carries as `carry` asks, from its kept fields, source
+    /// and line ([`Record::kept`], [`Record::source`], [`Record::line`]).
+    pub fn new(
+        carry: &'a crate::rows::Carry,
+        kept: &'a [String],
+        source: &'a str,
+        line: u64,
+    ) -> Origin<'a> {
         Origin {
             kept: carry
                 .keep
                 .iter()
                 .enumerate()
-                .map(|(k, name)| (name.as_str(), record.kept.get(k).map_or("", String::as_str)))
+                .map(|(k, name)| (name.as_str(), kept.get(k).map_or("", String::as_str)))
                 .collect(),
-            source: carry.source.then_some((&*record.source, record.line)),
+            source: carry.source.then_some((source, line)),
         }
     }
 }
