@@ -784,9 +784,13 @@ fn name_overlapping_indices(raws: &mut [Raw], inputs: &[usize], paths: &[PathBuf
         for c in captions {
             *seen.entry(c.clone()).or_insert(0usize) += 1;
         }
-        let mut twice: Vec<String> = captions.iter().filter(|c| seen[*c] > 1).cloned().collect();
-        twice.dedup();
-        twice
+        // Each repeated caption once, in the order first met.
+        let mut said = std::collections::HashSet::new();
+        captions
+            .iter()
+            .filter(|c| seen[*c] > 1 && said.insert(*c))
+            .cloned()
+            .collect()
     };
     let captions: Vec<String> = raws.iter().map(index).collect();
     if repeats(&captions).is_empty() {
