@@ -1439,7 +1439,7 @@ impl RunOutput {
 
     /// Flushes (and checkpoints a file) if the last flush was a second ago
     /// or more: call it between rows too when the next row may take long
-    /// (it costs a coarse clock read, [`coarse_now`]). Stdout is flushed too, so that a reader
+    /// (it costs a coarse clock read, `coarse_now`). Stdout is flushed too, so that a reader
     /// sees rows as a slow run makes them, and one that has gone (`|
     /// head -1`) ends the run within a second (it ran to its end, its rows
     /// held in the buffer).
