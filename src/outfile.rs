@@ -1605,7 +1605,17 @@ impl RunOutput {
                 return error;
             }
         }
-        let synced = self.sync(&mut sink);
+        // A write to the file that failed (a full disk) is the output's
+        // fault even where the flush now goes through (the rows it held
+        // were dropped): the message then says what the output needs.
+        let write_failed = self
+            .file
+            .as_ref()
+            .is_some_and(|f| f.written.lock().unwrap_or_else(|e| e.into_inner()).failed);
+        let synced = self.sync(&mut sink).and_then(|()| match write_failed {
+            true => Err(anyhow::Error::msg(format!("{error:#}"))),
+            false => Ok(()),
+        });
         match (&self.file, synced) {
             (Some(f), Ok(())) if self.resumable => error.context(format!(
                 "the rows written so far are kept in {} (--resume continues the run \

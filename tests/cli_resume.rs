@@ -795,6 +795,60 @@ fn a_disk_too_full_for_the_header_leaves_nothing_that_blocks_the_next_run() {
     assert_eq!(stdout, "full: 2 \nroom: 0 o.csv\n", "{stderr}");
 }
 
+/// A disk that fills part-way through a run: the message says that the
+/// output needs room, not that the inputs must be read again, and
+/// --resume with room continues to the bytes of an uninterrupted run.
+/// Before, explain's message named the inputs (its flush after the failed
+/// write went through).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_disk_full_part_way_says_the_output_needs_room_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    // Rows of some kilobytes each (a rated path's steps), some larger than
+    // the write buffer.
+    let set = datasets::public_path(datasets::TOP1465).expect("make datasets");
+    let text = std::fs::read_to_string(set).unwrap();
+    let head: String = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(200)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&input, head).unwrap();
+    let disk = dir.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let script = "mount -t tmpfs -o size=64k tmpfs \"$2\" || exit 99; \
+                  \"$0\" explain -q -j 1 --format jsonl \"$1\" -o \"$2/e.jsonl\"; echo \"full: $?\"; \
+                  mount -o remount,size=4m \"$2\" || exit 99; \
+                  \"$0\" explain -q -j 1 --format jsonl \"$1\" -o \"$2/e.jsonl\" --resume; \
+                  echo \"room: $?\"; cp \"$2/e.jsonl\" \"$3\"";
+    let resumed = dir.path().join("resumed.jsonl");
+    let run = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .arg(bin())
+        .arg(&input)
+        .arg(&disk)
+        .arg(&resumed)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}{stderr}");
+    assert_eq!(stdout, "full: 2\nroom: 0\n", "{stderr}");
+    assert!(
+        stderr.contains("once the output can be written") && !stderr.contains("inputs read again"),
+        "{stderr}"
+    );
+    let want = Command::new(bin())
+        .args(["explain", "-q", "-j", "1", "--format", "jsonl"])
+        .arg(&input)
+        .output()
+        .unwrap()
+        .stdout;
+    assert!(std::fs::read(&resumed).unwrap() == want);
+}
+
 /// A run that fails before its sidecar is written (a directory in its
 /// place) leaves no partial file behind: found by probing, the empty
 /// `FILE.partial` it left refused both a fresh run (it "holds an
