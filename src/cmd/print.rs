@@ -275,22 +275,17 @@ fn puzzle_field(header: &[String], column: Option<&Column>) -> Option<usize> {
     match column {
         Some(Column::Number(n)) => Some(n.get() - 1),
         Some(Column::Name(name)) => column_named(header, name),
-        None => header
-            .iter()
-            .position(|h| PUZZLE_NAMES.contains(&h.as_str()))
-            .or_else(|| {
-                header
-                    .iter()
-                    .position(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p)))
-            }),
+        None => crate::pipeline::column_position(
+            header.iter().map(|h| h.as_bytes()),
+            &PUZZLE_NAMES.map(str::as_bytes),
+        ),
     }
 }
 
 /// The column of `header` named `name`: exactly so, else in another case
 /// (as every command's reader looks names up).
 fn column_named(header: &[String], name: &str) -> Option<usize> {
-    let exact = header.iter().position(|h| h == name);
-    exact.or_else(|| header.iter().position(|h| h.eq_ignore_ascii_case(name)))
+    crate::pipeline::column_position(header.iter().map(|h| h.as_bytes()), &[name.as_bytes()])
 }
 
 /// The records of one input: JSON Lines, CSV with a header naming the

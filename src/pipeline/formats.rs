@@ -13,20 +13,21 @@ const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 /// `quizzes` or `quiz` anywhere in it (e.g. Kaggle's `id,puzzle,solution,
 /// clues,difficulty`, sudoflow's `index,puzzle,...`, `quizzes,solutions`);
 /// `None` for any other record. Names are compared as [`column_name`]
-/// gives them.
-/// A name written exactly so (`puzzle` beside `Puzzle`) is taken first.
+/// gives them, one written exactly so first ([`column_position`]).
 pub(super) fn header_column<'a>(fields: impl Iterator<Item = &'a [u8]> + Clone) -> Option<usize> {
-    let exact = fields
-        .clone()
-        .map(column_name)
-        .position(|name| PUZZLE_COLUMN_NAMES.contains(&name));
-    exact.or_else(|| {
-        fields.map(column_name).position(|name| {
-            PUZZLE_COLUMN_NAMES
-                .iter()
-                .any(|n| name.eq_ignore_ascii_case(n))
-        })
-    })
+    column_position(fields.map(column_name), &PUZZLE_COLUMN_NAMES)
+}
+
+/// The position among `names` (a header's column names) of one of
+/// `wanted`: the first written exactly so, else the first written so in
+/// another case (`puzzle` beside `Puzzle` is taken). Every lookup of a
+/// column by name uses it: the reader's and `print`'s.
+pub(crate) fn column_position<'a>(
+    mut names: impl Iterator<Item = &'a [u8]> + Clone,
+    wanted: &[&[u8]],
+) -> Option<usize> {
+    let exact = names.clone().position(|name| wanted.contains(&name));
+    exact.or_else(|| names.position(|name| wanted.iter().any(|w| name.eq_ignore_ascii_case(w))))
 }
 
 /// The 0-based column a header (an input's first record) names `name` in
@@ -37,15 +38,7 @@ pub(super) fn named_column<'a>(
     fields: impl Iterator<Item = &'a [u8]> + Clone,
     name: &str,
 ) -> Option<usize> {
-    let exact = fields
-        .clone()
-        .map(column_name)
-        .position(|field| field == name.as_bytes());
-    exact.or_else(|| {
-        fields
-            .map(column_name)
-            .position(|field| field.eq_ignore_ascii_case(name.as_bytes()))
-    })
+    column_position(fields.map(column_name), &[name.as_bytes()])
 }
 
 /// A header field as a column name: blanks around it (a `\r` line end

@@ -68,6 +68,7 @@
 //! panics, so that tests can watch the above happen. It is read once per run.
 
 mod formats;
+pub(crate) use formats::column_position;
 mod formatted;
 pub mod reader;
 mod workers;
