@@ -1612,43 +1612,36 @@ impl RunOutput {
             .file
             .as_ref()
             .is_some_and(|f| f.written.lock().unwrap_or_else(|e| e.into_inner()).failed);
-        let synced = self.sync(&mut sink).and_then(|()| match write_failed {
-            true => Err(anyhow::Error::msg(format!("{error:#}"))),
-            false => Ok(()),
-        });
-        match (&self.file, synced) {
-            (Some(f), Ok(())) if self.resumable => error.context(format!(
-                "the rows written so far are kept in {} (--resume continues the run \
-                 once the inputs read again, unchanged)",
+        // The flush mostly fails as the write did (a full disk): then the
+        // message is said once, not twice.
+        let (error, output_failed) = match self.sync(&mut sink) {
+            Ok(()) => (error, write_failed),
+            Err(e) if format!("{e:#}") == format!("{error:#}") => (error, true),
+            Err(e) => (error.context(format!("{e:#}")), true),
+        };
+        let Some(f) = &self.file else {
+            return error;
+        };
+        match (output_failed, self.resumable) {
+            // The partial file stays (a fresh run to FILE is refused while
+            // it does): the message says what it holds and what to do (it
+            // said nothing when the first write failed).
+            (true, true) => error.context(format!(
+                "{} keeps the rows up to its last checkpoint: --resume continues the run \
+                 once the output can be written (or delete it and {} to start over)",
+                f.partial.display(),
+                f.sidecar.display()
+            )),
+            (true, false) => error,
+            (false, true) => error.context(format!(
+                "the rows written so far are kept in {} (--resume continues the run once \
+                 the inputs read again, unchanged)",
                 f.partial.display()
             )),
-            (Some(f), Ok(())) => error.context(format!(
+            (false, false) => error.context(format!(
                 "the rows written so far are kept in {}",
                 f.partial.display()
             )),
-            // The flush mostly fails as the write did (a full disk): then
-            // the message is said once, not twice. The partial file stays
-            // (a fresh run to FILE is refused while it does): where the
-            // run is resumable, the message says what it holds and what
-            // to do (it said nothing when the first write failed).
-            (file, Err(e)) => {
-                let error = if format!("{e:#}") == format!("{error:#}") {
-                    error
-                } else {
-                    error.context(format!("{e:#}"))
-                };
-                match file {
-                    Some(f) if self.resumable => error.context(format!(
-                        "{} keeps the rows up to its last checkpoint: --resume continues the \
-                         run once the output can be written (or delete it and {} to start \
-                         over)",
-                        f.partial.display(),
-                        f.sidecar.display()
-                    )),
-                    _ => error,
-                }
-            }
-            (None, Ok(())) => error,
         }
     }
 
