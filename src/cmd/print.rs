@@ -275,7 +275,7 @@ fn puzzle_field(header: &[String], column: Option<&Column>) -> Option<usize> {
     match column {
         Some(Column::Number(n)) => Some(n.get() - 1),
         Some(Column::Name(name)) => column_named(header, name),
-        None => crate::pipeline::column_position(
+        None => crate::pipeline::formats::column_position(
             header.iter().map(|h| h.as_bytes()),
             &PUZZLE_NAMES.map(str::as_bytes),
         ),
@@ -285,7 +285,10 @@ fn puzzle_field(header: &[String], column: Option<&Column>) -> Option<usize> {
 /// The column of `header` named `name`: exactly so, else in another case
 /// (as every command's reader looks names up).
 fn column_named(header: &[String], name: &str) -> Option<usize> {
-    crate::pipeline::column_position(header.iter().map(|h| h.as_bytes()), &[name.as_bytes()])
+    crate::pipeline::formats::column_position(
+        header.iter().map(|h| h.as_bytes()),
+        &[name.as_bytes()],
+    )
 }
 
 /// The records of one input: JSON Lines, CSV with a header naming the

@@ -67,8 +67,7 @@
 //! holds record indexes (comma-separated, 1-based), the work on those records
 //! panics, so that tests can watch the above happen. It is read once per run.
 
-mod formats;
-pub(crate) use formats::column_position;
+pub(crate) mod formats;
 mod formatted;
 pub mod reader;
 mod workers;
