@@ -264,7 +264,8 @@ const COLUMN_HELP: &str = "Read each record's puzzle from this CSV column: NAME,
     a first line whose N-th field is a name, such as 'sudoku', is taken for a header and \
     skipped). Records are read by RFC 4180: quoted fields may hold commas, \"\" and line ends. \
     Without --column the puzzle is the first field, or the column a header names 'puzzle', \
-    'quizzes' or 'quiz' wherever it is (Kaggle's sets, sudoflow's own CSV).\n\
+    'quizzes' or 'quiz' wherever it is (Kaggle's sets, sudoflow's own CSV); a header naming \
+    two such columns is refused until --column says which.\n\
     Example: --column sudoku data.csv; --column 3 data.csv";
 
 /// `--blank`'s long help.

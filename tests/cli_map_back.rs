@@ -414,6 +414,61 @@ fn a_column_named_exactly_so_is_taken_before_one_in_another_case() {
     assert_eq!(field(&header, &r, "puzzle").replace('.', "0"), EASY);
 }
 
+/// A header naming two puzzle columns alike (`quiz` and `puzzle`, or
+/// `Quiz` and `PUZZLE`): no command guesses which holds the puzzles. Each
+/// refuses before any row, naming both columns, and `--column` chooses.
+#[test]
+fn a_header_naming_two_puzzle_columns_is_refused_until_column_chooses() {
+    let dir = tempfile::tempdir().unwrap();
+    for (header, a, b) in [
+        ("id,quiz,puzzle", "\"quiz\" (column 2)", "\"puzzle\" (column 3)"),
+        ("Quiz,id,PUZZLE", "\"Quiz\" (column 1)", "\"PUZZLE\" (column 3)"),
+    ] {
+        let input = dir.path().join("two.csv");
+        let cells: Vec<&str> = header.split(',').collect();
+        let record: Vec<&str> = cells
+            .iter()
+            .map(|c| match c.to_ascii_lowercase().as_str() {
+                "quiz" => EASY,
+                "puzzle" => EASY2,
+                _ => "7",
+            })
+            .collect();
+        std::fs::write(&input, format!("{header}\n{}\n", record.join(","))).unwrap();
+        let input = input.to_str().unwrap();
+        let message = format!(
+            "input {input} names two columns that could hold the puzzles, {a} and {b}: say \
+             which with --column"
+        );
+        let book = dir.path().join("book.pdf");
+        for args in [
+            &["solve"][..],
+            &["rate"],
+            &["count"],
+            &["canon"],
+            &["explain"],
+            &["generate", "--count", "1", "--exclude"],
+            &["print", "-o", book.to_str().unwrap()],
+        ] {
+            let out = sudoflow()
+                .args(args)
+                .arg(input)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let rows = String::from_utf8_lossy(&out.stdout).lines().count();
+            assert!(rows <= 1, "{args:?}: a header at most, no row before the refusal");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains(&message), "{args:?}: {stderr}");
+        }
+        assert!(!book.exists());
+        let name = header.split(',').nth(2).unwrap();
+        let (head, rows) = table(&stdout(&["count", "-q", "--column", name, input], ""));
+        assert_eq!(rows.len(), 1);
+        assert_eq!(field(&head, &rows[0], "puzzle").replace('.', "0"), EASY2);
+    }
+}
+
 /// Equivalent copies among distinct puzzles: rows 1 (EASY), 2 (a copy), 3
 /// (invalid), 4 (EASY2), 5 and 6 (copies of EASY2 and EASY), 7 (invalid
 /// again: invalid records have no class).

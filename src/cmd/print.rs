@@ -269,17 +269,27 @@ fn source_name(path: &Path) -> String {
     }
 }
 
-/// Which field of a header holds the puzzle: `--column`, else the first
-/// field named like a puzzle column.
-fn puzzle_field(header: &[String], column: Option<&Column>) -> Option<usize> {
-    match column {
+/// Which field of a header holds the puzzle: `--column`, else the field
+/// named like a puzzle column (as the reader finds it).
+///
+/// Errors: no `--column` and two fields named alike (`quiz,puzzle`).
+fn puzzle_field(
+    source: &str,
+    header: &[String],
+    column: Option<&Column>,
+) -> anyhow::Result<Option<usize>> {
+    Ok(match column {
         Some(Column::Number(n)) => Some(n.get() - 1),
         Some(Column::Name(name)) => column_named(header, name),
-        None => crate::pipeline::formats::column_position(
-            header.iter().map(|h| h.as_bytes()),
-            &PUZZLE_NAMES.map(str::as_bytes),
-        ),
-    }
+        None => crate::pipeline::formats::header_column(header.iter().map(|h| h.as_bytes()))
+            .map_err(|both| {
+                let [a, b] = both.map(|k| format!("{:?} (column {})", header[k], k + 1));
+                anyhow::anyhow!(
+                    "input {source} names two columns that could hold the puzzles, {a} and \
+                     {b}: say which with --column"
+                )
+            })?,
+    })
 }
 
 /// The column of `header` named `name`: exactly so, else in another case
@@ -372,7 +382,7 @@ fn read_input(
             .any(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p))),
     };
     if named {
-        let Some(pf) = puzzle_field(&header, column) else {
+        let Some(pf) = puzzle_field(&source, &header, column)? else {
             bail!("input {source}: its header names no puzzle column");
         };
         let find = |name: &str| column_named(&header, name);

@@ -12,16 +12,44 @@ const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 /// record, read as CSV) are a header with a column named `puzzle`,
 /// `quizzes` or `quiz` anywhere in it (e.g. Kaggle's `id,puzzle,solution,
 /// clues,difficulty`, sudoflow's `index,puzzle,...`, `quizzes,solutions`);
-/// `None` for any other record. Names are compared as [`column_name`]
+/// `Ok(None)` for any other record. Names are compared as [`column_name`]
 /// gives them, one written exactly so first ([`column_position`]).
-pub(super) fn header_column<'a>(fields: impl Iterator<Item = &'a [u8]> + Clone) -> Option<usize> {
-    column_position(fields.map(column_name), &PUZZLE_COLUMN_NAMES)
+///
+/// Errors: the two columns (0-based) when two are named so alike that
+/// neither comes first (`quiz,puzzle`, or `Quiz,PUZZLE` with none written
+/// exactly so): which holds the puzzles is the user's to say (`--column`).
+pub(crate) fn header_column<'a>(
+    fields: impl Iterator<Item = &'a [u8]> + Clone,
+) -> Result<Option<usize>, [usize; 2]> {
+    let names = fields.map(column_name);
+    let exact: Vec<usize> = names
+        .clone()
+        .enumerate()
+        .filter(|(_, name)| PUZZLE_COLUMN_NAMES.contains(name))
+        .map(|(k, _)| k)
+        .take(2)
+        .collect();
+    let found = if exact.is_empty() {
+        names
+            .enumerate()
+            .filter(|(_, name)| PUZZLE_COLUMN_NAMES.iter().any(|w| name.eq_ignore_ascii_case(w)))
+            .map(|(k, _)| k)
+            .take(2)
+            .collect()
+    } else {
+        exact
+    };
+    match found[..] {
+        [] => Ok(None),
+        [k] => Ok(Some(k)),
+        [a, b, ..] => Err([a, b]),
+    }
 }
 
 /// The position among `names` (a header's column names) of one of
 /// `wanted`: the first written exactly so, else the first written so in
 /// another case (`puzzle` beside `Puzzle` is taken). Every lookup of a
-/// column by name uses it: the reader's and `print`'s.
+/// column by a name the user gave uses it: the reader's and `print`'s.
 pub(crate) fn column_position<'a>(
     mut names: impl Iterator<Item = &'a [u8]> + Clone,
     wanted: &[&[u8]],
@@ -162,7 +190,7 @@ mod tests {
         // line end in the last.
         let header =
             |fields: &[&'static str]| fields.iter().map(|f| f.as_bytes()).collect::<Vec<_>>();
-        let column = |fields: &[&'static str]| header_column(header(fields).into_iter());
+        let column = |fields: &[&'static str]| header_column(header(fields).into_iter()).ok().flatten();
         assert_eq!(column(&["quizzes", "solutions\r"]), Some(0));
         assert_eq!(column(&["Puzzle"]), Some(0));
         assert_eq!(column(&["index", "puzzle", "status"]), Some(1));
@@ -175,6 +203,12 @@ mod tests {
         assert_eq!(column(&["8........", "x"]), None);
         assert_eq!(column(&["Smith, J.", "puzzle"]), Some(1));
         assert_eq!(column(&["a \"b,\" c", " quiz"]), Some(1));
+        // Two alike: the one written exactly so, else neither.
+        let both = |fields: &[&'static str]| header_column(header(fields).into_iter());
+        assert_eq!(both(&["Puzzle", "x", "puzzle"]), Ok(Some(2)));
+        assert_eq!(both(&["id", "quiz", "x", "puzzle"]), Err([1, 3]));
+        assert_eq!(both(&["Quiz", "PUZZLE\r"]), Err([0, 1]));
+        assert_eq!(both(&["puzzle", "puzzle"]), Err([0, 1]));
         let named = |fields: &[&'static str], name| named_column(header(fields).into_iter(), name);
         assert_eq!(named(&["id", "Sudoku\r"], "sudoku"), Some(1));
         assert_eq!(named(&["id", "Sudoku\r"], "grid"), None);

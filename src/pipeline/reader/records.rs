@@ -471,7 +471,9 @@ impl<R: Input> InputRecords<R> {
                 // No --column (else `csv`): a header naming the puzzle's
                 // column starts CSV records.
                 let header = line_fields(whole.strip_prefix(BOM).unwrap_or(whole));
-                if let Some(k) = formats::header_column(header.fields().iter()) {
+                let column = formats::header_column(header.fields().iter())
+                    .map_err(|both| two_puzzle_columns(name, both, header.fields()))?;
+                if let Some(k) = column {
                     self.column = k;
                     self.column_name = header.fields().get(k).map(header_name);
                     self.csv = true;
@@ -673,7 +675,7 @@ fn csv_header(
             ),
         },
         Some(Column::Number(_)) => {
-            let named = formats::header_column(fields.iter()).is_some()
+            let named = formats::header_column(fields.iter()) != Ok(None)
                 || fields
                     .get(column)
                     .is_some_and(|f| formats::is_column_name(field_puzzle(f)));
@@ -811,6 +813,19 @@ fn header_list(fields: Fields<'_>) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// The error of a header naming two columns alike as the puzzle's (`both`,
+/// 0-based; [`formats::header_column`]).
+fn two_puzzle_columns(name: &str, both: [usize; 2], fields: Fields<'_>) -> anyhow::Error {
+    let [a, b] = both.map(|k| {
+        let f = fields.get(k).unwrap_or_default();
+        format!("{:?} (column {})", header_name(f), k + 1)
+    });
+    anyhow::anyhow!(
+        "input {name} names two columns that could hold the puzzles, {a} and {b}: say which \
+         with --column"
+    )
 }
 
 /// The puzzle's column and its name in the header, if any, for messages.
