@@ -521,6 +521,15 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             kept: Vec::new(),
         };
         if content.len() > cap {
+            // Blanks however many, as a short line of them: skipped.
+            let blanks = match first {
+                true => content.strip_prefix(b"\xef\xbb\xbf").unwrap_or(content),
+                false => content,
+            };
+            if blanks.iter().all(|&b| b == b' ' || b == b'\t') {
+                cut_inside_band(&mut records, &mut rows);
+                continue;
+            }
             let head = &content[..cap];
             let start = head.iter().position(|&b| b != b' ' && b != b'\t');
             // A comment, but not in a CSV past its header: a record there.

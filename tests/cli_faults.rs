@@ -106,6 +106,54 @@ fn a_line_over_64_kib_is_one_invalid_row_giving_its_length_and_the_run_goes_on()
     }
 }
 
+/// A line of blanks is skipped however long (a short one is): 70,000
+/// spaces, then 70,000 tabs and spaces with a CRLF end, in plain text,
+/// gzip and a CSV past its header. Blanks with one other byte past the cap
+/// (a stray `x`, a `\r` inside the line) are a record: an invalid row.
+#[test]
+fn a_line_of_blanks_over_64_kib_is_skipped_as_a_short_one_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let spaces = " ".repeat(70_000);
+    let tabs = " \t".repeat(35_000);
+    let plain = format!("{P17}\n{spaces}\n{INKALA}\n{tabs}\r\n{spaces}x\n{TOP}\n{spaces}\r{spaces}\n");
+    let csv = format!("id,puzzle\n{spaces}\na,{INKALA}\n{tabs}\r\n{spaces}x\nb,{TOP}\n");
+    for (name, text, lines) in [
+        ("blank.txt", &plain, [3, 5, 6, 7]),
+        ("blank.txt.gz", &plain, [3, 5, 6, 7]),
+        ("blank.csv", &csv, [3, 5, 6, 0]),
+    ] {
+        let path = write(dir.path(), name, text.as_bytes());
+        let out = Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["solve", "-q", "--source"])
+            .arg(&path)
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        let rows = rows(&out.stdout);
+        let file = path.display().to_string();
+        let at = |row: &[String]| (row[row.len() - 2].clone(), row[row.len() - 1].clone());
+        let csv = name.ends_with(".csv");
+        let mut want = vec![(INKALA, lines[0]), ("", lines[1]), (TOP, lines[2])];
+        if !csv {
+            want.insert(0, (P17, 1));
+            want.push(("", lines[3]));
+        }
+        assert_eq!(rows.len(), want.len(), "{name}: {rows:?}");
+        for (k, (row, (puzzle, line))) in rows.iter().zip(want).enumerate() {
+            assert_eq!(row[0], (k + 1).to_string(), "{name}");
+            assert_eq!(at(row), (file.clone(), line.to_string()), "{name} row {}", k + 1);
+            if puzzle.is_empty() {
+                assert_eq!(row[2], "invalid", "{name} line {line}");
+                assert!(row[10].contains("line too long"), "{name}: {}", row[10]);
+            } else {
+                assert_solved(row, k + 1, puzzle);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_line_of_exactly_64_kib_is_read_whole() {
     let dir = tempfile::tempdir().unwrap();

@@ -56,6 +56,10 @@ pub(super) struct Line<'a> {
     /// The line's whole length in bytes, its end (`\n` or `\r\n`) not
     /// counted.
     pub(super) len: u64,
+    /// Whether the line's bytes past those in `bytes` (none when it is kept
+    /// whole), its end aside, are all blanks (spaces and tabs): with
+    /// `bytes` blank too, a long line is a blank line.
+    pub(super) rest_blank: bool,
     /// The gzip member it came from, or where it ends if it runs across
     /// members ([`Lines::gzip_member`]); `None` in plain bytes.
     pub(super) member: Option<u64>,
@@ -79,13 +83,21 @@ struct LineSoFar {
     len: u64,
     /// The last two bytes read (to tell a `\r\n` end).
     last: [u8; 2],
+    /// Where in the line the first byte not kept that is no blank (space,
+    /// tab) lies, if any has been read.
+    other_dropped: Option<u64>,
 }
 
 impl LineSoFar {
     /// Takes `bytes`, the next bytes of the line, keeping what fits in `buf`.
     fn push(&mut self, bytes: &[u8], buf: &mut Vec<u8>) {
         let room = self.keep.saturating_sub(buf.len());
-        buf.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        let kept = bytes.len().min(room);
+        buf.extend_from_slice(&bytes[..kept]);
+        if self.other_dropped.is_none() {
+            let other = bytes[kept..].iter().position(|&b| b != b' ' && b != b'\t');
+            self.other_dropped = other.map(|i| self.len + (kept + i) as u64);
+        }
         self.len += bytes.len() as u64;
         self.last = match bytes {
             [.., a, b] => [*a, *b],
@@ -97,6 +109,13 @@ impl LineSoFar {
     /// The length so far less a `\n` or `\r\n` end.
     fn without_end(&self) -> u64 {
         without_end(self.len, self.last)
+    }
+
+    /// The line's length less its end, and whether the bytes not kept are
+    /// blanks but for the end ([`Line::rest_blank`]).
+    fn read(&self) -> (u64, bool) {
+        let len = self.without_end();
+        (len, self.other_dropped.is_none_or(|at| at >= len))
     }
 }
 
@@ -200,14 +219,20 @@ impl<R: Input> Lines<R> {
                 let bytes = &self.input().fill_buf()?[..len];
                 let last = [bytes[len.saturating_sub(2)], bytes[len - 1]];
                 let len = without_end(len as u64, last);
-                Ok(Some(Line { bytes, len, member }))
+                Ok(Some(Line {
+                    bytes,
+                    len,
+                    rest_blank: true,
+                    member,
+                }))
             }
             None => {
                 let len = self.read_line(buf)?;
                 let member = self.gzip_member();
-                Ok(len.map(|len| Line {
+                Ok(len.map(|(len, rest_blank)| Line {
                     bytes: buf,
                     len,
+                    rest_blank,
                     member,
                 }))
             }
@@ -218,13 +243,15 @@ impl<R: Input> Lines<R> {
     /// keeping at most the cap plus two bytes (so a line at the cap keeps its
     /// `\r\n`): the rest of a longer line is read and dropped, so memory
     /// stays bounded however long the line. Returns the line's length less
-    /// its end (see [`Line::len`]), `None` at the end of the input.
-    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<u64>> {
+    /// its end (see [`Line::len`]) and whether the bytes dropped are blanks
+    /// ([`Line::rest_blank`]), `None` at the end of the input.
+    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<Option<(u64, bool)>> {
         buf.clear();
         let mut line = LineSoFar {
             keep: self.cap.saturating_add(2),
             len: 0,
             last: [0; 2],
+            other_dropped: None,
         };
         // A gzip member may start here: at a line start or where the previous
         // member ended.
@@ -236,7 +263,7 @@ impl<R: Input> Lines<R> {
                 let avail = input.fill_buf()?;
                 if avail.is_empty() {
                     // The end (read once: see `next_line`).
-                    return Ok((line.len > 0).then(|| line.without_end()));
+                    return Ok((line.len > 0).then(|| line.read()));
                 }
                 if avail.first() == Some(&GZIP_MAGIC[0]) {
                     if avail.len() >= GZIP_HEAD {
@@ -263,7 +290,7 @@ impl<R: Input> Lines<R> {
             let avail = input.fill_buf()?;
             if avail.is_empty() {
                 if plain {
-                    return Ok((line.len > 0).then(|| line.without_end()));
+                    return Ok((line.len > 0).then(|| line.read()));
                 }
                 // The member ended (maybe mid-line): back to plain bytes.
                 self.leave_gzip();
@@ -277,7 +304,7 @@ impl<R: Input> Lines<R> {
             line.push(&avail[..n], buf);
             input.consume(n);
             if done {
-                return Ok(Some(line.without_end()));
+                return Ok(Some(line.read()));
             }
         }
     }

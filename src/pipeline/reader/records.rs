@@ -267,7 +267,10 @@ impl<R: Input> InputRecords<R> {
             }
             let Some((
                 Line {
-                    bytes: whole, len, ..
+                    bytes: whole,
+                    len,
+                    rest_blank,
+                    ..
                 },
                 read_again,
             )) = line
@@ -290,7 +293,7 @@ impl<R: Input> InputRecords<R> {
                 let so_far = open.len + len;
                 let ends =
                     so_far <= line_cap as u64 && self.parser.feed(&open.text, whole) == Step::Ends;
-                open.push(whole, len);
+                open.push(whole, len, rest_blank);
                 if so_far <= line_cap as u64 && !ends {
                     continue;
                 }
@@ -344,6 +347,15 @@ impl<R: Input> InputRecords<R> {
             if len > line_cap as u64 {
                 // Consumed as a stream: only its first `line_cap` bytes were kept.
                 let head = &whole[..line_cap.min(whole.len())];
+                // Blanks however many (as a short line of them): skipped.
+                let kept = &whole[..whole.len().min(len as usize)];
+                let kept = match self.first {
+                    true => kept.strip_prefix(BOM).unwrap_or(kept),
+                    false => kept,
+                };
+                if rest_blank && kept.iter().all(|&b| b == b' ' || b == b'\t') {
+                    skip!();
+                }
                 // A `#` comment is skipped whatever its length (inside a
                 // band of a 9-line grid, it ends the rows before it).
                 // Not in a CSV past its first line: there a line is a record
@@ -917,9 +929,9 @@ struct OpenRecord {
     /// Its lines so far, ends included (a line past the cap as [`Lines`]
     /// keeps it: its head).
     text: Vec<u8>,
-    /// The lines after the first: where each starts in `text`, and its
-    /// length less its end.
-    later: Vec<(usize, u64)>,
+    /// The lines after the first: where each starts in `text`, its length
+    /// less its end, and whether its bytes not kept are blanks.
+    later: Vec<(usize, u64, bool)>,
     /// Its length so far in bytes, its lines' ends included.
     len: u64,
     /// Where its first line ends in `text`.
@@ -939,16 +951,17 @@ impl OpenRecord {
     }
 
     /// Takes the record's next line (its end included), `len` bytes less
-    /// its end.
-    fn push(&mut self, line: &[u8], len: u64) {
-        self.later.push((self.text.len(), len));
+    /// its end, and whether the bytes of it not kept are blanks
+    /// ([`Line::rest_blank`]).
+    fn push(&mut self, line: &[u8], len: u64, rest_blank: bool) {
+        self.later.push((self.text.len(), len, rest_blank));
         self.text.extend_from_slice(line);
         self.len += line.len() as u64;
     }
 
     /// The line of the record that byte `at` of its text lies on.
     fn line_at(&self, at: usize) -> u64 {
-        let later = self.later.iter().take_while(|&&(start, _)| start <= at);
+        let later = self.later.iter().take_while(|&&(start, ..)| start <= at);
         self.first_line + later.count() as u64
     }
 
@@ -957,10 +970,10 @@ impl OpenRecord {
     /// `why` (does not close as it should); the lines after it go to
     /// `again`, to be read again one record each.
     fn cut(self, name: &Arc<str>, index: u64, why: &str, last: u64, again: &mut Again) -> Record {
-        let mut starts = self.later.iter().map(|&(start, _)| start).skip(1);
-        for &(start, len) in &self.later {
+        let mut starts = self.later.iter().map(|&(start, ..)| start).skip(1);
+        for &(start, len, rest_blank) in &self.later {
             let end = starts.next().unwrap_or(self.text.len());
-            again.push(self.text[start..end].to_vec(), len);
+            again.push(self.text[start..end].to_vec(), len, rest_blank);
         }
         let first = &self.text[..self.first_end];
         let line = self.first_line;
@@ -992,8 +1005,9 @@ impl OpenRecord {
 /// record's worth: [`Reading::line_cap`] bytes and one more line.
 #[derive(Default)]
 struct Again {
-    /// The lines, each with its length less its end.
-    lines: std::collections::VecDeque<(Vec<u8>, u64)>,
+    /// The lines, each with its length less its end and whether its bytes
+    /// not kept are blanks ([`Line::rest_blank`]).
+    lines: std::collections::VecDeque<(Vec<u8>, u64, bool)>,
     /// The line handed out last.
     current: Vec<u8>,
     /// The input's end was read.
@@ -1001,8 +1015,8 @@ struct Again {
 }
 
 impl Again {
-    fn push(&mut self, line: Vec<u8>, len: u64) {
-        self.lines.push_back((line, len));
+    fn push(&mut self, line: Vec<u8>, len: u64, rest_blank: bool) {
+        self.lines.push_back((line, len, rest_blank));
     }
 
     /// The next line is the input's, and its end has not been read.
@@ -1017,12 +1031,13 @@ impl Again {
         lines: &'a mut Lines<R>,
         buf: &'a mut Vec<u8>,
     ) -> std::io::Result<Option<(Line<'a>, bool)>> {
-        if let Some((line, len)) = self.lines.pop_front() {
+        if let Some((line, len, rest_blank)) = self.lines.pop_front() {
             self.current = line;
             return Ok(Some((
                 Line {
                     bytes: &self.current,
                     len,
+                    rest_blank,
                     member: None,
                 },
                 true,
