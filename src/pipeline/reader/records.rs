@@ -1213,7 +1213,7 @@ mod tests {
                     .again
                     .lines
                     .iter()
-                    .map(|(l, _)| l.len())
+                    .map(|(l, ..)| l.len())
                     .sum::<usize>();
             assert!(held <= 2 * cap + 2, "{held} bytes held");
             match record.grid.unwrap_err() {
