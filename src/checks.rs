@@ -532,8 +532,9 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             }
             let head = &content[..cap];
             let start = head.iter().position(|&b| b != b' ' && b != b'\t');
-            // A comment, but not in a CSV past its header: a record there.
-            if start.is_some_and(|s| head[s] == b'#') && !csv {
+            // A comment, but not in a CSV past its header (a record there),
+            // nor with a CR inside.
+            if start.is_some_and(|s| head[s] == b'#') && !csv && !head.contains(&b'\r') {
                 cut_inside_band(&mut records, &mut rows);
                 continue;
             }
@@ -545,6 +546,18 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                 content.len()
             );
             records.push(record(raw, Err(message)));
+            continue;
+        }
+        // A CR inside the line, not its end: one invalid record naming it.
+        if let Some(at) = header_text.iter().position(|&b| b == b'\r') {
+            cut_short(&mut records, &mut rows);
+            first = false;
+            let message = format!(
+                "fuzz:{line_no}: a carriage return (CR) inside the line, {at} bytes in: are the \
+                 file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \
+                 '\\r' '\\n')"
+            );
+            records.push(record(clip(&String::from_utf8_lossy(header_text)), Err(message)));
             continue;
         }
         let mut body = header_text;

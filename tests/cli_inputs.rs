@@ -679,6 +679,37 @@ fn a_carriage_return_inside_a_line_is_named_not_a_field_end() {
     for row in &rows {
         assert_solved(row, &easy);
     }
+    // Found by probing again: the CR after text that follows the puzzle
+    // (`ED=...`), after a comment, or in a CSV (the header line, or a record
+    // after an LF-ended header) was not seen, and all but the first record
+    // were dropped unsaid, `--strict` passing. Each such line is now one
+    // invalid row naming its CR, and `--strict` fails.
+    for (input, line, at) in [
+        (format!("{easy} ED=2.3/1.2/1.2\r{easy} ED=2.3\r{easy}\r"), 1, 96),
+        (format!("# rated\r{easy}\r{easy}\r"), 1, 7),
+        (format!("index,puzzle,status\r1,{easy},x\r2,{easy},x\r"), 1, 19),
+        (format!("index,puzzle\n1,{easy}\r2,{easy}\r3,{easy}\n4,{easy}\n"), 2, 83),
+    ] {
+        let rows = solve_rows(&[], input.clone());
+        let cr_row = &rows[0];
+        assert_eq!(cr_row[2], "invalid", "{input:?}");
+        assert!(
+            cr_row[10].starts_with(&format!(
+                "<stdin>:{line}: a carriage return (CR) inside the line, {at} bytes in"
+            )),
+            "{cr_row:?}"
+        );
+        let after = if line == 2 { 1 } else { 0 };
+        assert_eq!(rows.len(), 1 + after, "{input:?}");
+        if after == 1 {
+            assert_solved(&rows[1], &easy);
+        }
+        sudoflow()
+            .args(["count", "-q", "--strict"])
+            .write_stdin(input)
+            .assert()
+            .code(1);
+    }
 }
 
 /// A line of binary bytes that starts with gzip's magic bytes but holds no

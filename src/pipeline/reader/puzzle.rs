@@ -117,6 +117,16 @@ pub(super) fn clip(text: &str) -> String {
     }
 }
 
+/// The error of a record whose line holds a `\r`, `at` bytes in, that is
+/// not its end.
+pub(super) fn cr_message(source: &str, line: u64, at: usize) -> String {
+    format!(
+        "{source}:{line}: a carriage return (CR) inside the line, {at} bytes in: are the \
+         file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \
+         '\\r' '\\n')"
+    )
+}
+
 pub(super) fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]) -> Record {
     if let Some(grid) = parse_valid(field) {
         return Record {
@@ -136,12 +146,7 @@ pub(super) fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]
     let (raw, grid) = match std::str::from_utf8(field) {
         Ok(text) if text.contains('\r') => (
             clip(text),
-            Err(format!(
-                "{source}:{line}: a carriage return (CR) inside the line, {} bytes in: are the \
-                 file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \
-                 '\\r' '\\n')",
-                text.find('\r').unwrap_or(0)
-            )),
+            Err(cr_message(source, line, text.find('\r').unwrap_or(0))),
         ),
         Ok(text) => {
             let grid = Grid::parse(text).map_err(|e| format!("{source}:{line}: {e}"));

@@ -2,7 +2,7 @@
 
 use super::csv::{line_fields, quoting, unquoted_field, Fields, Parser, Step};
 use super::lines::{Input, Line, Lines};
-use super::puzzle::{clip, make_record, parse_valid};
+use super::puzzle::{clip, cr_message, make_record, parse_valid};
 use super::{streaming, utf16_message, Column, Item, Reading, LINE_CAP};
 use crate::grid::Grid;
 use crate::pipeline::formats::{self, Pasted};
@@ -361,7 +361,10 @@ impl<R: Input> InputRecords<R> {
                 // Not in a CSV past its first line: there a line is a record
                 // whatever its first field holds (an id `#12`).
                 let start = head.iter().position(|&b| b != b' ' && b != b'\t');
-                if (self.first || !self.csv) && start.is_some_and(|s| head[s] == b'#') {
+                // Not with a CR inside (all of a file of lines ended by CR
+                // alone, its first line a comment).
+                let comment = start.is_some_and(|s| head[s] == b'#');
+                if (self.first || !self.csv) && comment && memchr::memchr(b'\r', head).is_none() {
                     skip!();
                 }
                 if self.first {
@@ -377,6 +380,26 @@ impl<R: Input> InputRecords<R> {
                     grid: Err(format!(
                         "{name}:{line_no}: line too long: {len} bytes, the limit is {line_cap}"
                     )),
+                    pencilmarks: None,
+                    kept: Vec::new(),
+                });
+            }
+            // A CR inside the line (not its end): lines ended by CR alone
+            // would read as the first record, the rest of the file dropped
+            // unsaid (as text after the puzzle, a comment, a header).
+            if let Some(at) = inner_cr(whole) {
+                if self.first {
+                    let why = format!("holds a carriage return (CR) {at} bytes in");
+                    Self::header_needed(name, (&self.wanted, &self.keep), &why)?;
+                }
+                self.first = false;
+                let text = String::from_utf8_lossy(formats::trim_line_end(whole));
+                emit!(Record {
+                    index: next_index(index),
+                    source: Arc::clone(name),
+                    line: line_no,
+                    raw: clip(&text),
+                    grid: Err(cr_message(name, line_no, at)),
                     pencilmarks: None,
                     kept: Vec::new(),
                 });
@@ -1170,6 +1193,12 @@ fn line_of_valid_puzzle(line: &[u8]) -> Option<Grid> {
         Some(&b) => is_separator(b) || b == b'\n',
     };
     ends_there.then(|| parse_valid(&line[..81])).flatten()
+}
+
+/// Where `line` (its end included, as read) holds a `\r` that is not its
+/// end (`\r\n`, or a last line's `\r`), if it does.
+fn inner_cr(line: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\r', formats::trim_line_end(line))
 }
 
 /// The bytes that end a puzzle field: whitespace, `,`, `;`, `:`. Not a
