@@ -628,9 +628,11 @@ struct Origin<'a> {
 
 impl<'a> Origin<'a> {
     /// The origin the fields `source` and `line` name: `None` unless
-    /// `source` is not blank and `line` is a line number (1 or more).
+    /// `source` is not blank and `line` is a line number (1 or more, and at
+    /// most `i64::MAX`, what every output's `line` column holds: Parquet's is
+    /// an int64).
     fn of_fields(source: &'a str, line: &str) -> Option<Origin<'a>> {
-        let line = line.trim().parse().ok().filter(|&n| n > 0)?;
+        let line = line.trim().parse().ok().filter(|&n: &u64| n > 0 && i64::try_from(n).is_ok())?;
         let source = source.trim();
         (!source.is_empty()).then_some(Origin { source, line })
     }
