@@ -5,7 +5,8 @@
 //! least 7 significant digits for every possible WNF (its minimum is 1/512).
 //! Fields that do not apply are empty, never a made-up 0: an `invalid` row
 //! has no `solutions`, `solution`, `clues`, `wnf`, `wnf_level`, `guesses` or
-//! `backtracks`.
+//! `backtracks`; a `stuck`, `timeout` or `error` row has no `solutions`
+//! ([`Status::counted`]).
 
 #[cfg(feature = "parquet")]
 pub mod parquet;
@@ -70,6 +71,18 @@ impl Status {
             Status::Timeout => "timeout",
             Status::Error => "error",
         }
+    }
+
+    /// Whether a row of this status knows its number of solutions (the
+    /// `solutions` column; "N or more" at the limit): not an invalid record,
+    /// nor one whose search stopped short of an answer (`stuck`, `timeout`)
+    /// or failed (`error`), whose column is empty rather than a count of 0
+    /// that would read as unsolvable.
+    pub fn counted(self) -> bool {
+        matches!(
+            self,
+            Status::Unique | Status::Multiple | Status::Solved | Status::Unsolvable
+        )
     }
 
     /// The status a solver outcome stands for (never `Invalid`); `limit` is the
@@ -196,7 +209,10 @@ impl SolveRow {
             self.puzzle
                 .map_or_else(|| self.raw.clone(), |p| p.to_line()),
             self.status.as_str().to_string(),
-            self.applies(self.solutions),
+            match self.status.counted() {
+                true => self.solutions.to_string(),
+                false => String::new(),
+            },
             self.solution.map(|s| s.to_line()).unwrap_or_default(),
             self.applies(self.clues as u64),
             self.wnf.map(|w| wnf_text(&w)).unwrap_or_default(),
@@ -250,7 +266,10 @@ impl SolveRow {
         let mut count = |record: &mut csv::ByteRecord, n: u64| {
             record.push_field(if valid { num.format(n).as_bytes() } else { b"" })
         };
-        count(record, self.solutions);
+        match self.status.counted() {
+            true => count(record, self.solutions),
+            false => record.push_field(b""),
+        }
         match &self.solution {
             Some(s) => record.push_field(grid_line(s, &mut line, b'.')),
             None => record.push_field(b""),
