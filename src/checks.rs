@@ -557,7 +557,10 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
                  file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \
                  '\\r' '\\n')"
             );
-            records.push(record(clip(&String::from_utf8_lossy(header_text)), Err(message)));
+            records.push(record(
+                clip(&String::from_utf8_lossy(header_text)),
+                Err(message),
+            ));
             continue;
         }
         let mut body = header_text;

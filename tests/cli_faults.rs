@@ -115,7 +115,8 @@ fn a_line_of_blanks_over_64_kib_is_skipped_as_a_short_one_is() {
     let dir = tempfile::tempdir().unwrap();
     let spaces = " ".repeat(70_000);
     let tabs = " \t".repeat(35_000);
-    let plain = format!("{P17}\n{spaces}\n{INKALA}\n{tabs}\r\n{spaces}x\n{TOP}\n{spaces}\r{spaces}\n");
+    let plain =
+        format!("{P17}\n{spaces}\n{INKALA}\n{tabs}\r\n{spaces}x\n{TOP}\n{spaces}\r{spaces}\n");
     let csv = format!("id,puzzle\n{spaces}\na,{INKALA}\n{tabs}\r\n{spaces}x\nb,{TOP}\n");
     for (name, text, lines) in [
         ("blank.txt", &plain, [3, 5, 6, 7]),
@@ -143,7 +144,12 @@ fn a_line_of_blanks_over_64_kib_is_skipped_as_a_short_one_is() {
         assert_eq!(rows.len(), want.len(), "{name}: {rows:?}");
         for (k, (row, (puzzle, line))) in rows.iter().zip(want).enumerate() {
             assert_eq!(row[0], (k + 1).to_string(), "{name}");
-            assert_eq!(at(row), (file.clone(), line.to_string()), "{name} row {}", k + 1);
+            assert_eq!(
+                at(row),
+                (file.clone(), line.to_string()),
+                "{name} row {}",
+                k + 1
+            );
             if puzzle.is_empty() {
                 assert_eq!(row[2], "invalid", "{name} line {line}");
                 assert!(row[10].contains("line too long"), "{name}: {}", row[10]);

@@ -685,10 +685,22 @@ fn a_carriage_return_inside_a_line_is_named_not_a_field_end() {
     // were dropped unsaid, `--strict` passing. Each such line is now one
     // invalid row naming its CR, and `--strict` fails.
     for (input, line, at) in [
-        (format!("{easy} ED=2.3/1.2/1.2\r{easy} ED=2.3\r{easy}\r"), 1, 96),
+        (
+            format!("{easy} ED=2.3/1.2/1.2\r{easy} ED=2.3\r{easy}\r"),
+            1,
+            96,
+        ),
         (format!("# rated\r{easy}\r{easy}\r"), 1, 7),
-        (format!("index,puzzle,status\r1,{easy},x\r2,{easy},x\r"), 1, 19),
-        (format!("index,puzzle\n1,{easy}\r2,{easy}\r3,{easy}\n4,{easy}\n"), 2, 83),
+        (
+            format!("index,puzzle,status\r1,{easy},x\r2,{easy},x\r"),
+            1,
+            19,
+        ),
+        (
+            format!("index,puzzle\n1,{easy}\r2,{easy}\r3,{easy}\n4,{easy}\n"),
+            2,
+            83,
+        ),
     ] {
         let rows = solve_rows(&[], input.clone());
         let cr_row = &rows[0];

@@ -421,8 +421,16 @@ fn a_column_named_exactly_so_is_taken_before_one_in_another_case() {
 fn a_header_naming_two_puzzle_columns_is_refused_until_column_chooses() {
     let dir = tempfile::tempdir().unwrap();
     for (header, a, b) in [
-        ("id,quiz,puzzle", "\"quiz\" (column 2)", "\"puzzle\" (column 3)"),
-        ("Quiz,id,PUZZLE", "\"Quiz\" (column 1)", "\"PUZZLE\" (column 3)"),
+        (
+            "id,quiz,puzzle",
+            "\"quiz\" (column 2)",
+            "\"puzzle\" (column 3)",
+        ),
+        (
+            "Quiz,id,PUZZLE",
+            "\"Quiz\" (column 1)",
+            "\"PUZZLE\" (column 3)",
+        ),
     ] {
         let input = dir.path().join("two.csv");
         let cells: Vec<&str> = header.split(',').collect();
@@ -450,14 +458,13 @@ fn a_header_naming_two_puzzle_columns_is_refused_until_column_chooses() {
             &["generate", "--count", "1", "--exclude"],
             &["print", "-o", book.to_str().unwrap()],
         ] {
-            let out = sudoflow()
-                .args(args)
-                .arg(input)
-                .output()
-                .unwrap();
+            let out = sudoflow().args(args).arg(input).output().unwrap();
             assert_eq!(out.status.code(), Some(2), "{args:?}");
             let rows = String::from_utf8_lossy(&out.stdout).lines().count();
-            assert!(rows <= 1, "{args:?}: a header at most, no row before the refusal");
+            assert!(
+                rows <= 1,
+                "{args:?}: a header at most, no row before the refusal"
+            );
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(stderr.contains(&message), "{args:?}: {stderr}");
         }
@@ -678,7 +685,10 @@ fn a_pipe_of_commands_names_the_original_input() {
     assert!(errors[1].starts_with("<stdin>:3: "), "{errors:?}");
     assert!(errors[2].starts_with("b.txt:3: "), "{errors:?}");
     assert!(errors[3].starts_with("<stdin>:5: "), "{errors:?}");
-    assert!(errors[4].starts_with("d.txt:9223372036854775807: "), "{errors:?}");
+    assert!(
+        errors[4].starts_with("d.txt:9223372036854775807: "),
+        "{errors:?}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("odd.parquet");
     sudoflow()

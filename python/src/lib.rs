@@ -807,7 +807,10 @@ fn replace_repeat(
 /// OSError
 ///     An ``exclude`` file cannot be read (the message names it).
 /// RuntimeError
-///     Some puzzle found no candidate within ``max_tries``.
+///     Some puzzle found no candidate within ``max_tries``: the message
+///     names it, and the exception's ``table`` attribute holds the puzzles
+///     made before it (the rows ``sudoflow generate`` writes before it
+///     exits 1).
 /// KeyboardInterrupt
 ///     Ctrl-C.
 #[pyfunction]
@@ -850,9 +853,11 @@ fn generate(
             if let Ok(s) = v.extract::<String>() {
                 parse_se(&s)
             } else if let Ok((a, b)) = v.extract::<(f64, f64)>() {
-                parse_se(&format!("{a:.1}..{b:.1}"))
+                // Written in full (shortest round trip), so that 2.04 is
+                // refused as the CLI refuses it, not rounded to 2.0.
+                parse_se(&format!("{a}..{b}"))
             } else if let Ok(a) = v.extract::<f64>() {
-                parse_se(&format!("{a:.1}"))
+                parse_se(&format!("{a}"))
             } else {
                 Err("expected a rating, a (min, max) pair or text such as \"7.0..8.0\"".into())
             }
@@ -1014,19 +1019,33 @@ fn generate(
                         .map_err(PyRuntimeError::new_err)?,
                     Err(GiveUp::Stopped) => return Err(run::stopped()),
                     Err(GiveUp::MaxTries(i)) => {
-                        return Err(PyRuntimeError::new_err(format!(
+                        // The rows made before it are kept, as the CLI
+                        // writes them before it exits 1.
+                        let why = format!(
                             "puzzle {i}: none of {max_tries} candidates passed the filters{}; \
-                             loosen clues, wnf_level, guesses or se, or raise max_tries",
-                            if distinct { " and was new" } else { "" }
-                        )))
+                             loosen clues, wnf_level, guesses or se, or raise max_tries (the \
+                             exception's table attribute holds the {} puzzles made before it)",
+                            if distinct { " and was new" } else { "" },
+                            i - 1
+                        );
+                        return Ok((builder.into_table()?, Some(why)));
                     }
                 }
             }
             first = last.saturating_add(1);
         }
-        builder.into_table()
+        Ok((builder.into_table()?, None))
     })?;
-    table::to_pyarrow(py, table)
+    let (table, gave_up) = table;
+    let table = table::to_pyarrow(py, table)?;
+    match gave_up {
+        None => Ok(table),
+        Some(why) => {
+            let err = PyRuntimeError::new_err(why);
+            err.value(py).setattr("table", table)?;
+            Err(err)
+        }
+    }
 }
 
 /// A Sudoku grid: 81 cells, row-major, 0 for a blank.

@@ -183,6 +183,14 @@ impl Files {
                 .map(|p| one(&p?))
                 .collect::<PyResult<_>>()?,
         };
+        // The library reads stdin for no paths (the CLI's default); here an
+        // empty list (a glob that matched nothing) would wait on the
+        // notebook's stdin: stdin is read only when named ("-").
+        if paths.is_empty() {
+            return Err(PyValueError::new_err(
+                "paths: no input files (the list is empty; pass \"-\" to read stdin)",
+            ));
+        }
         let column = column
             .map(|c| {
                 let text = match c.extract::<Int>() {
@@ -379,6 +387,7 @@ where
 ///     one puzzle per line, ``#`` comments and blank lines skipped, CSV
 ///     files whose header names a ``puzzle``, ``quizzes`` or ``quiz`` column
 ///     read by it, pasted grids on 9 lines, gzip and zip read as they are.
+///     ``"-"`` is stdin; an empty list is refused (stdin only when named).
 /// column : str or int, optional
 ///     The CSV column holding the puzzle (``--column``): a header's name or
 ///     a 1-based number.
@@ -428,9 +437,9 @@ where
 /// TypeError
 ///     ``keep`` is not a name or a sequence of names.
 /// ValueError
-///     An option out of range (named); ``keep`` names a column twice, or
-///     one the rows have of their own (``source`` and ``line`` too with
-///     ``source``).
+///     An option out of range (named); ``paths`` is an empty list; ``keep``
+///     names a column twice, or one the rows have of their own (``source``
+///     and ``line`` too with ``source``).
 /// KeyboardInterrupt
 ///     Ctrl-C while waiting for a batch: the run stops.
 #[pyfunction]

@@ -19,14 +19,16 @@ AS_TEXT = (
 
 
 def result_columns(
-    kind: str, input_columns: List[str], column: str, prefix: str
+    kind: str, input_columns: List[str], column: str, prefix: str, any_case: bool = False
 ) -> Tuple[List[Tuple[str, str]], str, str]:
     """The columns to add to a frame whose columns are `input_columns`:
     (result column, output name) pairs, every column of `kind`'s table but
     `index` (the position within one batch, replaced by `row`), and
     `puzzle` when the input column itself is called so (the same puzzle);
     then the names of the `source` and `row` columns. Every added name gets
-    `prefix`.
+    `prefix`. With `any_case` (Spark, whose names are case-insensitive
+    unless spark.sql.caseSensitive is set) an input column named so in
+    another case takes a name too (`Status` takes `status`).
 
     Raises ValueError when `column` is missing or an added name is taken
     by an input column (the input's column would be lost: Dask's assignment
@@ -40,11 +42,14 @@ def result_columns(
             continue
         out.append((name, prefix + name))
     source, row = prefix + "source", prefix + "row"
+    fold = (lambda name: name.casefold()) if any_case else (lambda name: name)
+    taken = {fold(c): c for c in input_columns}
     for new in [new for _, new in out] + [source, row]:
-        if new in input_columns:
+        if fold(new) in taken:
             raise ValueError(
-                f"the column {new!r} that sudoflow adds is taken by an input column: pass "
-                f"prefix= (e.g. prefix='sudoflow_', which every added column gets)"
+                f"the column {new!r} that sudoflow adds is taken by an input column "
+                f"({taken[fold(new)]!r}): pass prefix= (e.g. prefix='sudoflow_', which every "
+                f"added column gets)"
             )
     return out, source, row
 

@@ -76,7 +76,9 @@ def _run(kind: str, df: Any, column: str, prefix: str, threads: Optional[int],
     _check_column(df, column)
     # The options are checked here too (ValueError now, not a failed task).
     KINDS[kind]([], threads=threads, **kwargs)
-    columns, source_name, row_name = result_columns(kind, df.columns, column, prefix)
+    case_sensitive = str(df.sparkSession.conf.get("spark.sql.caseSensitive", "false"))
+    columns, source_name, row_name = result_columns(
+        kind, df.columns, column, prefix, any_case=case_sensitive.lower() != "true")
     empty = empty_table(kind)
     # The input's columns under names of our own, read by position: Spark's
     # mapInArrow cannot resolve a column whose name holds a dot, and

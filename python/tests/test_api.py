@@ -307,6 +307,39 @@ def test_generate_rejects_bad_options():
         sudoflow.generate(1, seed=1, se=0.5)
 
 
+def test_generate_refuses_a_rating_the_cli_refuses_and_keeps_rows_made(cli):
+    """Found by probing: se=(2.04, 2.04) was rounded to 2.0 and gave puzzles
+    outside the range asked for (the CLI refuses two decimals); and a puzzle
+    that ran out of max_tries lost the rows made before it, which the CLI
+    writes before it exits 1."""
+    for se in [(2.04, 2.04), 1.96, (1.5, 1.45)]:
+        with pytest.raises(ValueError, match="ratings have one decimal"):
+            sudoflow.generate(1, seed=3, se=se)
+    assert pa.table(sudoflow.generate(1, seed=3, se=(2.0, 2.0)))["er"].to_pylist() == [2.0]
+    import subprocess
+
+    args = ["-n", "8", "--seed", "1", "--clues", "22..23", "--max-tries", "15"]
+    run = subprocess.run([cli.exe, "generate", "-q", *args], capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 1
+    want = csv_rows(run.stdout)
+    assert 1 <= len(want) < 8, run.stderr
+    with pytest.raises(RuntimeError, match=f"puzzle {len(want) + 1}: none of 15") as e:
+        sudoflow.generate(8, seed=1, clues=(22, 23), max_tries=15, threads=2)
+    made = pa.table(e.value.table)
+    assert made.column("puzzle").to_pylist() == [r["puzzle"] for r in want]
+    assert made.column("seed").to_pylist() == [int(r["seed"]) for r in want]
+
+
+def test_solve_file_refuses_an_empty_list_of_paths():
+    """Found by probing: a glob that matched nothing read the process's
+    stdin (rows named <stdin>), and waited on a notebook's."""
+    for read in [sudoflow.solve_file, sudoflow.rate_file, sudoflow.count_file,
+                 sudoflow.canon_file]:
+        with pytest.raises(ValueError, match="no input files"):
+            read([])
+
+
 def test_solve_file_streams_the_cli_rows(cli, tmp_path):
     lines = puzzles("puzzles2_17_clue", 2500) + [SHORT]
     f = tmp_path / "in.txt"

@@ -114,6 +114,15 @@ def test_spark_input_columns_named_as_added_ones_or_with_a_dot(spark):
         got = sudoflow.spark.solve(df, prefix="s_").collect()
         assert [(r[taken], r.s_status) for r in got] == [("keep", "unique")]
         assert got[0].s_row >= 0 and got[0].s_source == ""
+    # Spark's names are case-insensitive: `Status` or `ROW` takes `status`
+    # and `row` (found by probing: the output had both, and selecting or
+    # writing it failed).
+    for taken, added in [("Status", "status"), ("ROW", "row")]:
+        df = spark.createDataFrame([(easy, "keep")], f"quizzes STRING, {taken} STRING")
+        with pytest.raises(ValueError, match=f"'{added}' that sudoflow adds is taken.*'{taken}'"):
+            sudoflow.spark.count(df, column="quizzes")
+        got = sudoflow.spark.count(df, column="quizzes", prefix="c_").collect()
+        assert [(r[taken], r.c_status) for r in got] == [("keep", "unique")]
     df = spark.createDataFrame([(easy, "x"), ("1" * 80, "y")], "`p.q` STRING, `a``b` STRING")
     got = sudoflow.spark.solve(df, column="p.q").orderBy("row").collect()
     assert [(r.status, r["a`b"]) for r in got] == [("unique", "x"), ("invalid", "y")]

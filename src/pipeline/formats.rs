@@ -32,7 +32,11 @@ pub(crate) fn header_column<'a>(
     let found = if exact.is_empty() {
         names
             .enumerate()
-            .filter(|(_, name)| PUZZLE_COLUMN_NAMES.iter().any(|w| name.eq_ignore_ascii_case(w)))
+            .filter(|(_, name)| {
+                PUZZLE_COLUMN_NAMES
+                    .iter()
+                    .any(|w| name.eq_ignore_ascii_case(w))
+            })
             .map(|(k, _)| k)
             .take(2)
             .collect()
@@ -190,7 +194,8 @@ mod tests {
         // line end in the last.
         let header =
             |fields: &[&'static str]| fields.iter().map(|f| f.as_bytes()).collect::<Vec<_>>();
-        let column = |fields: &[&'static str]| header_column(header(fields).into_iter()).ok().flatten();
+        let column =
+            |fields: &[&'static str]| header_column(header(fields).into_iter()).ok().flatten();
         assert_eq!(column(&["quizzes", "solutions\r"]), Some(0));
         assert_eq!(column(&["Puzzle"]), Some(0));
         assert_eq!(column(&["index", "puzzle", "status"]), Some(1));

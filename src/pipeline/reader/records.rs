@@ -632,7 +632,11 @@ impl<'a> Origin<'a> {
     /// most `i64::MAX`, what every output's `line` column holds: Parquet's is
     /// an int64).
     fn of_fields(source: &'a str, line: &str) -> Option<Origin<'a>> {
-        let line = line.trim().parse().ok().filter(|&n: &u64| n > 0 && i64::try_from(n).is_ok())?;
+        let line = line
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n: &u64| n > 0 && i64::try_from(n).is_ok())?;
         let source = source.trim();
         (!source.is_empty()).then_some(Origin { source, line })
     }
