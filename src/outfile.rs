@@ -329,11 +329,15 @@ impl Beside {
         let name = path
             .file_name()
             .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        // As any new file: rw for whom the umask lets (tempfile's own
+        // default is 0600), then the mode of the file it replaces.
         let mut file = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".partial")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
             .tempfile_in(dir)
             .with_context(|| format!("cannot create a file beside {}", path.display()))?;
+        keep_mode(file.as_file(), path);
         file.write_all(bytes)
             .and_then(|()| file.as_file().sync_all())
             .with_context(|| format!("cannot write {}", file.path().display()))?;
@@ -354,6 +358,18 @@ impl Beside {
             .map(drop)
             .map_err(|e| anyhow::Error::new(e.error))
             .with_context(|| format!("cannot replace {}", path.display()))
+    }
+}
+
+/// Gives `file`, written to replace `path`, the mode of the file at `path`
+/// if there is one (a book or a CSV made 0640 stays so); a file not there
+/// keeps the mode it was created with (0666 less the umask). Best effort:
+/// a mode that cannot be set (another owner's file) is left as created.
+pub fn keep_mode(file: &File, path: &Path) {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_file() {
+            let _ = file.set_permissions(meta.permissions());
+        }
     }
 }
 
@@ -1216,6 +1232,9 @@ impl RunOutput {
         // Locked before anything of it is read: another run may be writing
         // it (and its sidecar) now.
         let locked = open_locked(&partial, &name, !exists)?;
+        if !exists {
+            keep_mode(&locked, path);
+        }
         if exists && !resume {
             if !resumable {
                 bail!(

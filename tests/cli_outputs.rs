@@ -321,6 +321,59 @@ fn a_run_short_of_file_descriptors_leaves_nothing_that_blocks_the_next() {
         .success();
 }
 
+/// The mode of what a run writes: a new book, picture or CSV gets 0666 less
+/// the umask, as any new file; one replaced keeps its file's mode, through
+/// a link too. Found by probing: books and pictures were made 0600 (the
+/// temporary file's mode), and a 0644 book replaced became 0600.
+#[test]
+fn outputs_get_the_umasks_mode_or_keep_the_replaced_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, format!("{EASY}\n{INKALA}\n")).unwrap();
+    let run = |umask: &str, args: &str| {
+        let line = format!("umask {umask}; exec {} {args}", bin().display());
+        let out = std::process::Command::new("sh")
+            .args(["-c", &line])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let commands = [
+        ("book.pdf", "print -q in.txt -o book.pdf"),
+        ("page.html", "explain -q in.txt --format html -o page.html"),
+        ("rows.csv", "count -q in.txt -o rows.csv"),
+    ];
+    for (file, args) in commands {
+        let path = dir.path().join(file);
+        run("002", args);
+        assert_eq!(mode(&path), 0o664, "{file}, new, umask 002");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        run("022", args);
+        assert_eq!(mode(&path), 0o640, "{file}, replaced");
+        // Through a link: the file it leads to keeps its mode.
+        let link = dir.path().join(format!("link-{file}"));
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        run("077", &args.replace(file, &format!("link-{file}")));
+        assert_eq!(mode(&path), 0o640, "{file}, replaced through a link");
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    let pictures = dir.path().join("pictures");
+    run("022", "explain -q in.txt --format svg -o pictures/");
+    for picture in std::fs::read_dir(&pictures).unwrap() {
+        assert_eq!(mode(&picture.unwrap().path()), 0o644);
+    }
+}
+
 /// `--resume` with no partial file starts the run, for Parquet too (a job
 /// script can always pass it). Before, a Parquet run refused it.
 #[test]
