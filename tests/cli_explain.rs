@@ -469,19 +469,67 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
     // In JSON Lines the row says it, as for a file.
     let row = stdout_of(sudoflow().args(["explain", MULTIPLE, "--format", "jsonl"]));
     assert_eq!(values(&row)[0]["status"], "multiple");
+    // An argument that is not a puzzle is a record as in a file (found by
+    // probing: it ended the run before any puzzle, exit 2, where -p and
+    // files give it its row): said on stderr with the others explained,
+    // exit 1; in JSON Lines its row.
     sudoflow()
         .args(["explain", "123"])
         .assert()
-        .code(2)
-        .stderr(predicates::str::contains("wrong length"));
+        .code(1)
+        .stderr(predicates::str::contains("argument 1: wrong length"));
+    let clash = "11...............................................................................";
     sudoflow()
-        .args([
-            "explain",
-            "11...............................................................................",
-        ])
+        .args(["explain", clash])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("not valid"));
+    let out = sudoflow()
+        .args(["explain", p1, "123", clash, p1])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{text}\n{text}")
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("puzzle 2: ") && stderr.contains("puzzle 3: "),
+        "{stderr}"
+    );
+    let rows = values(&stdout_of(
+        sudoflow().args(["explain", p1, "123", clash, "--format", "jsonl"]),
+    ));
+    let statuses: Vec<&str> = rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["rated", "invalid", "invalid"]);
+    assert_eq!(
+        rows[1]["error"],
+        "argument 2: wrong length: expected 81 cells, found 3"
+    );
+    // Pasted cells and a grid on 9 lines, as -p takes them.
+    let pasted: String = p1.chars().flat_map(|c| [c, ' ']).collect();
+    let lines: String = p1
+        .as_bytes()
+        .chunks(9)
+        .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+        .collect();
+    for arg in [&pasted, &lines] {
+        assert_eq!(
+            stdout_of(sudoflow().args(["explain", arg])),
+            text,
+            "{arg:?}"
+        );
+    }
+    sudoflow()
+        .args(["explain", p1, "no-such-file.txt"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("not valid"));
+        .stderr(predicates::str::contains(
+            "\"no-such-file.txt\" is neither a puzzle (its cells are 1-9 and . 0 _ - * x X) \
+             nor a file there is",
+        ));
     sudoflow()
         .args(["explain", "no-such-file.txt"])
         .assert()
@@ -656,7 +704,7 @@ fn a_solved_grid_has_a_null_technique_in_json_and_jsonl() {
 }
 
 /// The exit codes the help gives: a puzzle given as an argument that
-/// cannot be explained exits 1 (2 if it cannot be read); `-p`'s puzzle is
+/// cannot be explained or read exits 1; `-p`'s puzzle is
 /// a record with its row, as in `rate -p`, and the run exits 0. The help
 /// said "puzzles on the command line" for the first kind only, though
 /// `-p` is on the command line too (found by probing).
@@ -675,7 +723,7 @@ fn exit_codes_of_argument_puzzles_and_of_p_are_the_helps() {
         )
     };
     assert_eq!(run(&[&empty]).0, Some(1));
-    assert_eq!(run(&["12345....1"]).0, Some(2));
+    assert_eq!(run(&["12345....1"]).0, Some(1));
     let (code, text) = run(&["-p", &empty]);
     assert_eq!(code, Some(0));
     assert!(text.contains("status   multiple: "), "{text}");

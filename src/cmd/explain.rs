@@ -12,7 +12,6 @@
 
 use crate::canon::SharedClasses;
 use crate::exit;
-use crate::grid::Grid;
 use crate::opts;
 use crate::outfile::{RunOutput, RunSpec};
 use crate::output::CsvSink;
@@ -103,9 +102,9 @@ COL,... the input's columns COL,... come first, with --source source and line la
 a line each before the puzzle's). Statuses are rate's: rated; multiple; unsolvable; timeout (error says after how many steps); invalid (error \
 names source:line); error (a bug).
 
-Exit codes, puzzles given as arguments: 0 explained; 1 a puzzle has no solution or more than \
-one, or its budget ran out (in text and json; jsonl writes its row); 2 a puzzle cannot be \
-read. Files, stdin and -p (a record with its row, as in `rate -p`): as rate's (0 the run \
+Exit codes, puzzles given as arguments: 0 explained; 1 a puzzle is not one (invalid, said \
+why), has no solution or more than one, or its budget ran out (in text and json, the others \
+explained; jsonl writes its row). Files, stdin and -p (a record with its row, as in `rate -p`): as rate's (0 the run \
 completed, whatever the statuses; 1 --strict and an invalid record; 2 usage or I/O error; 3 \
 an internal error; 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT, see --resume).
 
@@ -193,6 +192,22 @@ fn is_puzzle(arg: &Path) -> bool {
     first_field(&text)
         .chars()
         .all(|c| c.is_ascii_digit() || ".-_*xX".contains(c))
+}
+
+/// The records of a puzzle given on the command line (`-p`, or an
+/// argument), read as `-p` reads it ([`reader::for_each_text_item`]): one
+/// line, a pasted grid, 729 candidates; an invalid record says why.
+///
+/// Errors: none in practice (text is read from memory).
+fn text_records(text: &str) -> anyhow::Result<Vec<Record>> {
+    let mut records = Vec::new();
+    crate::pipeline::reader::for_each_text_item(text, &[], |item| {
+        if let crate::pipeline::reader::Item::Record(record) = item {
+            records.push(record);
+        }
+        std::ops::ControlFlow::Continue(())
+    })?;
+    Ok(records)
 }
 
 /// The puzzle field of an argument.
@@ -290,6 +305,15 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             bail!("{option} maps rows to their records: --format svg and html draw one puzzle");
         }
         return pictures::run(&args, &puzzles, format == Format::Svg, limits);
+    }
+    if let Some(missing) = files
+        .iter()
+        .find(|f| !puzzles.is_empty() && f.as_os_str() != "-" && !f.exists())
+    {
+        bail!(
+            "{:?} is neither a puzzle (its cells are 1-9 and . 0 _ - * x X) nor a file there is",
+            missing.display().to_string()
+        );
     }
     if !puzzles.is_empty() && !files.is_empty() {
         bail!(
@@ -403,10 +427,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     )
 }
 
-/// Explains the puzzles given on the command line, in order: every one is
-/// read first (exit 2 if one cannot be), then explained and written. In
-/// text and json, a puzzle that cannot be explained is said on stderr
-/// (exit 1 at the end); jsonl writes its row.
+/// Explains the puzzles given on the command line, in order, each read as
+/// `-p` reads its puzzle. In text and json, a puzzle that is not one or
+/// cannot be explained is said on stderr (exit 1 at the end); jsonl writes
+/// its row.
 fn run_puzzles(
     args: &ExplainArgs,
     puzzles: &[&PathBuf],
@@ -417,25 +441,25 @@ fn run_puzzles(
     if args.output.resume {
         bail!("--resume continues a run over files: puzzles on the command line are not resumed");
     }
+    // Each argument read as -p reads its puzzle (pasted cells, a grid on 9
+    // lines); one that is not a puzzle is a record too, said like one that
+    // cannot be explained (its row in jsonl).
     let source: Arc<str> = Arc::from("argument");
     let mut records = Vec::with_capacity(puzzles.len());
     for (i, arg) in puzzles.iter().enumerate() {
-        let text = arg.to_string_lossy();
-        let field = first_field(&text);
-        let grid =
-            Grid::parse(field).with_context(|| format!("cannot read the puzzle {field:?}"))?;
-        if let Err(clash) = grid.check_givens() {
-            bail!("the puzzle {field:?} is not valid: {clash}");
+        for mut record in text_records(&arg.to_string_lossy())? {
+            record.index = records.len() as u64 + 1;
+            record.source = Arc::clone(&source);
+            record.line = i as u64 + 1;
+            if let Err(e) = &mut record.grid {
+                // Named as the argument it is, not as -p's `<puzzle>:1`.
+                if let Some(rest) = e.strip_prefix(crate::pipeline::reader::TEXT_NAME) {
+                    let why = rest.split_once(": ").map_or(rest, |(_, why)| why);
+                    *e = format!("argument {}: {why}", i + 1);
+                }
+            }
+            records.push(record);
         }
-        records.push(Record {
-            index: i as u64 + 1,
-            source: Arc::clone(&source),
-            line: i as u64 + 1,
-            raw: String::new(),
-            grid: Ok(grid),
-            pencilmarks: None,
-            kept: Vec::new(),
-        });
     }
     let rows_format = if format == Format::Jsonl {
         crate::output::Format::Jsonl
@@ -527,17 +551,23 @@ mod pictures {
     /// The one puzzle: the argument, or the first record of the inputs.
     fn puzzle(args: &ExplainArgs, puzzles: &[&PathBuf]) -> anyhow::Result<Grid> {
         // -p PUZZLE (clap refuses it beside inputs).
+        // Read as -p reads it (pasted cells, a grid on 9 lines).
+        let one = |text: &str| -> anyhow::Result<Grid> {
+            let records = super::text_records(text)?;
+            let record = records
+                .into_iter()
+                .next()
+                .with_context(|| format!("cannot read the puzzle {text:?}: it holds none"))?;
+            record.grid.map_err(|e| {
+                let why = e.split_once(": ").map_or(e.as_str(), |(_, why)| why);
+                anyhow::anyhow!("cannot read the puzzle {:?}: {why}", first_field(text))
+            })
+        };
         if let Some(text) = &args.input.puzzle {
-            return Grid::parse(first_field(text))
-                .with_context(|| format!("cannot read the puzzle {text:?}"));
+            return one(text);
         }
         match puzzles {
-            [one] => {
-                let text = one.to_string_lossy();
-                let field = first_field(&text);
-                return Grid::parse(field)
-                    .with_context(|| format!("cannot read the puzzle {field:?}"));
-            }
+            [one_text] => return one(&one_text.to_string_lossy()),
             [_, _, ..] => bail!(
                 "--format svg and html draw one puzzle: give one (or a file, whose first \
                  record is drawn)"
