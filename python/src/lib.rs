@@ -601,7 +601,8 @@ fn canon(
 /// ----------
 /// puzzle : str
 ///     One puzzle, read as one line of a file (81 cells, text after a
-///     separator ignored, pasted cells).
+///     separator ignored, pasted cells, or 729 characters giving its
+///     candidates, as ``explain -p`` takes them).
 /// time_budget : float, optional
 ///     The budget in seconds of reference work (default 10), counted as
 ///     :func:`rate` counts it (``--time-budget``).
@@ -643,10 +644,19 @@ fn explain(
     wall_limit: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
-    let grid = one_grid(puzzle)?;
-    let explained = watched(py, &mut Progress::new(py, None, None, "")?, |_| {
-        Ok(sudoflow::rows::explain::explain_grid(&grid, limits))
-    })?;
+    // A puzzle given by its candidates (729 characters) too, as `explain -p`.
+    let record = item_record(1, &Arc::from(input::SOURCE), puzzle.as_bytes());
+    let explained = match record.pencilmarks {
+        Some(_) => watched(py, &mut Progress::new(py, None, None, "")?, |_| {
+            Ok(sudoflow::rows::explain::explain_one(&record, limits))
+        })?,
+        None => {
+            let grid = one_grid(puzzle)?;
+            watched(py, &mut Progress::new(py, None, None, "")?, |_| {
+                Ok(sudoflow::rows::explain::explain_grid(&grid, limits))
+            })?
+        }
+    };
     let row = explained.map_err(|e| match e {
         Unexplained::Timeout { .. } => PyTimeoutError::new_err(e.to_string()),
         Unexplained::Error(_) => PyRuntimeError::new_err(e.to_string()),

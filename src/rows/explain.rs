@@ -387,8 +387,17 @@ pub fn explain_grid(
         pencilmarks: None,
         kept: Vec::new(),
     };
-    let row = explain_record(&mut RateState::explaining(limits), &record);
-    match row.unexplained(&record) {
+    explain_one(&record, limits)
+}
+
+/// `record` (a grid, or a puzzle given by its candidates: `-p` with 729
+/// characters) explained as [`explain_grid`] explains a grid.
+///
+/// Errors: see [`Unexplained`] (an invalid record is [`Unexplained::Clash`]
+/// with its error).
+pub fn explain_one(record: &Record, limits: RateLimits) -> Result<ExplainRow, Unexplained> {
+    let row = explain_record(&mut RateState::explaining(limits), record);
+    match row.unexplained(record) {
         None => Ok(row),
         Some(why) => Err(why),
     }
