@@ -31,7 +31,7 @@ use pyo3::types::PyString;
 use rand::RngCore;
 use run::{for_each_chunk, watched, Progress, Watch};
 use std::sync::Arc;
-use sudoflow::canon::{Canonicalizer, Classes};
+use sudoflow::canon::{Canonicalizer, Classes, SharedClasses};
 use sudoflow::counting::solutions::CountOptions;
 use sudoflow::generator::{seed_stream, GenerateOptions, Generated, Generator};
 use sudoflow::grid::Grid;
@@ -44,6 +44,7 @@ use sudoflow::rows::count::{count_one, COUNT_HEADER};
 use sudoflow::rows::explain::Unexplained;
 use sudoflow::rows::rate::{rate_record, RateLimits, RateState, DEFAULT_BUDGET, RATE_HEADER};
 use sudoflow::rows::solve::{se_columns, solve_record};
+use sudoflow::rows::{classify, RecordClasses};
 use sudoflow::solver::{SolveOptions, Solver};
 use table::{Builder, CanonOut, GeneratedRow, Row, SolveOut};
 
@@ -140,10 +141,12 @@ impl sudoflow::pipeline::FromPanic for SolveOut {
 
 /// `work` on every record of `puzzles` (watched, see [`run::watched`]), the
 /// rows under `header` as a pyarrow table in input order.
+#[allow(clippy::too_many_arguments)]
 fn batch_table<S, T: Row + Send>(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     threads: usize,
+    distinct: bool,
     progress: Option<&Bound<'_, PyAny>>,
     header: &[&str],
     make_state: impl Fn() -> S + Sync + Send,
@@ -154,12 +157,21 @@ fn batch_table<S, T: Row + Send>(
     let table = watched(py, &mut progress, |watch| {
         let (records, names) = records.into_records();
         let mut builder = Builder::new(header, table::BATCH_ROWS);
-        for_each_chunk(&records, threads, watch, make_state, work, |rows| {
-            rows.iter().try_for_each(|row| {
-                builder
-                    .push(row, names.as_ref())
-                    .map_err(PyRuntimeError::new_err)
-            })
+        // `distinct` (--distinct): the first item of each class is worked
+        // on and gets a row, as the CLI's pipeline does it.
+        let classes = distinct.then(SharedClasses::new);
+        let classes = classes.as_ref();
+        let state = || (make_state(), RecordClasses::default());
+        let work =
+            |(s, canon): &mut (S, RecordClasses), r: &Record| classify(classes, canon, s, r, &work);
+        for_each_chunk(&records, threads, watch, state, work, |rows| {
+            rows.iter()
+                .filter_map(|carried| carried.written(classes))
+                .try_for_each(|row| {
+                    builder
+                        .push(row, names.as_ref())
+                        .map_err(PyRuntimeError::new_err)
+                })
         })?;
         builder.into_table()
     })?;
@@ -203,7 +215,11 @@ fn batch_table<S, T: Row + Send>(
 ///     (``--se-wall-limit``; the rows then depend on the machine's load).
 /// blank : str, default "."
 ///     The character blanks are written as in the ``puzzle`` column: ``.``,
-///     ``0``, ``_``, ``-``, ``*`` or ``x`` (``--blank``).
+///     ``0``, ``_``, ``-``, ``*``, ``x`` or ``X`` (``--blank``).
+/// distinct : bool, default False
+///     Only the first item of each class of equivalent puzzles (same minlex
+///     form, as :func:`canon` finds it) is worked on and gets a row;
+///     ``index`` keeps its place (``--distinct``).
 /// threads : int, optional
 ///     Worker threads (default: every core); the table is the same for any.
 /// progress : bool or callable, optional
@@ -238,7 +254,8 @@ fn batch_table<S, T: Row + Send>(
 ///     other threads meanwhile stop too and raise ``KeyboardInterrupt``.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, limit = 2, prune = "basic", no_guess = false, se = false,
-    se_budget = None, se_wall_limit = None, blank = ".", threads = None, progress = None))]
+    se_budget = None, se_wall_limit = None, blank = ".", distinct = false, threads = None,
+    progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -250,6 +267,7 @@ fn solve(
     se_budget: Option<f64>,
     se_wall_limit: Option<f64>,
     blank: &str,
+    distinct: bool,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -259,6 +277,7 @@ fn solve(
         py,
         puzzles,
         threads,
+        distinct,
         progress,
         &spec.header(),
         || spec.state(),
@@ -329,6 +348,10 @@ pub(crate) fn rate_limits(
 /// blank : str, default "."
 ///     The character blanks are written as in the ``puzzle`` column, as
 ///     :func:`solve` (``--blank``).
+/// distinct : bool, default False
+///     Only the first item of each class of equivalent puzzles (same minlex
+///     form, as :func:`canon` finds it) is worked on and gets a row;
+///     ``index`` keeps its place (``--distinct``).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -348,7 +371,7 @@ pub(crate) fn rate_limits(
 ///     As for :func:`solve`.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, limit = None, time_budget = None, wall_limit = None,
-    blank = ".", threads = None, progress = None, max = None))]
+    blank = ".", distinct = false, threads = None, progress = None, max = None))]
 #[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
@@ -357,6 +380,7 @@ fn count(
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
     blank: &str,
+    distinct: bool,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
     max: Option<Int>,
@@ -369,6 +393,7 @@ fn count(
         py,
         puzzles,
         threads,
+        distinct,
         progress,
         &COUNT_HEADER,
         || Solver::new(solve_opts),
@@ -441,6 +466,10 @@ pub(crate) fn canon_row(
 /// blank : str, default "."
 ///     The character blanks are written as in the ``puzzle`` column, as
 ///     :func:`solve` (``--blank``).
+/// distinct : bool, default False
+///     Only the first item of each class of equivalent puzzles (same minlex
+///     form, as :func:`canon` finds it) is worked on and gets a row;
+///     ``index`` keeps its place (``--distinct``).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -461,7 +490,7 @@ pub(crate) fn canon_row(
 ///     As for :func:`solve`.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, time_budget = None, wall_limit = None, blank = ".",
-    threads = None, progress = None))]
+    distinct = false, threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn rate(
     py: Python<'_>,
@@ -469,6 +498,7 @@ fn rate(
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
     blank: &str,
+    distinct: bool,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -479,6 +509,7 @@ fn rate(
         py,
         puzzles,
         threads,
+        distinct,
         progress,
         &RATE_HEADER,
         || RateState::new(limits),

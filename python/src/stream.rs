@@ -21,11 +21,12 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
+use sudoflow::canon::SharedClasses;
 use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
 use sudoflow::rows::canon::{CanonState, CANON_HEADER};
 use sudoflow::rows::count::COUNT_HEADER;
 use sudoflow::rows::rate::{RateState, RATE_HEADER};
-use sudoflow::rows::{Carried, Carry};
+use sudoflow::rows::{classify, Carried, Carry, RecordClasses};
 use sudoflow::solver::Solver;
 
 /// How the pipeline thread's run ended, set before it drops its sender.
@@ -146,6 +147,9 @@ struct Files {
     /// `keep=` and `source=`: what each record carries into its row.
     carry: Arc<Carry>,
     batch_rows: usize,
+    /// `distinct=` (`--distinct`): only the first record of each class of
+    /// equivalent puzzles is worked on and gets a row.
+    distinct: bool,
 }
 
 impl Files {
@@ -229,6 +233,7 @@ impl Files {
                 progress: None,
             },
             carry: Arc::new(carry),
+            distinct: false,
             batch_rows: args::natural("batch_rows", batch_rows, 1)?
                 .try_into()
                 .unwrap_or(usize::MAX),
@@ -267,6 +272,8 @@ where
     });
     let (tx, rx) = bounded::<RecordBatch>(2);
     let theirs = Arc::clone(&shared);
+    // --distinct: the classes claimed, first by input order ([`classify`]).
+    let classes = files.distinct.then(SharedClasses::new);
     std::thread::Builder::new()
         .name("sudoflow-file".into())
         .spawn(move || {
@@ -285,15 +292,16 @@ where
                 }
             };
             let mut builder = new_builder(files.batch_rows);
+            let classes = classes.as_ref();
             let run = pipeline::run(
                 &files.opts,
-                make_state,
+                || (make_state(), RecordClasses::default()),
                 // Once stopped, the records still queued cost nothing.
-                |s, r| {
+                |(s, canon): &mut (S, RecordClasses), r| {
                     if watch.stopped() {
                         Carried::from_panic(r, "stopped")
                     } else {
-                        Carried::of(r, None, Some(work(s, r)))
+                        classify(classes, canon, s, r, &work)
                     }
                 },
                 |carried: Carried<T>| {
@@ -301,6 +309,8 @@ where
                         anyhow::bail!("stopped");
                     }
                     watch.add(1);
+                    // A repeat (`distinct`): no row.
+                    let repeat = carried.written(classes).is_none() && carried.row.is_some();
                     let Carried {
                         row,
                         index,
@@ -309,7 +319,7 @@ where
                         source,
                         line,
                     } = carried;
-                    if let Some(row) = row.and_then(&mut out) {
+                    if let Some(row) = row.filter(|_| !repeat).and_then(&mut out) {
                         let carried = Carried {
                             row: None,
                             index,
@@ -401,6 +411,10 @@ where
 ///     from 1) naming where each record was read, as ``--source``; a CSV
 ///     with ``source`` and ``line`` columns (``--source`` output) names its
 ///     records by them.
+/// distinct : bool, default False
+///     Only the first record of each class of equivalent puzzles (same
+///     minlex form, as :func:`canon_file` finds it) is worked on and gets a
+///     row; ``index`` keeps its place (``--distinct``).
 /// limit : int, default 2
 ///     Count solutions up to this many, as :func:`solve`.
 /// prune : str, default "basic"
@@ -443,7 +457,7 @@ where
 /// KeyboardInterrupt
 ///     Ctrl-C while waiting for a batch: the run stops.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, keep = None, source = false, limit = 2, prune = "basic", no_guess = false,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = 2, prune = "basic", no_guess = false,
     se = false, se_budget = None, se_wall_limit = None, blank = ".", threads = None,
     batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
@@ -453,6 +467,7 @@ pub fn solve_file(
     column: Option<&Bound<'_, PyAny>>,
     keep: Option<&Bound<'_, PyAny>>,
     source: bool,
+    distinct: bool,
     limit: Int,
     prune: &str,
     no_guess: bool,
@@ -465,7 +480,7 @@ pub fn solve_file(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let spec = SolveSpec::new(limit, prune, no_guess, se, se_budget, se_wall_limit, blank)?;
-    let files = Files::new(
+    let mut files = Files::new(
         paths,
         column,
         keep,
@@ -474,6 +489,7 @@ pub fn solve_file(
         threads,
         batch_rows,
     )?;
+    files.distinct = distinct;
     start(
         py,
         files,
@@ -503,6 +519,10 @@ pub fn solve_file(
 ///     from 1) naming where each record was read, as ``--source``; a CSV
 ///     with ``source`` and ``line`` columns (``--source`` output) names its
 ///     records by them.
+/// distinct : bool, default False
+///     Only the first record of each class of equivalent puzzles (same
+///     minlex form, as :func:`canon_file` finds it) is worked on and gets a
+///     row; ``index`` keeps its place (``--distinct``).
 /// limit : int, optional
 ///     Stop a puzzle at its limit-th solution (status ``capped``), as
 ///     :func:`count` (``max``: the old spelling).
@@ -529,7 +549,7 @@ pub fn solve_file(
 /// OSError, TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, keep = None, source = false, limit = None, time_budget = None,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = None, time_budget = None,
     wall_limit = None, blank = ".", threads = None, batch_rows = 65536, progress = None,
     max = None))]
 #[allow(clippy::too_many_arguments)]
@@ -539,6 +559,7 @@ pub fn count_file(
     column: Option<&Bound<'_, PyAny>>,
     keep: Option<&Bound<'_, PyAny>>,
     source: bool,
+    distinct: bool,
     limit: Option<Int>,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
@@ -551,7 +572,7 @@ pub fn count_file(
     let opts = count_options(limit, max, time_budget, wall_limit)?;
     let blank = args::blank(blank)?;
     let solve_opts = opts.solve_options();
-    let files = Files::new(
+    let mut files = Files::new(
         paths,
         column,
         keep,
@@ -560,6 +581,7 @@ pub fn count_file(
         threads,
         batch_rows,
     )?;
+    files.distinct = distinct;
     start(
         py,
         files,
@@ -589,6 +611,10 @@ pub fn count_file(
 ///     from 1) naming where each record was read, as ``--source``; a CSV
 ///     with ``source`` and ``line`` columns (``--source`` output) names its
 ///     records by them.
+/// distinct : bool, default False
+///     Only the first record of each class of equivalent puzzles (same
+///     minlex form, as :func:`canon_file` finds it) is worked on and gets a
+///     row; ``index`` keeps its place (``--distinct``).
 /// time_budget : float, optional
 ///     The budget per puzzle, seconds of reference work (default 10), as :func:`rate`.
 /// wall_limit : float, optional
@@ -612,7 +638,7 @@ pub fn count_file(
 /// OSError, TypeError, ValueError, KeyboardInterrupt
 ///     As for :func:`solve_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, keep = None, source = false, time_budget = None, wall_limit = None,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, time_budget = None, wall_limit = None,
     blank = ".", threads = None, batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
@@ -621,6 +647,7 @@ pub fn rate_file(
     column: Option<&Bound<'_, PyAny>>,
     keep: Option<&Bound<'_, PyAny>>,
     source: bool,
+    distinct: bool,
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
     blank: &str,
@@ -630,7 +657,7 @@ pub fn rate_file(
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
     let blank = args::blank(blank)?;
-    let files = Files::new(
+    let mut files = Files::new(
         paths,
         column,
         keep,
@@ -639,6 +666,7 @@ pub fn rate_file(
         threads,
         batch_rows,
     )?;
+    files.distinct = distinct;
     start(
         py,
         files,

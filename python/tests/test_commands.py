@@ -49,6 +49,28 @@ def test_canon_rows_equal_the_cli(cli, tmp_path):
     assert t.num_rows < len(lines)  # the transposed P17 and P17 again are dropped
 
 
+@pytest.mark.parametrize("fn,streamed,command", [
+    (sudoflow.solve, sudoflow.solve_file, "solve"),
+    (sudoflow.rate, sudoflow.rate_file, "rate"),
+    (sudoflow.count, sudoflow.count_file, "count"),
+])
+def test_distinct_is_the_clis(cli, tmp_path, fn, streamed, command):
+    """--distinct on solve, rate and count had no Python spelling (found by
+    probing): the first item of each class gets a row, its index kept;
+    repeats (P17 transposed, P17 again) none; invalid items always one."""
+    lines = mixed(12)
+    f = write(tmp_path, lines)
+    want = cli(command, "-q", "--distinct", f)
+    for threads in (1, 2):
+        got = fn(lines, distinct=True, threads=threads)
+        assert_same_as_cli(got, want)
+        assert_same_as_cli(streamed(f, distinct=True, batch_rows=5, threads=threads).read_all(),
+                           want)
+    indices = pa.table(fn(lines, distinct=True))["index"].to_pylist()
+    assert len(indices) == len(lines) - 2 and len(lines) not in indices
+    assert pa.table(fn(lines)).num_rows == len(lines)
+
+
 def test_explain_is_the_cli_json(cli):
     for p in [FORCING, P17, FORCING + " ED=7.1/1.2/1.2"]:
         got = sudoflow.explain(p)
