@@ -59,9 +59,12 @@ pub fn seconds(secs: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
             .ok()
             .filter(|d| !d.is_zero())
             .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "{name} must be a positive number of seconds, not {s}"
-                ))
+                PyValueError::new_err(if s > 0.0 {
+                    // As the CLI says it (1e20, inf).
+                    format!("{name} is too long a duration: the longest is about 584 billion years")
+                } else {
+                    format!("{name} must be a positive number of seconds, not {s}")
+                })
             })
     })
     .transpose()

@@ -1174,7 +1174,7 @@ fn unique_solution(grid: &Grid) -> Option<Grid> {
 ///     found, a bad character and its position).
 #[pyfunction]
 fn parse(text: &str) -> PyResult<PyGrid> {
-    Grid::parse(text.trim())
+    Grid::parse(text.trim_ascii())
         .map(PyGrid)
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -1185,7 +1185,7 @@ fn is_valid(puzzle: &Bound<'_, PyString>) -> bool {
     // A str UTF-8 cannot encode (lone surrogates) is no puzzle.
     puzzle
         .to_cow()
-        .is_ok_and(|p| Grid::parse(p.trim()).is_ok_and(|g| g.check_givens().is_ok()))
+        .is_ok_and(|p| Grid::parse(p.trim_ascii()).is_ok_and(|g| g.check_givens().is_ok()))
 }
 
 /// The solution of a puzzle with exactly one, as 81 digits, else None.
@@ -1206,7 +1206,8 @@ fn is_valid(puzzle: &Bound<'_, PyString>) -> bool {
 ///     The text is not a puzzle, or its givens clash.
 #[pyfunction]
 fn solution(py: Python<'_>, puzzle: &str) -> PyResult<Option<String>> {
-    let grid = Grid::parse(puzzle.trim()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let grid =
+        Grid::parse(puzzle.trim_ascii()).map_err(|e| PyValueError::new_err(e.to_string()))?;
     grid.check_givens()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(py.detach(|| unique_solution(&grid)).map(|g| g.to_line()))

@@ -331,6 +331,22 @@ def test_generate_refuses_a_rating_the_cli_refuses_and_keeps_rows_made(cli):
     assert made.column("seed").to_pylist() == [int(r["seed"]) for r in want]
 
 
+def test_parse_takes_the_blanks_the_reader_takes_and_budgets_too_long_are_said_so():
+    """Found by probing: parse, is_valid and solution took a puzzle after a
+    Unicode blank (U+3000) that solve and the CLI read as invalid; and a
+    budget past what a duration holds was called "not positive"."""
+    for text in ["\u3000" + P17, P17 + "\u00a0"]:
+        assert not sudoflow.is_valid(text)
+        assert pa.table(sudoflow.solve([text]))["status"].to_pylist() == ["invalid"]
+        for fn in (sudoflow.parse, sudoflow.solution):
+            with pytest.raises(ValueError, match="wrong length"):
+                fn(text)
+    assert sudoflow.is_valid(" " + P17 + "\r\n")
+    for budget in (1e20, float("inf")):
+        with pytest.raises(ValueError, match="time_budget is too long a duration"):
+            sudoflow.count([P17], time_budget=budget)
+
+
 def test_solve_file_refuses_an_empty_list_of_paths():
     """Found by probing: a glob that matched nothing read the process's
     stdin (rows named <stdin>), and waited on a notebook's."""
