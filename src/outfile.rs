@@ -1579,7 +1579,12 @@ impl RunOutput {
     ///
     /// Errors: any of these steps' (the partial file then stays).
     pub fn commit(mut self, mut sink: CsvSink) -> anyhow::Result<()> {
-        self.sync(&mut sink)?;
+        // The last rows or a Parquet file's footer may not fit (a full
+        // disk): said as a failed run's output (what is left, what to do).
+        if let Err(e) = self.sync(&mut sink) {
+            drop(sink);
+            return Err(self.output_failed(e, true));
+        }
         drop(sink);
         if let Some(f) = &self.file {
             std::fs::rename(&f.partial, &f.path).with_context(|| {
@@ -1633,11 +1638,22 @@ impl RunOutput {
             .is_some_and(|f| f.written.lock().unwrap_or_else(|e| e.into_inner()).failed);
         // The flush mostly fails as the write did (a full disk): then the
         // message is said once, not twice.
+        // A run that cannot be resumed gains nothing from a flush after its
+        // write failed (a Parquet writer would only say its row group was
+        // left open).
         let (error, output_failed) = match self.sync(&mut sink) {
+            _ if write_failed && !self.resumable => (error, true),
             Ok(()) => (error, write_failed),
             Err(e) if format!("{e:#}") == format!("{error:#}") => (error, true),
             Err(e) => (error.context(format!("{e:#}")), true),
         };
+        self.output_failed(error, output_failed)
+    }
+
+    /// `error`, that ended the run, with what its partial file holds and
+    /// what to do, from whether the output failed (a write, the flush) and
+    /// whether the run can be resumed.
+    fn output_failed(&self, error: anyhow::Error, output_failed: bool) -> anyhow::Error {
         let Some(f) = &self.file else {
             return error;
         };
@@ -1651,7 +1667,14 @@ impl RunOutput {
                 f.partial.display(),
                 f.sidecar.display()
             )),
-            (true, false) => error,
+            // Not resumable (Parquet, readable only once its footer is
+            // written): what to do with what is left.
+            (true, false) => error.context(format!(
+                "{} is left incomplete and this run cannot be resumed: delete it and {}, then \
+                 run again once the output can be written",
+                f.partial.display(),
+                f.sidecar.display()
+            )),
             (false, true) => error.context(format!(
                 "the rows written so far are kept in {} (--resume continues the run once \
                  the inputs read again, unchanged)",

@@ -849,6 +849,47 @@ fn a_disk_full_part_way_says_the_output_needs_room_and_resumes() {
     assert!(std::fs::read(&resumed).unwrap() == want);
 }
 
+/// A Parquet run whose disk fills (at its last row group and footer, on
+/// a 64 KiB tmpfs): found by probing, it said the system's error twice
+/// behind "Previous row group writer was not closed", and nothing of the
+/// unreadable partial file. Now the error once, what is left and what to
+/// do; with room, the run after deleting them writes the whole file.
+#[test]
+fn a_parquet_run_on_a_full_disk_says_what_is_left_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let set = datasets::public_path(datasets::SEVENTEEN_CLUE).expect("make datasets");
+    std::fs::copy(set, &input).unwrap();
+    let disk = dir.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let script = "mount -t tmpfs -o size=64k tmpfs \"$2\" || exit 99; \
+                  \"$0\" solve -q -j 1 \"$1\" -o \"$2/o.parquet\"; echo \"full: $?\"; \
+                  mount -o remount,size=8m \"$2\" || exit 99; \
+                  rm \"$2/o.parquet.partial\" \"$2/o.parquet.partial.json\"; \
+                  \"$0\" solve -q -j 1 \"$1\" -o \"$2/o.parquet\"; echo \"room: $?\"; \
+                  ls \"$2\"";
+    let run = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .arg(bin())
+        .arg(&input)
+        .arg(&disk)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stdout}{stderr}");
+    assert_eq!(stdout, "full: 2\nroom: 0\no.parquet\n", "{stderr}");
+    let partial = format!("{}/o.parquet.partial", disk.display());
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "sudoflow: error: {partial} is left incomplete and this run cannot be resumed: \
+             delete it and {partial}.json, then run again once the output can be written: \
+             cannot write {partial}: No space left on device (os error 28)"
+        )
+    );
+}
+
 /// A run that fails before its sidecar is written (a directory in its
 /// place) leaves no partial file behind: found by probing, the empty
 /// `FILE.partial` it left refused both a fresh run (it "holds an

@@ -803,7 +803,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let line = {
         let rejected = tally.rejections();
         format!(
-            "generated {written} puzzles{} in {secs:.2} s ({:.0} puzzles/s, {} threads), {} \
+            "generated {written} puzzles{} in {secs:.2} s ({:.0} puzzles/s, {} thread{}), {} \
              candidates ({:.1}% accepted{}{}), seed {seed}{}",
             if resumed > 0 {
                 format!(
@@ -816,6 +816,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             },
             written as f64 / secs.max(1e-9),
             threads,
+            if threads == 1 { "" } else { "s" },
             tally.tries.load(Relaxed),
             tally.acceptance(),
             if rejected.is_empty() {

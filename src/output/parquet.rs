@@ -58,9 +58,19 @@ impl ParquetSink {
             return Ok(());
         }
         let batch = columns.finish()?;
-        writer
-            .write(&batch)
-            .with_context(|| format!("cannot write {}", self.name))
+        writer.write(&batch).map_err(|e| write_error(&self.name, e))
+    }
+}
+
+/// `e`, from writing the file named `name`, as an error naming it: a write
+/// that failed (a full disk) gives the system's error once (the parquet
+/// crate's `External` wraps it and repeats it as its source).
+fn write_error(name: &str, e: parquet::errors::ParquetError) -> anyhow::Error {
+    match e {
+        parquet::errors::ParquetError::External(inner) => {
+            anyhow::anyhow!("cannot write {name}: {inner}")
+        }
+        e => anyhow::Error::new(e).context(format!("cannot write {name}")),
     }
 }
 
@@ -80,7 +90,7 @@ impl Sink for ParquetSink {
             let out = self.out.take().expect("the header comes first");
             self.writer = Some(
                 ArrowWriter::try_new(out, columns.schema(), Some(props))
-                    .with_context(|| format!("cannot write {}", self.name))?,
+                    .map_err(|e| write_error(&self.name, e))?,
             );
             self.columns = Some(columns);
             return Ok(());
@@ -107,7 +117,7 @@ impl Sink for ParquetSink {
         if let Some(writer) = self.writer.take() {
             let mut out = writer
                 .into_inner()
-                .with_context(|| format!("cannot write {}", self.name))?;
+                .map_err(|e| write_error(&self.name, e))?;
             out.flush()
                 .with_context(|| format!("cannot write {}", self.name))?;
         }
