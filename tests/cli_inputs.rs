@@ -89,6 +89,49 @@ fn utf16_input_is_one_clear_error_and_creates_no_output() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("<stdin> is UTF-16LE text"));
+    // Gzipped, after a good input: refused before any output too (found by
+    // probing: only once reached, leaving a partial file with the first
+    // input's rows that --resume could not continue once mended).
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, format!("{INKALA}\n")).unwrap();
+    let mut utf16 = vec![0xff, 0xfe];
+    for unit in format!("{INKALA}\n").encode_utf16() {
+        utf16.extend(unit.to_le_bytes());
+    }
+    let gz = dir.path().join("ps.txt.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut e, &utf16).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    sudoflow()
+        .args(["count", "-q"])
+        .arg(&good)
+        .arg(&gz)
+        .arg("-o")
+        .arg(&output)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains(format!(
+            "input {} is UTF-16LE text",
+            gz.display()
+        )));
+    assert!(!output.exists());
+    assert!(!dir.path().join("out.csv.partial").exists());
+    // UTF-32 is named as such, with iconv's name for it (it was called
+    // UTF-16LE, and `iconv -f UTF-16` garbles it).
+    let mut utf32 = vec![0xff, 0xfe, 0, 0];
+    for c in format!("{INKALA}\n").chars() {
+        utf32.extend((c as u32).to_le_bytes());
+    }
+    sudoflow()
+        .arg("count")
+        .write_stdin(utf32)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "<stdin> is UTF-32LE text (it starts with a UTF-32 byte-order mark); sudoflow \
+             reads UTF-8: convert it first, e.g. `iconv -f UTF-32 -t UTF-8 IN > OUT`",
+        ));
 }
 
 /// A directory given as input: an error naming it, and no output file.

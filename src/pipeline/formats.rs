@@ -171,11 +171,17 @@ pub(super) fn trim_line_end(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
-/// The UTF-16 flavour an input's first bytes announce with a byte-order
-/// mark (`FF FE`: little-endian, what PowerShell's `>` writes; `FE FF`:
-/// big-endian), or `None`.
+/// The UTF-16 or UTF-32 flavour an input's first bytes announce with a
+/// byte-order mark (`FF FE`: UTF-16 little-endian, what PowerShell's `>`
+/// writes; `FE FF`: big-endian; `FF FE 00 00` and `00 00 FE FF`: UTF-32),
+/// or `None`.
 pub(super) fn utf16_bom(first_line: &[u8]) -> Option<&'static str> {
-    if first_line.starts_with(&[0xff, 0xfe]) {
+    // UTF-32's marks first: little-endian's starts as UTF-16LE's does.
+    if first_line.starts_with(&[0xff, 0xfe, 0, 0]) {
+        Some("UTF-32LE")
+    } else if first_line.starts_with(&[0, 0, 0xfe, 0xff]) {
+        Some("UTF-32BE")
+    } else if first_line.starts_with(&[0xff, 0xfe]) {
         Some("UTF-16LE")
     } else if first_line.starts_with(&[0xfe, 0xff]) {
         Some("UTF-16BE")
@@ -227,6 +233,14 @@ mod tests {
         assert_eq!(utf16_bom(b"\xff\xfe8\x00"), Some("UTF-16LE"));
         assert_eq!(utf16_bom(b"\xfe\xff\x008"), Some("UTF-16BE"));
         assert_eq!(utf16_bom(b"\xef\xbb\xbf8"), None);
+        assert_eq!(
+            utf16_bom(b"\xff\xfe\x00\x008\x00\x00\x00"),
+            Some("UTF-32LE")
+        );
+        assert_eq!(
+            utf16_bom(b"\x00\x00\xfe\xff\x00\x00\x008"),
+            Some("UTF-32BE")
+        );
     }
 
     #[test]

@@ -300,8 +300,9 @@ impl Summary {
 }
 
 /// Checks that every input can be opened, so that a missing file is reported
-/// (exit 2, naming it) before any output is created; with `--column NAME`
-/// (`column`), also that each regular file's header names that column.
+/// (exit 2, naming it) before any output is created: each regular file is
+/// read up to its first record (through gzip and zip), and with `--column
+/// NAME` (`column`) its header must name that column.
 ///
 /// Errors: the first input that cannot be opened, is a directory, is
 /// UTF-16 text, is a damaged zip archive or lacks the named column, with
@@ -324,12 +325,14 @@ pub fn check_inputs_keeping(
         if path.as_os_str() != "-" {
             reader::check_file(path)?;
             let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            if regular && (column.is_some() || !keep.is_empty()) {
+            if regular {
                 // Read up to the first record: the header check is the
                 // reader's own, through gzip and zip alike (`--column N`
                 // past a header's columns too: found only once the run
                 // had begun, it left a partial file no resume could
-                // continue).
+                // continue), and so is the check of UTF-16 text inside a
+                // gzip file or a zip member (found by probing: refused only
+                // when reached, after the rows of the inputs before it).
                 reader::check_header(path, column, keep)?;
             }
         }

@@ -245,10 +245,18 @@ pub fn check_file(path: &Path) -> anyhow::Result<()> {
 
 /// The error for a UTF-16 input.
 fn utf16_message(name: &str, encoding: &str) -> String {
+    // UTF-16 or UTF-32: iconv's name for either byte order, read from the
+    // mark.
+    let family = &encoding[..6];
     format!(
-        "input {name} is {encoding} text (it starts with a UTF-16 byte-order mark, as \
-         PowerShell's `>` writes files); sudoflow reads UTF-8: convert it first, e.g. \
-         `iconv -f UTF-16 -t UTF-8 IN > OUT`, or in PowerShell `Out-File -Encoding utf8`"
+        "input {name} is {encoding} text (it starts with a {family} byte-order mark{}); \
+         sudoflow reads UTF-8: convert it first, e.g. `iconv -f {family} -t UTF-8 IN > OUT`, \
+         or in PowerShell `Out-File -Encoding utf8`",
+        if family == "UTF-16" {
+            ", as PowerShell's `>` writes files"
+        } else {
+            ""
+        }
     )
 }
 
