@@ -233,7 +233,7 @@ fn explain_shows_the_path_with_rates_numbers() {
             .write_stdin(format!("{puzzle}\n")),
     );
     assert_eq!(again, text);
-    // Not a proper puzzle: exit 1 with a reason; not a puzzle at all: exit 2.
+    // Not a proper puzzle, or not a puzzle at all: exit 1 with a reason.
     sudoflow()
         .args(["explain", MULTIPLE])
         .assert()
@@ -242,8 +242,8 @@ fn explain_shows_the_path_with_rates_numbers() {
     sudoflow()
         .args(["explain", "123"])
         .assert()
-        .code(2)
-        .stderr(predicates::str::contains("wrong length"));
+        .code(1)
+        .stderr(predicates::str::contains("argument 1: wrong length"));
 }
 
 #[test]

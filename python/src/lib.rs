@@ -46,7 +46,7 @@ use sudoflow::rows::rate::{rate_record, RateLimits, RateState, DEFAULT_BUDGET, R
 use sudoflow::rows::solve::{se_columns, solve_record};
 use sudoflow::rows::{classify, RecordClasses};
 use sudoflow::solver::{SolveOptions, Solver};
-use table::{Builder, CanonOut, GeneratedRow, Row, SolveOut};
+use table::{Builder, CanonOut, GeneratedRow, RateOut, Row, SolveOut};
 
 /// `solve`'s options, as `sudoflow solve` takes them.
 #[derive(Clone, Copy)]
@@ -470,6 +470,11 @@ pub(crate) fn canon_row(
 ///     Only the first item of each class of equivalent puzzles (same minlex
 ///     form, as :func:`canon` finds it) is worked on and gets a row;
 ///     ``index`` keeps its place (``--distinct``).
+/// labels : bool, default False
+///     Add a ``label`` column last (``--labels``): the level of ``er`` on
+///     Sudoku Explainer's generator scale (Easy 0.0-1.2, Medium 1.3-1.5,
+///     Hard 1.6-2.5, Fiendish 2.6-6.0, Diabolical 6.1 and up); null when
+///     not rated.
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -490,7 +495,7 @@ pub(crate) fn canon_row(
 ///     As for :func:`solve`.
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, time_budget = None, wall_limit = None, blank = ".",
-    distinct = false, threads = None, progress = None))]
+    distinct = false, labels = false, threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn rate(
     py: Python<'_>,
@@ -499,6 +504,7 @@ fn rate(
     wall_limit: Option<f64>,
     blank: &str,
     distinct: bool,
+    labels: bool,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -511,10 +517,22 @@ fn rate(
         threads,
         distinct,
         progress,
-        &RATE_HEADER,
+        &rate_header(labels),
         || RateState::new(limits),
-        |s, r| rate_row(s, r, blank),
+        |s, r| RateOut {
+            row: rate_row(s, r, blank),
+            labels,
+        },
     )
+}
+
+/// `rate`'s columns, then `label` with `labels` (`--labels`).
+pub(crate) fn rate_header(labels: bool) -> Vec<&'static str> {
+    RATE_HEADER
+        .iter()
+        .copied()
+        .chain(labels.then_some("label"))
+        .collect()
 }
 
 /// The classes of canon rows, in input order (`sudoflow canon`'s): each
@@ -827,6 +845,10 @@ fn replace_repeat(
 /// blank : str, default "."
 ///     The character blanks are written as in the ``puzzle`` column, as
 ///     :func:`solve` (``--blank``): the same puzzles whatever it is.
+/// labels : bool, default False
+///     With ``se``, a ``label`` column after ``seed`` (``--labels``): the
+///     level of ``er`` on Sudoku Explainer's generator scale (Easy ...
+///     Diabolical, as :func:`rate` gives it).
 /// threads : int, optional
 ///     Worker threads (default: every core).
 /// progress : bool or callable, optional
@@ -857,8 +879,8 @@ fn replace_repeat(
 #[pyfunction]
 #[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
     symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
-    distinct = false, exclude = None, max_tries = 100_000, blank = ".", threads = None,
-    progress = None))]
+    distinct = false, exclude = None, max_tries = 100_000, blank = ".", labels = false,
+    threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -876,6 +898,7 @@ fn generate(
     exclude: Option<&Bound<'_, PyAny>>,
     max_tries: Int,
     blank: &str,
+    labels: bool,
     threads: Option<Int>,
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
@@ -960,12 +983,22 @@ fn generate(
         header.extend(["er", "ep", "ed"]);
     }
     header.push("seed");
+    if labels {
+        if se.is_none() {
+            return Err(PyValueError::new_err(
+                "labels names the level of each puzzle's rating: pass se too (as --labels \
+                 needs --se)",
+            ));
+        }
+        header.push("label");
+    }
     let limit = SolveOptions::default().limit;
     let row = |index: u64, p: &Generated| GeneratedRow {
         row: sudoflow::output::SolveRow::solved(index, &p.puzzle, &p.outcome, limit),
         se: p.se,
         seed: p.seed,
         blank,
+        labels,
     };
     let seed = match (seed, puzzle_seed) {
         (Some(_), Some(_)) => {

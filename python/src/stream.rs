@@ -12,8 +12,10 @@
 
 use crate::args::{self, Int};
 use crate::run::{self, Progress, Watch, POLL};
-use crate::table::{self, Builder, CarriedOut, Row};
-use crate::{canon_row, count_options, count_row, rate_limits, rate_row, ClassBook, SolveSpec};
+use crate::table::{self, Builder, CarriedOut, RateOut, Row};
+use crate::{
+    canon_row, count_options, count_row, rate_header, rate_limits, rate_row, ClassBook, SolveSpec,
+};
 use arrow_array::RecordBatch;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendTimeoutError};
 use pyo3::exceptions::{PyIOError, PyRuntimeError, PyTypeError, PyValueError};
@@ -25,7 +27,7 @@ use sudoflow::canon::SharedClasses;
 use sudoflow::pipeline::{self, FromPanic, PipelineOptions, Record};
 use sudoflow::rows::canon::{CanonState, CANON_HEADER};
 use sudoflow::rows::count::COUNT_HEADER;
-use sudoflow::rows::rate::{RateState, RATE_HEADER};
+use sudoflow::rows::rate::RateState;
 use sudoflow::rows::{classify, Carried, Carry, RecordClasses};
 use sudoflow::solver::Solver;
 
@@ -621,6 +623,8 @@ pub fn count_file(
 ///     Also give up after this many seconds of wall time, as :func:`rate`.
 /// blank : str, default "."
 ///     How the ``puzzle`` column writes blanks, as :func:`solve`.
+/// labels : bool, default False
+///     Add a ``label`` column, as :func:`rate` (``--labels``).
 /// threads : int, optional
 ///     Worker threads (default: every core); the rows are the same for any.
 /// batch_rows : int, default 65536
@@ -639,7 +643,7 @@ pub fn count_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, time_budget = None, wall_limit = None,
-    blank = ".", threads = None, batch_rows = 65536, progress = None))]
+    blank = ".", labels = false, threads = None, batch_rows = 65536, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
     py: Python<'_>,
@@ -651,6 +655,7 @@ pub fn rate_file(
     time_budget: Option<f64>,
     wall_limit: Option<f64>,
     blank: &str,
+    labels: bool,
     threads: Option<Int>,
     batch_rows: Int,
     progress: Option<&Bound<'_, PyAny>>,
@@ -662,7 +667,7 @@ pub fn rate_file(
         column,
         keep,
         source,
-        &RATE_HEADER,
+        &rate_header(labels),
         threads,
         batch_rows,
     )?;
@@ -670,11 +675,11 @@ pub fn rate_file(
     start(
         py,
         files,
-        RATE_HEADER.to_vec(),
+        rate_header(labels),
         progress,
         move || RateState::new(limits),
         move |s, r| rate_row(s, r, blank),
-        Some,
+        move |row| Some(RateOut { row, labels }),
     )
 }
 

@@ -116,13 +116,31 @@ impl<R: Row> Row for CarriedOut<R> {
 }
 
 /// A generated puzzle as `generate`'s CSV row: solve's columns, then er, ep,
-/// ed when rated, then the candidate seed.
+/// ed when rated, then the candidate seed, then with `labels` the label of
+/// its er (`--labels`).
 pub struct GeneratedRow {
     pub row: SolveRow,
     pub se: Option<[f64; 3]>,
     pub seed: u64,
     /// The character the `puzzle` column writes for a blank (`blank=`).
     pub blank: u8,
+    pub labels: bool,
+}
+
+/// A `rate` row as `sudoflow rate` writes it, with `labels` (`--labels`)
+/// the label of its er last.
+pub struct RateOut {
+    pub row: RateRow,
+    pub labels: bool,
+}
+
+impl Row for RateOut {
+    fn fill(&self, record: &mut csv::ByteRecord) {
+        self.row.fill(record);
+        if self.labels {
+            record.push_field(self.row.label().as_bytes());
+        }
+    }
 }
 
 impl Row for GeneratedRow {
@@ -134,6 +152,12 @@ impl Row for GeneratedRow {
             }
         }
         record.push_field(self.seed.to_string().as_bytes());
+        if self.labels {
+            let label = self
+                .se
+                .map_or("", |se| sudoflow::rating::labels::label(se[0]));
+            record.push_field(label.as_bytes());
+        }
     }
 }
 

@@ -53,6 +53,7 @@ def rate(
     time_budget: Optional[float] = None,
     wall_limit: Optional[float] = None,
     blank: str = ".",
+    labels: bool = False,
     distinct: bool = False,
     threads: Optional[int] = None,
     progress: Progress = None,
@@ -87,6 +88,7 @@ def generate(
     exclude: Optional[Paths] = None,
     max_tries: int = 100_000,
     blank: str = ".",
+    labels: bool = False,
     threads: Optional[int] = None,
     progress: Progress = None,
 ) -> pyarrow.Table: ...
@@ -134,6 +136,7 @@ def rate_file(
     time_budget: Optional[float] = None,
     wall_limit: Optional[float] = None,
     blank: str = ".",
+    labels: bool = False,
     threads: Optional[int] = None,
     batch_rows: int = 65536,
     progress: Progress = None,

@@ -71,6 +71,24 @@ def test_distinct_is_the_clis(cli, tmp_path, fn, streamed, command):
     assert pa.table(fn(lines)).num_rows == len(lines)
 
 
+def test_labels_are_the_clis(cli, tmp_path):
+    """rate --labels and generate --labels had no Python spelling (found by
+    probing): a label column last, the level of er; null when not rated."""
+    lines = mixed(12)
+    f = write(tmp_path, lines)
+    want = cli("rate", "-q", "--labels", f)
+    got = sudoflow.rate(lines, labels=True, threads=2)
+    assert_same_as_cli(got, want)
+    assert_same_as_cli(sudoflow.rate_file(f, labels=True, batch_rows=4).read_all(), want)
+    labels = pa.table(got)["label"].to_pylist()
+    assert "Diabolical" in labels and None in labels
+    assert "label" not in pa.table(sudoflow.rate(lines[:2])).column_names
+    want = cli("generate", "-q", "-n", "6", "--seed", "5", "--se", "1.0..", "--labels")
+    assert_same_as_cli(sudoflow.generate(6, seed=5, se="1.0..", labels=True), want)
+    with pytest.raises(ValueError, match="pass se too"):
+        sudoflow.generate(1, seed=5, labels=True)
+
+
 def test_explain_is_the_cli_json(cli):
     for p in [FORCING, P17, FORCING + " ED=7.1/1.2/1.2"]:
         got = sudoflow.explain(p)

@@ -89,15 +89,6 @@ pub use crate::rows::rate::{
     rate_record, RateLimits, RateOutcome, RateRow, RateState, DEFAULT_BUDGET, RATE_HEADER,
 };
 
-/// `--labels`' column for `row`: the label of its er, blank for a row
-/// that is not rated.
-fn rate_label(row: &RateRow) -> &'static str {
-    match &row.outcome {
-        RateOutcome::Rated(r) => crate::rating::labels::label(r.er),
-        _ => "",
-    }
-}
-
 /// Runs `sudoflow rate`.
 ///
 /// Errors: an input cannot be opened or read, or the output cannot be
@@ -166,7 +157,7 @@ pub fn run(args: RateArgs) -> anyhow::Result<ExitCode> {
                 let fields = |row: &RateRow| {
                     let mut fields = Vec::from(row.fields());
                     if labels {
-                        fields.push(rate_label(row).to_string());
+                        fields.push(row.label().to_string());
                     }
                     fields
                 };

@@ -118,6 +118,16 @@ pub struct RateRow {
 }
 
 impl RateRow {
+    /// `--labels`' column: the level of its er on Sudoku Explainer's
+    /// generator scale ([`crate::rating::labels`]: Easy ... Diabolical),
+    /// empty for a row that is not rated.
+    pub fn label(&self) -> &'static str {
+        match &self.outcome {
+            RateOutcome::Rated(r) => crate::rating::labels::label(r.er),
+            _ => "",
+        }
+    }
+
     /// The status column.
     pub fn status(&self) -> &'static str {
         match self.outcome {
