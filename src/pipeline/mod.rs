@@ -292,7 +292,7 @@ impl Summary {
         }
         let invalid = named("invalid");
         if strict && invalid > 0 {
-            eprintln!("sudoflow: --strict: {invalid} invalid record(s) (see the error column)");
+            eprintln!("sudoflow: --strict: {invalid} invalid record(s) (their rows say why)");
             return std::process::ExitCode::from(crate::exit::FAILURE);
         }
         std::process::ExitCode::from(crate::exit::OK)
