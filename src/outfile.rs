@@ -1282,15 +1282,18 @@ impl RunOutput {
                     0 => "nothing but the header".to_string(),
                     n => format!("rows 1..{n}"),
                 };
+                // The span's rows; none when it holds only the header (a
+                // file emptied: "rows 1..0" was said).
+                let rows = if broken.rows > start.rows {
+                    format!("rows {}..{}", start.rows + 1, broken.rows)
+                } else {
+                    "the header".to_string()
+                };
                 eprintln!(
                     "sudoflow: --resume: {name} was changed after it was written: between bytes \
-                     {} and {} (rows {}..{}) {what}; keeping what verifies ({kept}, {} bytes) \
-                     and redoing the rest",
-                    start.bytes,
-                    broken.bytes,
-                    start.rows + 1,
-                    broken.rows,
-                    start.bytes
+                     {} and {} ({rows}) {what}; keeping what verifies ({kept}, {} bytes) and \
+                     redoing the rest",
+                    start.bytes, broken.bytes, start.bytes
                 );
             }
             if start.bytes > 0 || start.records > 0 {

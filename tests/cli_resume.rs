@@ -1523,6 +1523,13 @@ fn a_damaged_partial_file_never_reaches_the_output() {
             kept[..quarter.start + 7].to_vec(),
             "ends at byte",
         ),
+        // Found by probing: the span was said as "rows 1..0".
+        (
+            "the file emptied",
+            Vec::new(),
+            "(the header) the file ends at byte 0; keeping what verifies (nothing but the \
+             header, 0 bytes)",
+        ),
     ];
     for (k, (what, damaged, says)) in attacks.into_iter().enumerate() {
         let out = dir.path().join(format!("out{k}.csv"));
