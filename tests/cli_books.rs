@@ -676,3 +676,24 @@ fn a_signal_while_svg_pages_are_written_leaves_the_earlier_book_whole() {
     );
     assert!(pages() == before, "the earlier pages changed");
 }
+
+/// `--chapters` takes ratings of one decimal, as every rating option does:
+/// found by probing, `1.05..2` was rounded to "ER 1.1 to 2.0" unsaid.
+#[test]
+fn a_chapter_bound_of_two_decimals_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.pdf");
+    sudoflow()
+        .args(["print", "--chapters", "1.05..2", "-o"])
+        .arg(&book)
+        .write_stdin(format!(
+            "{}\n",
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+        ))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "\"1.05..2\": \"1.05\": ratings have one decimal (like 2.5)",
+        ));
+    assert!(!book.exists());
+}

@@ -78,7 +78,14 @@ pub fn parse_chapter(text: &str) -> Result<ChapterSpec, String> {
                 "{text:?}: {t:?} is not a rating (0 or more, like 2.5)"
             ));
         }
-        Ok((x * 10.0).round() as i64)
+        // One decimal, as the ratings are: 1.05 would be rounded unsaid.
+        let tenths = (x * 10.0).round();
+        if (tenths - x * 10.0).abs() > 1e-9 {
+            return Err(format!(
+                "{text:?}: {t:?}: ratings have one decimal (like 2.5)"
+            ));
+        }
+        Ok(tenths as i64)
     };
     let (min, max) = (end(lo, 0)?, end(hi, i64::MAX)?);
     if min > max {
