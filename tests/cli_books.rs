@@ -697,3 +697,38 @@ fn a_chapter_bound_of_two_decimals_is_refused() {
         ));
     assert!(!book.exists());
 }
+
+/// A JSON Lines record that is no object, or has no puzzle field, is left
+/// out saying so: found by probing, both were "wrong length: expected 81
+/// cells, found 0".
+#[test]
+fn a_json_line_without_a_puzzle_says_what_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("c.jsonl");
+    std::fs::write(
+        &input,
+        "{\"puzzle\":\"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\"}\n[1,2]\n{\"x\":1}\n",
+    )
+    .unwrap();
+    let out = sudoflow()
+        .arg("print")
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path().join("b.pdf"))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let name = input.display();
+    assert!(
+        stderr.contains(&format!("{name}:2: not a JSON object: not printed")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "{name}:3: no puzzle or quizzes or quiz field: not printed"
+        )),
+        "{stderr}"
+    );
+}

@@ -356,7 +356,13 @@ fn read_input(
                         Some(Column::Name(n)) => vec![n.clone()],
                         _ => PUZZLE_NAMES.iter().map(|s| s.to_string()).collect(),
                     };
-                    raw.puzzle = names.iter().find_map(|n| field(&v, n)).unwrap_or_default();
+                    // Said as what it is, not as a puzzle of 0 cells (found
+                    // by probing: `[1,2]`, `{"x":1}`).
+                    raw.puzzle = match (v.is_object(), names.iter().find_map(|n| field(&v, n))) {
+                        (_, Some(puzzle)) => puzzle,
+                        (false, None) => "(not a JSON object)".to_string(),
+                        (true, None) => format!("(no {} field)", names.join(" or ")),
+                    };
                     raw.index = field(&v, "index");
                     raw.er = field(&v, "er");
                     raw.label = field(&v, "label");
