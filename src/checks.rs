@@ -548,10 +548,22 @@ fn expected_records(text: &[u8], cap: usize) -> Vec<Record> {
             records.push(record(raw, Err(message)));
             continue;
         }
-        // A CR inside the line, not its end: one invalid record naming it.
-        if let Some(at) = header_text.iter().position(|&b| b == b'\r') {
+        // A CR inside the line, not its end nor inside double quotes: one
+        // invalid record naming it (the header may still follow).
+        let body = match first {
+            true => header_text
+                .strip_prefix(b"\xef\xbb\xbf")
+                .unwrap_or(header_text),
+            false => header_text,
+        };
+        let mut quoted = false;
+        let cr = body.iter().position(|&b| {
+            quoted ^= b == b'"';
+            b == b'\r' && !quoted
+        });
+        if let Some(at) = cr {
+            let header_text = body;
             cut_short(&mut records, &mut rows);
-            first = false;
             let message = format!(
                 "fuzz:{line_no}: a carriage return (CR) inside the line, {at} bytes in: are the \
                  file's lines ended by CR alone (classic Mac OS)? Convert them to LF (e.g. tr \

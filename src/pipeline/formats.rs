@@ -15,38 +15,45 @@ const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 /// `Ok(None)` for any other record. Names are compared as [`column_name`]
 /// gives them, one written exactly so first ([`column_position`]).
 ///
-/// Errors: the two columns (0-based) when two are named so alike that
-/// neither comes first (`quiz,puzzle`, or `Quiz,PUZZLE` with none written
-/// exactly so): which holds the puzzles is the user's to say (`--column`).
+/// Errors: two columns (0-based) that could each hold the puzzles: two of
+/// the names in any case (`quiz,puzzle`, `PUZZLE,quiz`), or one name twice
+/// with none or both written exactly so (`Puzzle,PUZZLE`, `puzzle,puzzle`;
+/// `Puzzle,puzzle` reads `puzzle`): which is the user's to say (`--column`).
 pub(crate) fn header_column<'a>(
     fields: impl Iterator<Item = &'a [u8]> + Clone,
 ) -> Result<Option<usize>, [usize; 2]> {
-    let names = fields.map(column_name);
-    let exact: Vec<usize> = names
-        .clone()
+    let named: Vec<(usize, &[u8])> = fields
+        .map(column_name)
         .enumerate()
-        .filter(|(_, name)| PUZZLE_COLUMN_NAMES.contains(name))
-        .map(|(k, _)| k)
-        .take(2)
+        .filter(|(_, name)| {
+            PUZZLE_COLUMN_NAMES
+                .iter()
+                .any(|w| name.eq_ignore_ascii_case(w))
+        })
         .collect();
-    let found = if exact.is_empty() {
-        names
-            .enumerate()
-            .filter(|(_, name)| {
-                PUZZLE_COLUMN_NAMES
-                    .iter()
-                    .any(|w| name.eq_ignore_ascii_case(w))
-            })
-            .map(|(k, _)| k)
-            .take(2)
-            .collect()
-    } else {
-        exact
+    let Some(&(first, first_name)) = named.first() else {
+        return Ok(None);
     };
-    match found[..] {
-        [] => Ok(None),
-        [k] => Ok(Some(k)),
-        [a, b, ..] => Err([a, b]),
+    // Two of the names (`quiz` and `PUZZLE`): which holds the puzzles is
+    // the user's to say, whatever their case.
+    if let Some(&(other, _)) = named
+        .iter()
+        .find(|(_, name)| !name.eq_ignore_ascii_case(first_name))
+    {
+        return Err([first, other]);
+    }
+    // One name, in several columns: the one written exactly so, if one is.
+    let exact: Vec<usize> = named
+        .iter()
+        .filter(|(_, name)| PUZZLE_COLUMN_NAMES.contains(name))
+        .map(|&(k, _)| k)
+        .collect();
+    match (&exact[..], &named[..]) {
+        ([k], _) => Ok(Some(*k)),
+        ([a, b, ..], _) => Err([*a, *b]),
+        ([], [_]) => Ok(Some(first)),
+        ([], [a, b, ..]) => Err([a.0, b.0]),
+        ([], []) => Ok(None),
     }
 }
 
@@ -220,6 +227,10 @@ mod tests {
         assert_eq!(both(&["id", "quiz", "x", "puzzle"]), Err([1, 3]));
         assert_eq!(both(&["Quiz", "PUZZLE\r"]), Err([0, 1]));
         assert_eq!(both(&["puzzle", "puzzle"]), Err([0, 1]));
+        assert_eq!(both(&["PUZZLE", "quiz"]), Err([0, 1]));
+        assert_eq!(both(&["id", "\"quiz\"", "x", "Puzzle"]), Err([1, 3]));
+        assert_eq!(both(&["Puzzle", "PUZZLE"]), Err([0, 1]));
+        assert_eq!(both(&["Puzzle"]), Ok(Some(0)));
         let named = |fields: &[&'static str], name| named_column(header(fields).into_iter(), name);
         assert_eq!(named(&["id", "Sudoku\r"], "sudoku"), Some(1));
         assert_eq!(named(&["id", "Sudoku\r"], "grid"), None);

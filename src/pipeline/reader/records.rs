@@ -384,16 +384,17 @@ impl<R: Input> InputRecords<R> {
                     kept: Vec::new(),
                 });
             }
-            // A CR inside the line (not its end): lines ended by CR alone
-            // would read as the first record, the rest of the file dropped
-            // unsaid (as text after the puzzle, a comment, a header).
-            if let Some(at) = inner_cr(whole) {
-                if self.first {
-                    let why = format!("holds a carriage return (CR) {at} bytes in");
-                    Self::header_needed(name, (&self.wanted, &self.keep), &why)?;
-                }
-                self.first = false;
-                let text = String::from_utf8_lossy(formats::trim_line_end(whole));
+            // A CR inside the line (not its end, nor in a quoted field):
+            // lines ended by CR alone would read as the first record, the
+            // rest of the file dropped unsaid (as text after the puzzle, a
+            // comment, a header). The line is one record; the header may
+            // still come after it (a comment holding a CR before it).
+            let body = match self.first {
+                true => whole.strip_prefix(BOM).unwrap_or(whole),
+                false => whole,
+            };
+            if let Some(at) = inner_cr(body) {
+                let text = String::from_utf8_lossy(formats::trim_line_end(body));
                 emit!(Record {
                     index: next_index(index),
                     source: Arc::clone(name),
@@ -1202,9 +1203,20 @@ fn line_of_valid_puzzle(line: &[u8]) -> Option<Grid> {
 }
 
 /// Where `line` (its end included, as read) holds a `\r` that is not its
-/// end (`\r\n`, or a last line's `\r`), if it does.
+/// end (`\r\n`, or a last line's `\r`) nor inside double quotes (a quoted
+/// CSV field may hold one, RFC 4180), if it does.
 fn inner_cr(line: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\r', formats::trim_line_end(line))
+    let line = formats::trim_line_end(line);
+    memchr::memchr(b'\r', line)?;
+    let mut quoted = false;
+    for (i, &b) in line.iter().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'\r' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The bytes that end a puzzle field: whitespace, `,`, `;`, `:`. Not a
