@@ -342,6 +342,11 @@ def test_parse_takes_the_blanks_the_reader_takes_and_budgets_too_long_are_said_s
             with pytest.raises(ValueError, match="wrong length"):
                 fn(text)
     assert sudoflow.is_valid(" " + P17 + "\r\n")
+    # A CR inside an item is named, as in a file's line (it was read as
+    # text after the puzzle).
+    t = pa.table(sudoflow.count([P17 + " x\ry", P17 + "\r\n"]))
+    assert t["status"].to_pylist() == ["invalid", "unique"]
+    assert t["error"][0].as_py().startswith("<input>:1: a carriage return (CR) inside the line, 83")
     for budget in (1e20, float("inf")):
         with pytest.raises(ValueError, match="time_budget is too long a duration"):
             sudoflow.count([P17], time_budget=budget)

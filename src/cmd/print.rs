@@ -532,7 +532,10 @@ fn make_entry(raw: &Raw, limits: RateLimits) -> Made {
     let text = raw.puzzle.trim();
     if text.starts_with('(') {
         // The reader's message names the record already (it was said twice).
-        let why = text.trim_start_matches('(').trim_end_matches(')');
+        // One pair of parentheses off (a message may end in its own: the
+        // CR's "(e.g. tr '\r' '\n')" lost its closing one).
+        let why = text.strip_prefix('(').unwrap_or(text);
+        let why = why.strip_suffix(')').unwrap_or(why);
         let why = why.strip_prefix(&format!("{at}: ")).unwrap_or(why);
         return Made::Skipped(format!("{at}: {why}"));
     }

@@ -582,6 +582,14 @@ pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
             &format!("{lines} lines in one item: an item holds one puzzle, on one line"),
         );
     }
+    // A CR inside it, as a file's line says it (it was taken for text after
+    // the puzzle; found by probing).
+    if let Some(at) = inner_cr(item) {
+        return Record {
+            grid: Err(cr_message(source, index, at)),
+            ..invalid(line, "")
+        };
+    }
     if let Some(grid) = line_of_valid_puzzle(line) {
         return Record {
             index,
