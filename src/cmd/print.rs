@@ -290,11 +290,8 @@ fn puzzle_field(
         Some(Column::Name(name)) => column_named(header, name),
         None => crate::pipeline::formats::header_column(header.iter().map(|h| h.as_bytes()))
             .map_err(|both| {
-                let [a, b] = both.map(|k| format!("{:?} (column {})", header[k], k + 1));
-                anyhow::anyhow!(
-                    "input {source} names two columns that could hold the puzzles, {a} and \
-                     {b}: say which with --column"
-                )
+                let named = both.map(|k| (k, header[k].clone()));
+                crate::pipeline::formats::two_puzzle_columns(source, named)
             })?,
     })
 }

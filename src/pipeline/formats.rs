@@ -13,7 +13,7 @@ const PUZZLE_COLUMN_NAMES: [&[u8]; 3] = [b"puzzle", b"quizzes", b"quiz"];
 /// `quizzes` or `quiz` anywhere in it (e.g. Kaggle's `id,puzzle,solution,
 /// clues,difficulty`, sudoflow's `index,puzzle,...`, `quizzes,solutions`);
 /// `Ok(None)` for any other record. Names are compared as [`column_name`]
-/// gives them, one written exactly so first ([`column_position`]).
+/// gives them, in any case.
 ///
 /// Errors: two columns (0-based) that could each hold the puzzles: two of
 /// the names in any case (`quiz,puzzle`, `PUZZLE,quiz`), or one name twice
@@ -55,6 +55,17 @@ pub(crate) fn header_column<'a>(
         ([], [a, b, ..]) => Err([a.0, b.0]),
         ([], []) => Ok(None),
     }
+}
+
+/// The error of input `input`'s header naming two columns that could hold
+/// the puzzles ([`header_column`]'s error): each as `(0-based column,
+/// its name)`.
+pub(crate) fn two_puzzle_columns(input: &str, both: [(usize, String); 2]) -> anyhow::Error {
+    let [a, b] = both.map(|(k, name)| format!("{name:?} (column {})", k + 1));
+    anyhow::anyhow!(
+        "input {input} names two columns that could hold the puzzles, {a} and {b}: say which \
+         with --column"
+    )
 }
 
 /// The position among `names` (a header's column names) of one of

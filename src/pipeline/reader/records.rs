@@ -868,14 +868,8 @@ fn header_list(fields: Fields<'_>) -> String {
 /// The error of a header naming two columns alike as the puzzle's (`both`,
 /// 0-based; [`formats::header_column`]).
 fn two_puzzle_columns(name: &str, both: [usize; 2], fields: Fields<'_>) -> anyhow::Error {
-    let [a, b] = both.map(|k| {
-        let f = fields.get(k).unwrap_or_default();
-        format!("{:?} (column {})", header_name(f), k + 1)
-    });
-    anyhow::anyhow!(
-        "input {name} names two columns that could hold the puzzles, {a} and {b}: say which \
-         with --column"
-    )
+    let named = both.map(|k| (k, header_name(fields.get(k).unwrap_or_default())));
+    formats::two_puzzle_columns(name, named)
 }
 
 /// The puzzle's column and its name in the header, if any, for messages.
