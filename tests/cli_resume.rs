@@ -760,6 +760,23 @@ fn a_write_failing_part_way_resumes_to_the_same_bytes() {
     assert!(std::fs::read(&out).unwrap() == reference());
 }
 
+/// Runs `script` under `sh` in a mount namespace of the test's own
+/// (`unshare -rm`), where it may mount a tmpfs: `$0` is the binary, `$1`,
+/// `$2`... are `args`. Its stdout and stderr, once it exited 0.
+#[cfg(target_os = "linux")]
+fn in_own_mounts(script: &str, args: &[&PathBuf]) -> (String, String) {
+    let run = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .arg(bin())
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{stdout}{stderr}");
+    (stdout, stderr)
+}
+
 /// A disk too full for even the header (a 4 KiB tmpfs, mounted in a mount
 /// namespace of the test's own: `unshare -rm`): the run failed, leaving an
 /// empty `FILE.partial` and its sidecar, and the next fresh run to FILE
@@ -778,16 +795,7 @@ fn a_disk_too_full_for_the_header_leaves_nothing_that_blocks_the_next_run() {
                   \"$0\" solve -q \"$1\" -o \"$2/o.csv\"; echo \"full: $? $(ls -A \"$2\")\"; \
                   mount -o remount,size=1m \"$2\" || exit 99; \
                   \"$0\" solve -q \"$1\" -o \"$2/o.csv\"; echo \"room: $? $(ls -A \"$2\")\"";
-    let run = std::process::Command::new("unshare")
-        .args(["-rm", "sh", "-c", script])
-        .arg(bin())
-        .arg(&input)
-        .arg(&disk)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{stdout}{stderr}");
+    let (stdout, stderr) = in_own_mounts(script, &[&input, &disk]);
     assert!(
         stderr.contains("o.csv.partial: No space left on device"),
         "{stderr}"
@@ -824,17 +832,7 @@ fn a_disk_full_part_way_says_the_output_needs_room_and_resumes() {
                   \"$0\" explain -q -j 1 --format jsonl \"$1\" -o \"$2/e.jsonl\" --resume; \
                   echo \"room: $?\"; cp \"$2/e.jsonl\" \"$3\"";
     let resumed = dir.path().join("resumed.jsonl");
-    let run = std::process::Command::new("unshare")
-        .args(["-rm", "sh", "-c", script])
-        .arg(bin())
-        .arg(&input)
-        .arg(&disk)
-        .arg(&resumed)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{stdout}{stderr}");
+    let (stdout, stderr) = in_own_mounts(script, &[&input, &disk, &resumed]);
     assert_eq!(stdout, "full: 2\nroom: 0\n", "{stderr}");
     assert!(
         stderr.contains("once the output can be written") && !stderr.contains("inputs read again"),
@@ -854,6 +852,7 @@ fn a_disk_full_part_way_says_the_output_needs_room_and_resumes() {
 /// behind "Previous row group writer was not closed", and nothing of the
 /// unreadable partial file. Now the error once, what is left and what to
 /// do; with room, the run after deleting them writes the whole file.
+#[cfg(target_os = "linux")]
 #[test]
 fn a_parquet_run_on_a_full_disk_says_what_is_left_and_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
@@ -868,16 +867,7 @@ fn a_parquet_run_on_a_full_disk_says_what_is_left_and_what_to_do() {
                   rm \"$2/o.parquet.partial\" \"$2/o.parquet.partial.json\"; \
                   \"$0\" solve -q -j 1 \"$1\" -o \"$2/o.parquet\"; echo \"room: $?\"; \
                   ls \"$2\"";
-    let run = std::process::Command::new("unshare")
-        .args(["-rm", "sh", "-c", script])
-        .arg(bin())
-        .arg(&input)
-        .arg(&disk)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{stdout}{stderr}");
+    let (stdout, stderr) = in_own_mounts(script, &[&input, &disk]);
     assert_eq!(stdout, "full: 2\nroom: 0\no.parquet\n", "{stderr}");
     let partial = format!("{}/o.parquet.partial", disk.display());
     assert_eq!(
