@@ -442,7 +442,9 @@ const KEEP_HELP: &str = "Copy these input CSV columns (by header name, the one n
     columns: a contributor's id, a book's page. Each input read as CSV (a header naming the \
     puzzle column, or --column) must have a header naming each column, else the run stops \
     before writing anything, naming the file and the column; records of inputs that are not \
-    CSV (one puzzle a line, pasted grids, -p) get empty fields. A kept column may not share a \
+    CSV (one puzzle a line, pasted grids, -p) get empty fields. A record whose kept field is \
+    not UTF-8 text is invalid, its error naming the column (its bytes would be written \
+    changed, and two ids could become one). A kept column may not share a \
     name with the command's own columns (a header names each column once). --resume checks \
     that the columns are those of the interrupted run.\n\
     Example: --keep id,author kaggle.csv -o out.csv";

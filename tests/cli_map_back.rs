@@ -320,6 +320,85 @@ fn kept_columns_are_text_in_json_lines() {
 }
 
 #[test]
+fn a_kept_field_that_is_not_utf8_makes_its_record_invalid_not_a_changed_id() {
+    // Found by probing: `Müller` and `Möller` in Latin-1 were both written
+    // `M\u{fffd}ller`, one id for two records, with their rows valid.
+    // Quoted and unquoted fields, the puzzle in a middle column and in the
+    // last, and an origin's `source` too.
+    let mut input = b"id,puzzle,note\nM\xfcller,".to_vec();
+    input.extend_from_slice(EASY.as_bytes());
+    input.extend_from_slice(b",a\n\"M\xf6ller\",");
+    input.extend_from_slice(EASY.as_bytes());
+    input.extend_from_slice(b",b\nMaria,");
+    input.extend_from_slice(EASY2.as_bytes());
+    input.extend_from_slice(b",\"n\xe9\"\nJo,");
+    input.extend_from_slice(EASY2.as_bytes());
+    input.extend_from_slice(b",c\r\n");
+    for command in ROW_COMMANDS {
+        let out = sudoflow()
+            .args([command, "-q", "--keep", "id,note", "-"])
+            .write_stdin(input.clone())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let (header, rows) = table(&out);
+        let errors: Vec<&str> = rows.iter().map(|r| field(&header, r, "error")).collect();
+        assert_eq!(rows.len(), 4, "{command}: one row a record");
+        for (error, (line, column, byte)) in errors.iter().zip([
+            (2, "id", "0xfc at byte position 2"),
+            (3, "id", "0xf6 at byte position 2"),
+        ]) {
+            assert_eq!(
+                *error,
+                format!(
+                    "<stdin>:{line}: column \"{column}\" is not UTF-8 text: byte {byte} of its \
+                     field (convert the input to UTF-8, e.g. with iconv)"
+                ),
+                "{command}"
+            );
+        }
+        assert!(
+            errors[2].contains("column \"note\""),
+            "{command}: {errors:?}"
+        );
+        assert_eq!(errors[3], "", "{command}: a UTF-8 record is read");
+        if command != "canon" {
+            for row in &rows[..3] {
+                assert_eq!(field(&header, row, "status"), "invalid", "{command}");
+            }
+        }
+        // The puzzle is still said.
+        assert_eq!(
+            field(&header, &rows[0], "puzzle"),
+            Grid::parse(EASY).unwrap().to_line(),
+            "{command}"
+        );
+    }
+    let mut origin = b"puzzle,source,line\n".to_vec();
+    origin.extend_from_slice(EASY.as_bytes());
+    origin.extend_from_slice(b",b\xffig.txt,7\n");
+    let out = sudoflow()
+        .args(["solve", "-q", "--source", "-"])
+        .write_stdin(origin)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let (header, rows) = table(&out);
+    let error = field(&header, &rows[0], "error");
+    assert!(
+        error.ends_with(
+            ": column \"source\" is not UTF-8 text: byte 0xff at byte position 2 of its \
+                        field (convert the input to UTF-8, e.g. with iconv)"
+        ),
+        "{error}"
+    );
+}
+
+#[test]
 fn a_missing_kept_column_stops_the_run_before_any_output_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let input = contributors(dir.path());

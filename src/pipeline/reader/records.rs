@@ -214,11 +214,11 @@ impl<R: Input> InputRecords<R> {
                 emit!($record, None)
             }};
             ($record:expr, $kept:expr) => {{
-                let kept: Option<Vec<String>> = $kept;
+                let kept: Option<Kept> = $kept;
                 let cut = self.grid.cut_short(name, index);
                 let mut record = $record;
                 if let Some(kept) = kept {
-                    record.kept = kept;
+                    kept.into_record(&mut record, &self.keep);
                 }
                 return Ok(Some(Item::Record(match cut {
                     Some(grid) => {
@@ -803,46 +803,89 @@ fn header_columns(
     Ok((cols, false))
 }
 
-/// A kept field's text: lossily decoded, its record's line end (the `\r`
-/// a CSV record's last field keeps of `\r\n`) dropped.
-fn kept_text(field: &[u8], last: bool) -> String {
-    let field = if last {
-        formats::trim_line_end(field)
-    } else {
-        field
-    };
-    String::from_utf8_lossy(field).into_owned()
+/// A record's kept fields ([`Record::kept`]) as read, and the first of them
+/// that is not UTF-8 text.
+struct Kept {
+    /// Each kept field, lossily decoded (U+FFFD for each bad sequence).
+    texts: Vec<String>,
+    /// The first field that is not UTF-8: its position among the kept
+    /// columns, its first bad byte and that byte's 1-based position.
+    not_utf8: Option<(usize, u8, usize)>,
+}
+
+impl Kept {
+    /// Kept fields read from `fields` (each `None` past the record's last
+    /// field: empty); `last` says whether a field is its record's last one,
+    /// which drops the `\r` a CSV record's last field keeps of `\r\n`.
+    fn of<'f>(fields: impl Iterator<Item = (Option<&'f [u8]>, bool)>) -> Kept {
+        let mut kept = Kept {
+            texts: Vec::new(),
+            not_utf8: None,
+        };
+        for (k, (field, last)) in fields.enumerate() {
+            let Some(field) = field else {
+                kept.texts.push(String::new());
+                continue;
+            };
+            let field = if last {
+                formats::trim_line_end(field)
+            } else {
+                field
+            };
+            if let Err(e) = std::str::from_utf8(field) {
+                let at = e.valid_up_to();
+                kept.not_utf8.get_or_insert((k, field[at], at + 1));
+            }
+            kept.texts.push(String::from_utf8_lossy(field).into_owned());
+        }
+        kept
+    }
+
+    /// Puts these fields into `record`. A field that is not UTF-8 would be
+    /// written changed (two distinct ids could become one value), so it
+    /// makes the record invalid, its error naming the column (`keep`'s
+    /// names, then `source` and `line` for a record that carries its
+    /// origin); a record already invalid keeps its own error. A pencilmark
+    /// puzzle's record drops its candidates, so that its error is said.
+    fn into_record(self, record: &mut Record, keep: &[String]) {
+        let valid = record.grid.is_ok() || record.pencilmarks.is_some();
+        if let (Some((k, byte, at)), true) = (self.not_utf8, valid) {
+            let column = match keep.get(k) {
+                Some(name) => name.as_str(),
+                None if k == keep.len() => "source",
+                None => "line",
+            };
+            if let Ok(grid) = &record.grid {
+                record.raw = grid.to_line();
+            }
+            record.pencilmarks = None;
+            record.grid = Err(format!(
+                "{}:{}: column {column:?} is not UTF-8 text: byte 0x{byte:02x} at byte \
+                 position {at} of its field (convert the input to UTF-8, e.g. with iconv)",
+                record.source, record.line
+            ));
+        }
+        record.kept = self.texts;
+    }
 }
 
 /// The kept columns (`cols`, `None` without `--keep`) of a CSV record's
 /// `fields`; a column past the record's last field is empty.
-fn kept_of_fields(cols: &Option<Vec<usize>>, fields: Fields<'_>) -> Option<Vec<String>> {
+fn kept_of_fields(cols: &Option<Vec<usize>>, fields: Fields<'_>) -> Option<Kept> {
     let cols = cols.as_ref()?;
-    Some(
-        cols.iter()
-            .map(|&k| {
-                fields
-                    .get(k)
-                    .map_or_else(String::new, |f| kept_text(f, k + 1 == fields.len()))
-            })
-            .collect(),
-    )
+    Some(Kept::of(
+        cols.iter().map(|&k| (fields.get(k), k + 1 == fields.len())),
+    ))
 }
 
 /// [`kept_of_fields`] of a line without a double quote (its end included),
 /// whose fields end at commas.
-fn kept_of_line(cols: &Option<Vec<usize>>, line: &[u8]) -> Option<Vec<String>> {
+fn kept_of_line(cols: &Option<Vec<usize>>, line: &[u8]) -> Option<Kept> {
     let cols = cols.as_ref()?;
     let fields: Vec<&[u8]> = formats::trim_line_end(line).split(|&b| b == b',').collect();
-    Some(
-        cols.iter()
-            .map(|&k| {
-                fields
-                    .get(k)
-                    .map_or_else(String::new, |f| kept_text(f, false))
-            })
-            .collect(),
-    )
+    Some(Kept::of(
+        cols.iter().map(|&k| (fields.get(k).copied(), false)),
+    ))
 }
 
 /// A header field as a name for messages.
