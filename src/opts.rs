@@ -451,8 +451,9 @@ const KEEP_HELP: &str = "Copy these input CSV columns (by header name, the one n
 
 /// `--source`'s long help.
 const SOURCE_HELP: &str = "Add two columns after the result columns: source, the input the \
-    record was read from (its path as given, <stdin>, ARCHIVE.zip/MEMBER, <puzzle> for -p), \
-    and line, the record's first line in it (1-based); source is the name the Python \
+    record was read from (its path as given, <stdin>, ARCHIVE.zip/MEMBER, <puzzle> for -p, \
+    argument N for explain's Nth puzzle argument), and line, the record's first line in it \
+    (1-based); source is the name the Python \
     package's Spark and Dask adapters give the input file. A CSV input with columns source \
     and line (this option's output) names its records by them instead of by its own lines: their \
     errors and their source and line columns name the original input, so a pipe such as \

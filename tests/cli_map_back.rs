@@ -288,9 +288,45 @@ fn explain_carries_keep_and_source_in_every_format_and_distinct_too() {
         "",
     );
     let rows = objects(&out);
-    let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
-    assert_eq!(lines, [1, 3]);
-    assert_eq!(rows[0]["source"], "argument");
+    let at: Vec<(&str, u64)> = rows
+        .iter()
+        .map(|r| (r["source"].as_str().unwrap(), r["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(at, [("argument 1", 1), ("argument 3", 1)]);
+    // An argument holding two puzzles (two lines) names each by its line:
+    // found by probing, both rows were `argument,1`.
+    let out = stdout(
+        &[
+            "explain",
+            "--source",
+            "--format",
+            "jsonl",
+            EASY,
+            &format!("{EASY2}\n{EASY}"),
+        ],
+        "",
+    );
+    let rows = objects(&out);
+    let at: Vec<(&str, u64, &str)> = rows
+        .iter()
+        .map(|r| {
+            let puzzle = r["puzzle"].as_str().unwrap();
+            (
+                r["source"].as_str().unwrap(),
+                r["line"].as_u64().unwrap(),
+                puzzle,
+            )
+        })
+        .collect();
+    let [easy, easy2] = [EASY, EASY2].map(|p| Grid::parse(p).unwrap().to_line());
+    assert_eq!(
+        at,
+        [
+            ("argument 1", 1, easy.as_str()),
+            ("argument 2", 1, easy2.as_str()),
+            ("argument 2", 2, easy.as_str())
+        ]
+    );
     // Pictures draw one puzzle: the options that map rows are refused.
     sudoflow()
         .args(["explain", "--source", "--format", "svg", EASY])

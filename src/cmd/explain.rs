@@ -444,13 +444,15 @@ fn run_puzzles(
     // Each argument read as -p reads its puzzle (pasted cells, a grid on 9
     // lines); one that is not a puzzle is a record too, said like one that
     // cannot be explained (its row in jsonl).
-    let source: Arc<str> = Arc::from("argument");
+    // Each is named `argument N`, its records by their lines in it (an
+    // argument can hold several: two lines of cells), so that `--source`
+    // names each row's record apart.
     let mut records = Vec::with_capacity(puzzles.len());
     for (i, arg) in puzzles.iter().enumerate() {
+        let source: Arc<str> = Arc::from(format!("argument {}", i + 1));
         for mut record in text_records(&arg.to_string_lossy())? {
             record.index = records.len() as u64 + 1;
             record.source = Arc::clone(&source);
-            record.line = i as u64 + 1;
             if let Err(e) = &mut record.grid {
                 // Named as the argument it is, not as -p's `<puzzle>:1`.
                 if let Some(rest) = e.strip_prefix(crate::pipeline::reader::TEXT_NAME) {

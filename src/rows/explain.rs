@@ -368,7 +368,7 @@ impl ExplainRow {
 }
 
 /// `grid` explained as `sudoflow explain PUZZLE --format json` explains
-/// it (record 1 of the source `argument`), giving up past `limits` as
+/// it (the record on line 1 of the source `argument 1`), giving up past `limits` as
 /// `rate` does: its row, or why it has none.
 ///
 /// Errors: see [`Unexplained`].
@@ -380,7 +380,7 @@ pub fn explain_grid(
         .map_err(|clash| Unexplained::Clash(clash.to_string()))?;
     let record = Record {
         index: 1,
-        source: std::sync::Arc::from("argument"),
+        source: std::sync::Arc::from("argument 1"),
         line: 1,
         raw: String::new(),
         grid: Ok(*grid),
