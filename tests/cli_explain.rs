@@ -48,6 +48,12 @@ fn stdout_of(cmd: &mut Command) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The stdout of a run that exits 1 (a puzzle argument not explained).
+fn failed_stdout(cmd: &mut Command) -> String {
+    let out = cmd.assert().code(1).get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
 /// Every JSON value of a stream (JSON Lines or pretty objects one after
 /// another).
 fn values(text: &str) -> Vec<Value> {
@@ -466,8 +472,9 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("no solution"));
-    // In JSON Lines the row says it, as for a file.
-    let row = stdout_of(sudoflow().args(["explain", MULTIPLE, "--format", "jsonl"]));
+    // In JSON Lines the row says it, and the exit code as in text (found
+    // by probing: jsonl exited 0).
+    let row = failed_stdout(sudoflow().args(["explain", MULTIPLE, "--format", "jsonl"]));
     assert_eq!(values(&row)[0]["status"], "multiple");
     // An argument that is not a puzzle is a record as in a file (found by
     // probing: it ended the run before any puzzle, exit 2, where -p and
@@ -499,7 +506,7 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         stderr.contains("puzzle 2: ") && stderr.contains("puzzle 3: "),
         "{stderr}"
     );
-    let rows = values(&stdout_of(
+    let rows = values(&failed_stdout(
         sudoflow().args(["explain", p1, "123", clash, "--format", "jsonl"]),
     ));
     let statuses: Vec<&str> = rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
@@ -724,6 +731,16 @@ fn exit_codes_of_argument_puzzles_and_of_p_are_the_helps() {
     };
     assert_eq!(run(&[&empty]).0, Some(1));
     assert_eq!(run(&["12345....1"]).0, Some(1));
+    // In jsonl too, the row saying why (found by probing: it exited 0).
+    for args in [
+        [&*empty, "--format", "jsonl"],
+        ["12345....1", "--format", "jsonl"],
+    ] {
+        let (code, text) = run(&args);
+        assert_eq!(code, Some(1), "{args:?}");
+        assert!(!text.contains("\"rated\""), "{text}");
+        assert_eq!(values(&text).len(), 1, "its row: {text}");
+    }
     let (code, text) = run(&["-p", &empty]);
     assert_eq!(code, Some(0));
     assert!(text.contains("status   multiple: "), "{text}");

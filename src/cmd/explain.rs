@@ -104,7 +104,7 @@ names source:line); error (a bug).
 
 Exit codes, puzzles given as arguments: 0 explained; 1 a puzzle is not one (invalid, said \
 why), has no solution or more than one, or its budget ran out (in text and json, the others \
-explained; jsonl writes its row). Files, stdin and -p (a record with its row, as in `rate -p`): as rate's (0 the run \
+explained; jsonl writes its row and exits 1 too). Files, stdin and -p (a record with its row, as in `rate -p`): as rate's (0 the run \
 completed, whatever the statuses; 1 --strict and an invalid record; 2 usage or I/O error; 3 \
 an internal error; 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT, see --resume).
 
@@ -506,6 +506,8 @@ fn run_puzzles(
         }
         let mut row = explain_record(&mut state, record);
         row.rate.puzzle = crate::output::with_blank(&row.rate.puzzle, blank);
+        // Exit 1 in every format (jsonl says why in the row, not on stderr).
+        failed |= row.explanation.is_none();
         if row.explanation.is_none() && format != Format::Jsonl {
             // As for one puzzle always: the reason on stderr, exit 1.
             let why = row
