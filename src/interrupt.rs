@@ -140,6 +140,31 @@ pub fn clear() {
     SIGNAL.store(0, Ordering::Relaxed);
 }
 
+thread_local! {
+    /// This thread's own stop flag ([`stop_this_thread_on`]).
+    static OWN_STOP: std::cell::RefCell<Option<std::sync::Arc<AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Makes the searches this thread runs from now on stop when `flag` is set,
+/// as they stop on a signal ([`crate::work::Meter`] looks at it with
+/// [`requested`]): for a library user that stops one run of its own while
+/// others go on (the Python package's file reader, dropped while a record's
+/// search may run for ever). `None` undoes it. The flag is this thread's
+/// only: set it on each thread that does the run's work.
+pub fn stop_this_thread_on(flag: Option<std::sync::Arc<AtomicBool>>) {
+    OWN_STOP.with(|own| *own.borrow_mut() = flag);
+}
+
+/// Whether this thread's own stop flag ([`stop_this_thread_on`]) is set.
+pub fn stopped_here() -> bool {
+    OWN_STOP.with(|own| {
+        own.borrow()
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    })
+}
+
 /// An error meaning that a stop signal ended the work before it could
 /// finish (a wait for a FIFO's reader, say): the binary exits with the
 /// signal's status ([`exit_status`]) after saying why.

@@ -99,7 +99,7 @@ pub enum Cut {
     /// The wall-clock limit ([`Budget::wall`]) passed.
     Wall,
     /// A stop was requested ([`crate::interrupt::requested`]: SIGINT or
-    /// SIGTERM).
+    /// SIGTERM; or this thread's own flag, [`crate::interrupt::stopped_here`]).
     Stop,
 }
 
@@ -176,7 +176,7 @@ impl Meter {
         }
         if self.used >= self.limit {
             self.cut = Some(Cut::Work);
-        } else if crate::interrupt::requested().is_some() {
+        } else if crate::interrupt::requested().is_some() || crate::interrupt::stopped_here() {
             self.cut = Some(Cut::Stop);
         } else if let Some(wall) = self.wall {
             let now = Instant::now();

@@ -35,8 +35,9 @@ pub const POLL: Duration = Duration::from_millis(50);
 /// What the calling thread and the work share: made by [`Watch::begin`]
 /// when a call's work starts, ended by [`Watch::end`] when it has ended.
 pub struct Watch {
-    /// Set to stop the work: checked between records.
-    pub stop: AtomicBool,
+    /// Set to stop the work: checked between records, and by the searches
+    /// of the threads that took it ([`sudoflow::interrupt::stop_this_thread_on`]).
+    pub stop: Arc<AtomicBool>,
     /// Units done so far (records, puzzles), for progress.
     pub done: AtomicU64,
     /// [`STOPS`] when the work began: when it moves, the library's stop
@@ -96,7 +97,7 @@ impl Watch {
             }),
         };
         Watch {
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
             done: AtomicU64::new(0),
             epoch,
             ended: AtomicBool::new(false),

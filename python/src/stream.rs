@@ -7,8 +7,9 @@
 //! While Python waits for the next batch, [`Batches::__next__`] releases the
 //! GIL and checks for signals every [`POLL`]: Ctrl-C stops the run (with
 //! the library's stop flag, as [`crate::run`] does) and raises
-//! `KeyboardInterrupt`. Dropping the reader stops the run too, between
-//! records (a record under way is finished first).
+//! `KeyboardInterrupt`. Dropping the reader stops the run too, the searches
+//! under way within milliseconds (this run's own flag, which its threads'
+//! searches look at as they look for a signal; other calls go on).
 
 use crate::args::{self, Int};
 use crate::run::{self, Progress, Watch, POLL};
@@ -297,7 +298,14 @@ where
             let classes = classes.as_ref();
             let run = pipeline::run(
                 &files.opts,
-                || (make_state(), RecordClasses::default()),
+                // Each thread that works (made per run) stops its search
+                // under way when the reader is dropped, as on Ctrl-C: a
+                // record's search may run for ever (found by probing: a
+                // dropped reader kept a core busy).
+                || {
+                    sudoflow::interrupt::stop_this_thread_on(Some(Arc::clone(&watch.stop)));
+                    (make_state(), RecordClasses::default())
+                },
                 // Once stopped, the records still queued cost nothing.
                 |(s, canon): &mut (S, RecordClasses), r| {
                     if watch.stopped() {

@@ -180,3 +180,42 @@ def test_a_large_generate_holds_rows_not_searches_and_stops_at_once(tmp_path):
     interrupted, rss_mb = out.split()
     assert interrupted == "interrupted"
     assert int(rss_mb) < 1000, out
+
+
+DROPPED_READER = r"""
+import gc
+import threading
+import time
+import sudoflow
+
+with open("empty.txt", "w") as f:
+    f.write("." * 81 + "\n")
+got = {}
+def other():
+    # Another call under way while the reader is dropped goes on.
+    got["statuses"] = sudoflow.count(["1" + "." * 80] * 3, limit=5, threads=1)["status"].to_pylist()
+print("start", flush=True)
+reader = sudoflow.count_file("empty.txt", threads=THREADS)
+time.sleep(0.5)  # inside the empty grid's count, which never ends
+t = threading.Thread(target=other)
+t.start()
+DROP
+gc.collect()
+t.join()
+# The search under way stops too: no core stays busy. (A dropped reader's
+# search used a core for as long as the process lived: 1 CPU-s a second.)
+time.sleep(0.5)
+cpu = time.process_time()
+time.sleep(1)
+print(time.process_time() - cpu < 0.5, got["statuses"], flush=True)
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_dropped_file_reader_stops_the_search_under_way(threads, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # (pyarrow's close() of a reader made from batches does nothing: the
+    # run stops when the reader is dropped.)
+    code = DROPPED_READER.replace("THREADS", str(threads)).replace("DROP", "del reader")
+    rc, out, err = run_child(code, tmp_path, signal_it=False)
+    assert (rc, out) == (0, "True ['capped', 'capped', 'capped']\n"), (out, err)
