@@ -1653,6 +1653,44 @@ impl RunOutput {
         self.output_failed(error, output_failed)
     }
 
+    /// Ends a run that its own limits stopped short of what it was asked
+    /// (`generate`'s `--max-tries` and `--max-time`): the rows written are
+    /// flushed and fsynced and stay in FILE.partial, with its sidecar, and
+    /// an older FILE is left as it was (committing would have replaced it
+    /// with the fewer rows). A run that wrote no row leaves no partial
+    /// file. Returns what to say of the output (`None` for stdout);
+    /// `resume` says whether `--resume` can go on (the limit was the run's
+    /// time) or only a run with other options (delete the partial first).
+    ///
+    /// Errors: the flush's or fsync's, said as [`RunOutput::commit`] says them.
+    pub fn incomplete(mut self, mut sink: CsvSink, resume: bool) -> anyhow::Result<Option<String>> {
+        if self.records == 0 {
+            if let Some(f) = self.file.take() {
+                drop(sink);
+                let _ = std::fs::remove_file(&f.partial);
+                let _ = std::fs::remove_file(&f.sidecar);
+                return Ok(Some(format!("{} is left as it was", f.path.display())));
+            }
+        }
+        if let Err(e) = self.sync(&mut sink) {
+            drop(sink);
+            return Err(self.output_failed(e, true));
+        }
+        drop(sink);
+        Ok(self.file.as_ref().map(|f| {
+            let next = if resume && self.resumable {
+                format!("continue with: {}", self.resume_command)
+            } else {
+                format!("to run again, delete it and {}", f.sidecar.display())
+            };
+            format!(
+                "the rows are in {} and {} is left as it was; {next}",
+                f.partial.display(),
+                f.path.display()
+            )
+        }))
+    }
+
     /// `error`, that ended the run, with what its partial file holds and
     /// what to do, from whether the output failed (a write, the flush) and
     /// whether the run can be resumed.

@@ -452,6 +452,91 @@ fn rare_targets_end_with_exit_1_and_keep_the_puzzles_made() {
         ));
 }
 
+/// A run that its own limits stop leaves an older FILE as it was (found by
+/// probing: a failed run replaced a finished 50-row file with the rows it
+/// made, or with a header alone); the rows it made stay in FILE.partial,
+/// and after --max-time, --resume goes on to the whole run's bytes.
+#[test]
+fn a_run_its_limits_stop_leaves_an_older_file_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let vol = dir.path().join("vol.csv");
+    let partial = dir.path().join("vol.csv.partial");
+    let run = |args: &[&str]| {
+        Command::cargo_bin("sudoflow")
+            .unwrap()
+            .args(["generate", "-j", "1"])
+            .args(args)
+            .arg("-o")
+            .arg(&vol)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["-n", "50", "-q", "--seed", "1"]).status.success());
+    let book = std::fs::read(&vol).unwrap();
+    assert_eq!(book.iter().filter(|&&b| b == b'\n').count(), 51);
+    // No row made (puzzle 1 fails, and --puzzle-seed's candidate is
+    // rejected): nothing is left but the older FILE.
+    for args in [
+        &[
+            "-n",
+            "50",
+            "--seed",
+            "1",
+            "--clues",
+            "30..32",
+            "--max-tries",
+            "20",
+        ][..],
+        &["--puzzle-seed", "1", "--clues", "17..18"][..],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("vol.csv is left as it was"), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&vol).unwrap(), book, "{args:?}");
+        assert!(!partial.exists(), "{args:?}");
+    }
+    // Rows made, then --max-tries: they stay in FILE.partial.
+    let out = run(&[
+        "-n",
+        "300",
+        "--seed",
+        "4",
+        "--clues",
+        "26..27",
+        "--max-tries",
+        "12",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(&vol).unwrap(), book);
+    let kept = std::fs::read_to_string(&partial).unwrap();
+    let rows = parse_csv(&kept);
+    assert!(!rows.is_empty() && rows.len() < 300, "{} rows", rows.len());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the rows are in ") && err.contains("to run again, delete it and"),
+        "{err}"
+    );
+    std::fs::remove_file(&partial).unwrap();
+    std::fs::remove_file(dir.path().join("vol.csv.partial.json")).unwrap();
+    // --max-time: the rows made stay, and --resume goes on.
+    let out = run(&["-n", "20000", "--seed", "1", "--max-time", "0.05"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(&vol).unwrap(), book);
+    assert!(partial.exists());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("continue with: "), "{err}");
+    assert!(run(&["-n", "20000", "--seed", "1", "-q", "--resume"])
+        .status
+        .success());
+    let whole = Command::cargo_bin("sudoflow")
+        .unwrap()
+        .args(["generate", "-j", "2", "-q", "--seed", "1", "-n", "20000"])
+        .output()
+        .unwrap();
+    assert_eq!(std::fs::read(&vol).unwrap(), whole.stdout);
+}
+
 #[test]
 fn distinct_puzzles_share_no_class_and_keep_the_seeds_output() {
     let (one, rows) = generate(&["-n", "120", "--seed", "14", "--distinct", "-j", "1"]);

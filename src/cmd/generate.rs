@@ -241,7 +241,8 @@ Sudoku Explainer's own generator levels). `sudoflow solve` (--se) on the puzzles
 same score columns.
 
 Exit codes: 0 all puzzles written; 1 a puzzle found no candidate passing the filters within
---max-tries, or --max-time ran out (the puzzles before it are written, in order);
+--max-tries, or --max-time ran out (the puzzles before it are written, in order; with -o FILE
+they stay in FILE.partial and an older FILE is left as it was; after --max-time, --resume goes on);
 2 usage or I/O error (e.g. --clues 10..12); 130/143 stopped by SIGINT/SIGTERM, 129/131 by
 SIGHUP/SIGQUIT (FILE.partial is kept for --resume). With -o FILE the rows go to FILE.partial,
 renamed FILE once complete.
@@ -655,13 +656,17 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 Ok(ExitCode::from(exit::OK))
             }
             Err(r) => {
-                out.commit(w)?;
+                // No row: an older FILE stays as it was.
+                let note = out.incomplete(w, false)?;
                 eprintln!(
                     "sudoflow: error: puzzle seed {seed} makes a candidate the filters reject \
                      ({}); use the --symmetry, --minimal and filter options of the run that \
                      printed it",
                     r.as_str()
                 );
+                if let Some(note) = note {
+                    eprintln!("sudoflow: {note}");
+                }
                 Ok(ExitCode::from(exit::FAILURE))
             }
         };
@@ -841,11 +846,22 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         let signal = crate::interrupt::requested().unwrap_or(2);
         return out.interrupted(w, signal, &line);
     }
-    // Complete: every puzzle, or the run's own limits stopped it (exit 1,
-    // the rows before the puzzle that gave up are the output).
-    out.commit(w)?;
+    // Complete: every puzzle. When the run's own limits stopped it (exit
+    // 1), the rows before the puzzle that gave up stay in FILE.partial and
+    // an older FILE is left as it was (found by probing: committing
+    // replaced a finished book's 1,000 rows with the fewer ones made).
+    let kept_note = match failure {
+        None => {
+            out.commit(w)?;
+            None
+        }
+        Some((_, give_up)) => out.incomplete(w, give_up == GiveUp::Time)?,
+    };
     if !args.output.quiet {
         eprintln!("sudoflow: {line}");
+    }
+    if let Some(note) = kept_note {
+        eprintln!("sudoflow: {note}");
     }
     match failure {
         None => Ok(ExitCode::from(exit::OK)),
