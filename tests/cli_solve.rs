@@ -789,6 +789,42 @@ fn an_output_naming_the_file_behind_stdin_is_refused_and_the_input_kept() {
             assert!(!dir.path().join("in.txt.partial").exists(), "{command}");
         }
     }
+    // Stdin a pipe, and -o /dev/stdin: the pipe (found by probing: the run
+    // read its own rows back for ever). Refused before anything is read.
+    for command in ["solve", "rate", "canon"] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+            .args([command, "-q", "-", "--source", "-o", "/dev/stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let original = original.clone();
+        // Written from another thread: a run that does not end must fail
+        // the test, not hang it on a full pipe.
+        let feed = std::thread::spawn(move || {
+            let _ = std::io::Write::write_all(&mut stdin, &original[..]);
+        });
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(30) {
+                child.kill().unwrap();
+                panic!("{command} -o /dev/stdin did not end");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let _ = feed.join();
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains("refusing to write output /dev/stdin: it is the file stdin reads"),
+            "{command}: {stderr}"
+        );
+    }
     // Stdin from another file: written as usual.
     let other = dir.path().join("out.csv");
     Command::cargo_bin("sudoflow")

@@ -467,7 +467,10 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 }
 
 /// Whether stdin is the file `path` names (`sudoflow solve -o in.txt <
-/// in.txt`): the same device and inode.
+/// in.txt`), or the pipe it names (`-o /dev/stdin` with stdin a pipe, which
+/// read the run's own rows back for ever, found by probing): the same
+/// device and inode. A terminal is not: what is written to it is not read
+/// back.
 fn stdin_is(path: &std::path::Path) -> bool {
     #[cfg(unix)]
     {
@@ -480,7 +483,10 @@ fn stdin_is(path: &std::path::Path) -> bool {
         else {
             return false;
         };
-        stdin.is_file() && stdin.dev() == out.dev() && stdin.ino() == out.ino()
+        use std::os::unix::fs::FileTypeExt;
+        (stdin.is_file() || stdin.file_type().is_fifo())
+            && stdin.dev() == out.dev()
+            && stdin.ino() == out.ino()
     }
     #[cfg(not(unix))]
     {
