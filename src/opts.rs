@@ -318,7 +318,9 @@ const OUTPUT_HELP: &str = "Write the rows to FILE instead of stdout ('-' is stdo
     fsync) only when the run completes: FILE is never left half-written, and an older FILE \
     stays until then. At least once a second the rows are pushed to FILE.partial with a \
     checkpoint (its sidecar FILE.partial.json), so a run stopped in any way can be continued \
-    with --resume. FILE must not be an input (nor the file stdin reads).\n\
+    with --resume. FILE must not be an input (nor the file or pipe stdin reads), nor another \
+    run's FILE.partial or its sidecar. FILE.partial is read back through its checksum before \
+    the rename: if another program changed it, FILE is left as it was.\n\
     Example: -o out.csv";
 
 /// `--resume`'s long help.

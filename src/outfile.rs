@@ -542,6 +542,51 @@ fn verify(partial: &mut File, checkpoints: &[Checkpoint]) -> std::io::Result<Ver
     })
 }
 
+/// Refuses an output `path` that is another run's partial file or its
+/// sidecar (`-o out.csv.partial` beside a run writing out.csv): this run's
+/// rename at its end would replace that run's rows, and that run's rename
+/// would then put these rows in its FILE (found by probing: both exited 0,
+/// one run's rows lost). A partial file is another run's while a run holds
+/// its lock, or while its sidecar lies beside it (an interrupted run's).
+///
+/// Errors: `path` is such a file; the message says whose.
+fn refuse_a_runs_partial(path: &Path) -> anyhow::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let Some(name) = name else {
+        return Ok(());
+    };
+    let (partial, sidecar) = if let Some(stem) = name.strip_suffix(".partial.json") {
+        (
+            path.with_file_name(format!("{stem}.partial")),
+            path.to_path_buf(),
+        )
+    } else if name.ends_with(".partial") {
+        (
+            path.to_path_buf(),
+            path.with_file_name(format!("{name}.json")),
+        )
+    } else {
+        return Ok(());
+    };
+    let locked = File::open(&partial)
+        .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)));
+    if locked || (partial.exists() && sidecar.exists()) {
+        let whose = if locked {
+            "being written by another sudoflow run now"
+        } else {
+            "holding an interrupted run's rows (its sidecar is beside it)"
+        };
+        bail!(
+            "refusing to write output {}: {} is the partial file of a run to {}, {whose}; \
+             writing here would replace its rows: choose another name",
+            path.display(),
+            partial.display(),
+            partial.with_extension("").display()
+        );
+    }
+    Ok(())
+}
+
 /// Opens `partial` (named `name`) to read and write, created afresh when
 /// `create` (never over a file another run has just created), and takes an
 /// exclusive lock on it (`flock`, held while the run has it open), so that
@@ -1210,6 +1255,7 @@ impl RunOutput {
         }
         refuse_input_as_output(path.expect("not direct"), &spec.inputs)?;
         let path = replaced.as_deref().expect("not direct");
+        refuse_a_runs_partial(path)?;
         let partial = partial_path(path);
         // --resume with no partial file starts the run (a job script can
         // always pass it), whatever the format.
@@ -1590,6 +1636,38 @@ impl RunOutput {
         }
         drop(sink);
         if let Some(f) = &self.file {
+            // The partial file must still be this run's, whole: another
+            // program may have replaced, removed or cut it meanwhile, and
+            // renaming that would give FILE rows that are not this run's.
+            // Read back through its hash: a file cut in place and written
+            // on (`echo junk > FILE.partial`) has its length.
+            let whole = {
+                let w = f.written.lock().unwrap_or_else(|e| e.into_inner());
+                Checkpoint {
+                    bytes: w.bytes,
+                    xxh3: w.hash.digest(),
+                    records: self.records,
+                    rows: self.rows,
+                }
+            };
+            let intact = same_file(&f.sync, &f.partial)
+                && f.sync
+                    .try_clone()
+                    .and_then(|mut r| verify(&mut r, &[whole]))
+                    .is_ok_and(|v| v.kept == whole && v.len == whole.bytes && v.broken.is_none());
+            if !intact {
+                bail!(
+                    "cannot finish {}: {} is no longer this run's file as it wrote it (another \
+                     program replaced, removed or cut it during the run), so it was not \
+                     renamed and {} is left as it was: --resume redoes the rows that no longer \
+                     verify (or delete {} and {} to start over)",
+                    f.path.display(),
+                    f.partial.display(),
+                    f.path.display(),
+                    f.partial.display(),
+                    f.sidecar.display()
+                );
+            }
             std::fs::rename(&f.partial, &f.path).with_context(|| {
                 format!(
                     "cannot rename {} to {}",

@@ -1914,3 +1914,95 @@ fn a_run_completing_keeps_the_sidecar_of_a_run_that_started_after_it() {
         .success();
     assert!(std::fs::read(&out).unwrap() == reference());
 }
+
+/// Another program that replaces, removes or cuts FILE.partial while the run
+/// writes it: the run's end does not rename it (found by probing: it
+/// renamed what lay there, exit 0, and FILE held another run's rows, or
+/// zeros and junk), an older FILE stays, and --resume redoes what no longer
+/// verifies. And `-o FILE.partial` beside a run to FILE is refused: its
+/// end would have replaced that run's rows.
+#[test]
+fn a_partial_file_changed_under_the_run_is_not_renamed_and_another_runs_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let first = first_records(5);
+    let want = solved(&first);
+    for tamper in ["replaced", "cut and written", "removed"] {
+        std::fs::write(&out, "an older FILE\n").unwrap();
+        let (mut child, stdin) = solve_fed(&out, &first);
+        assert_eq!(
+            wait_for_checkpoint(&mut child, &out, 4),
+            Some(5),
+            "{tamper}"
+        );
+        // Another run to out.csv.partial (or its sidecar), refused while
+        // this one writes it, and after it stops with its sidecar beside.
+        for name in ["out.csv.partial", "out.csv.partial.json"] {
+            let err = Command::new(bin())
+                .args(["solve", "-q", "-o"])
+                .arg(dir.path().join(name))
+                .write_stdin(first[0].clone() + "\n")
+                .assert()
+                .code(2)
+                .get_output()
+                .stderr
+                .clone();
+            let err = String::from_utf8_lossy(&err);
+            assert!(
+                err.contains("is the partial file of a run to")
+                    && err.contains("being written by another sudoflow run now"),
+                "{err}"
+            );
+        }
+        match tamper {
+            "replaced" => {
+                let other = dir.path().join("other");
+                std::fs::write(&other, "index,puzzle\n1,another run's row\n").unwrap();
+                std::fs::rename(&other, partial(&out)).unwrap();
+            }
+            "cut and written" => std::fs::write(partial(&out), "junk\n").unwrap(),
+            _ => std::fs::remove_file(partial(&out)).unwrap(),
+        }
+        drop(stdin);
+        let done = child.wait_with_output().unwrap();
+        assert_eq!(done.status.code(), Some(2), "{tamper}");
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "an older FILE\n",
+            "{tamper}"
+        );
+        // (stderr is not piped by solve_fed: the refusal is checked by the
+        // exit code and the untouched FILE.)
+        Command::new(bin())
+            .args(["solve", "-q", "--resume", "-o"])
+            .arg(&out)
+            .write_stdin(first.join("\n") + "\n")
+            .assert()
+            .success();
+        assert_eq!(std::fs::read(&out).unwrap(), want, "{tamper}");
+        assert!(
+            !partial(&out).exists() && !sidecar(&out).exists(),
+            "{tamper}"
+        );
+    }
+    // An interrupted run's partial file, its sidecar beside it: refused too.
+    let (mut child, stdin) = solve_fed(&out, &first);
+    assert_eq!(wait_for_checkpoint(&mut child, &out, 4), Some(5));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(stdin);
+    let err = Command::new(bin())
+        .args(["solve", "-q", "-o"])
+        .arg(partial(&out))
+        .write_stdin(first[0].clone() + "\n")
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&err).contains("holding an interrupted run's rows"),
+        "{}",
+        String::from_utf8_lossy(&err)
+    );
+}
