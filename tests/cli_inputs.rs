@@ -570,6 +570,80 @@ fn a_stray_quote_costs_its_line_not_the_records_after_it() {
 
 /// A zip archive whose second member is damaged half-way (bytes flipped in
 /// the middle of its compressed data), and the archive's bytes.
+/// Two members of one name (found by probing: the zip crate keys members
+/// by name, so the first one's records were lost, exit 0, while the same
+/// archive piped gave all of them). Given by name or on stdin from the
+/// file: refused before any row, saying why and how to read it; piped,
+/// read as a stream, every member's records. An archive comment holding
+/// the end record's signature does not confuse the count.
+#[test]
+fn a_zip_with_two_members_of_one_name_is_refused_not_read_in_part() {
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+    let easy = easy();
+    let build = |comment: &str| {
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        {
+            let mut zip = zip::ZipWriter::new(&mut bytes);
+            let stored =
+                SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+            zip.start_file("p.txt", stored).unwrap();
+            zip.write_all(format!("{easy}\n{INKALA}\n").as_bytes())
+                .unwrap();
+            zip.start_file("q.txt", stored).unwrap();
+            zip.write_all(format!("{INKALA}\n").as_bytes()).unwrap();
+            zip.set_comment(comment);
+            zip.finish().unwrap();
+        }
+        bytes.into_inner()
+    };
+    // The second member renamed as the first, in its local header and its
+    // directory entry (ZipWriter refuses to write two such names).
+    let mut dup = build("");
+    let mut at = 0;
+    while let Some(i) = dup[at..].windows(5).position(|w| w == b"q.txt") {
+        dup[at + i..at + i + 5].copy_from_slice(b"p.txt");
+        at += i + 5;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dup.zip");
+    std::fs::write(&path, &dup).unwrap();
+    let out = dir.path().join("out.csv");
+    for from_stdin in [false, true] {
+        let mut run = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"));
+        run.args(["solve", "-o"]).arg(&out);
+        if from_stdin {
+            // A regular file on stdin (`< dup.zip`), read as one given by name.
+            run.stdin(std::fs::File::open(&path).unwrap());
+        } else {
+            run.arg(&path);
+        }
+        let done = run.output().unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(
+                "its directory lists 2 members, but only 1 distinct names: members that share \
+                 a name cannot all be read"
+            ),
+            "{err}"
+        );
+        assert!(!out.exists() && !dir.path().join("out.csv.partial").exists());
+    }
+    let piped = rows(&stdout_ok(sudoflow().arg("solve").write_stdin(dup)));
+    assert_eq!(piped.len(), 3, "{piped:?}");
+    assert_solved(&piped[0], &easy);
+    assert_solved(&piped[1], INKALA);
+    assert_solved(&piped[2], INKALA);
+    // Distinct names and a comment holding "PK\x05\x06": read whole.
+    let commented = dir.path().join("commented.zip");
+    std::fs::write(&commented, build("PK\x05\x06 a comment")).unwrap();
+    assert_eq!(
+        rows(&stdout_ok(sudoflow().arg("solve").arg(&commented))).len(),
+        3
+    );
+}
+
 fn zip_with_damaged_member(easy: &str) -> Vec<u8> {
     use std::io::Write;
     use zip::write::SimpleFileOptions;

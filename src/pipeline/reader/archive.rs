@@ -70,8 +70,23 @@ pub(super) fn records_of_file(
     index: &mut u64,
     f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
+    let entries = directory_entries(&file);
     let mut archive = zip::ZipArchive::new(BufReader::with_capacity(BUFFER, file))
         .with_context(|| format!("input {name} is not a readable zip archive"))?;
+    // The zip crate keys members by name: of two with one name, it gives
+    // the last only (found by probing: half the records gone, exit 0).
+    if let Some(entries) = entries.filter(|&n| n != archive.len() as u64) {
+        let piped = match &**name {
+            "<stdin>" => "`cat ARCHIVE | sudoflow ... -`".to_string(),
+            _ => format!("`cat {name} | sudoflow ... -`"),
+        };
+        bail!(
+            "cannot read zip archive {name}: its directory lists {entries} members, but only {} \
+             distinct names: members that share a name cannot all be read (repack it with \
+             distinct names, or pipe it, read as a stream: {piped})",
+            archive.len()
+        );
+    }
     // In the order the members lie in the archive, as a stream meets them.
     let mut members = Vec::with_capacity(archive.len());
     for i in 0..archive.len() {
@@ -123,6 +138,47 @@ pub(super) fn records_of_file(
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// The number of entries the central directory of the zip archive in
+/// `file` lists, as its end record says (the zip64 one's when the 16-bit
+/// count is full): `None` when no end record is found where it must lie
+/// (the zip crate's own error then says what is wrong). The end record is
+/// the last `PK\x05\x06` of the file's last 64 KiB + 22 bytes whose
+/// comment length reaches the file's end exactly (APPNOTE.TXT 4.3.16).
+fn directory_entries(file: &File) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let len = file.metadata().ok()?.len();
+    let tail_len = len.min(22 + 0xFFFF);
+    let mut tail = vec![0u8; tail_len as usize];
+    file.read_exact_at(&mut tail, len - tail_len).ok()?;
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
+    let end = (0..=tail.len().checked_sub(22)?).rev().find(|&at| {
+        tail[at..].starts_with(b"PK\x05\x06")
+            && at + 22 + usize::from(u16_at(&tail, at + 20)) == tail.len()
+    })?;
+    let entries = u16_at(&tail, end + 10);
+    if entries != 0xFFFF {
+        return Some(u64::from(entries));
+    }
+    // Zip64: the locator (20 bytes) just before the end record gives the
+    // zip64 end record's offset; its entry count is at its byte 32.
+    let locator = end.checked_sub(20)?;
+    if !tail[locator..].starts_with(b"PK\x06\x07") {
+        return None;
+    }
+    let offset = u64::from_le_bytes(tail[locator + 8..locator + 16].try_into().ok()?);
+    let mut record = [0u8; 40];
+    file.read_exact_at(&mut record, offset).ok()?;
+    record
+        .starts_with(b"PK\x06\x06")
+        .then(|| u64::from_le_bytes(record[32..40].try_into().expect("8 bytes")))
+}
+
+/// Elsewhere: not looked at.
+#[cfg(not(unix))]
+fn directory_entries(_: &File) -> Option<u64> {
+    None
 }
 
 /// The member numbered `i` (named `member`) of the archive `name`, to read.
