@@ -19,7 +19,7 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyMemoryView, PyString};
 use pyo3_arrow::input::AnyArray;
 use std::sync::Arc;
 use sudoflow::pipeline::reader::item_record;
@@ -159,21 +159,30 @@ impl Records {
             }
         }
         if obj.hasattr("__arrow_c_array__")? || obj.hasattr("__arrow_c_stream__")? {
-            let arrays = obj.extract::<AnyArray>().map_err(|e| {
-                let py = obj.py();
-                if e.is_instance_of::<PyTypeError>(py) {
-                    return e;
+            // A pandas object column holds any Python objects: read item by
+            // item, as a list is (found by probing: one int among the
+            // puzzles made pyarrow raise, no row for any item).
+            if object_column(obj)? {
+                return read_items(obj, true);
+            }
+            let arrays = match obj.extract::<AnyArray>() {
+                Ok(arrays) => arrays,
+                // Not convertible to Arrow (mixed objects): item by item.
+                Err(_) if obj.try_iter().is_ok() => return read_items(obj, true),
+                Err(e) => {
+                    let py = obj.py();
+                    if e.is_instance_of::<PyTypeError>(py) {
+                        return Err(e);
+                    }
+                    return Err(PyTypeError::new_err(format!(
+                        "cannot read the input as an Arrow column of strings ({}: {}); {AS_TEXT}",
+                        e.get_type(py)
+                            .name()
+                            .map_or_else(|_| "error".into(), |n| n.to_string()),
+                        e.value(py)
+                    )));
                 }
-                // pandas exports an object column of Python ints (puzzles
-                // read as numbers too long for int64) by failing here.
-                PyTypeError::new_err(format!(
-                    "cannot read the input as an Arrow column of strings ({}: {}); {AS_TEXT}",
-                    e.get_type(py)
-                        .name()
-                        .map_or_else(|_| "error".into(), |n| n.to_string()),
-                    e.value(py)
-                ))
-            })?;
+            };
             let chunked = arrays
                 .into_chunked_array()
                 .map_err(|e| PyTypeError::new_err(format!("cannot read the Arrow input: {e}")))?;
@@ -187,24 +196,7 @@ impl Records {
                 names: None,
             });
         }
-        let source: Arc<str> = Arc::from(SOURCE);
-        let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
-        for (i, item) in obj.try_iter()?.enumerate() {
-            let item = item?;
-            let index = i as u64 + 1;
-            out.push(match item.cast::<PyString>() {
-                Ok(s) => match s.to_cow() {
-                    Ok(text) => item_record(index, &source, text.as_bytes()),
-                    Err(_) => surrogates(index, &source, s),
-                },
-                Err(_) if item.is_none() => null(index, &source),
-                Err(_) => not_a_string(index, &source, &item.get_type().name()?.to_string()),
-            });
-        }
-        Ok(Records {
-            items: Items::Ready(out),
-            names: None,
-        })
+        read_items(obj, false)
     }
 
     /// The number of records.
@@ -238,6 +230,71 @@ impl Records {
         };
         (records, self.names)
     }
+}
+
+/// Whether `obj` is a column of Python objects (a pandas Series or Index
+/// of dtype `object`), read item by item.
+fn object_column(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(dtype) = obj.getattr("dtype") else {
+        return Ok(false);
+    };
+    Ok(dtype.str()?.to_cow()? == "object")
+}
+
+/// The records of an iterable, one per item. `column`: the items are a
+/// column's (a pandas object column, or one Arrow cannot read), where
+/// `None`, NaN, `pd.NA` and `pd.NaT` are its nulls, as pandas takes them;
+/// a column whose items are all numbers is refused as an Arrow column of
+/// numbers is (puzzles read as numbers).
+///
+/// Errors: `TypeError` for a non-iterable, or a column of numbers only.
+fn read_items(obj: &Bound<'_, PyAny>, column: bool) -> PyResult<Records> {
+    let source: Arc<str> = Arc::from(SOURCE);
+    let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
+    let (mut numbers, mut nulls) = (0usize, 0usize);
+    for (i, item) in obj.try_iter()?.enumerate() {
+        let item = item?;
+        let index = i as u64 + 1;
+        out.push(match item.cast::<PyString>() {
+            Ok(s) => match s.to_cow() {
+                Ok(text) => item_record(index, &source, text.as_bytes()),
+                Err(_) => surrogates(index, &source, s),
+            },
+            Err(_) if item.is_none() || (column && missing(&item)) => {
+                nulls += 1;
+                null(index, &source)
+            }
+            Err(_) => {
+                if item.is_instance_of::<PyInt>() && !item.is_instance_of::<PyBool>()
+                    || item.is_instance_of::<PyFloat>()
+                {
+                    numbers += 1;
+                }
+                not_a_string(index, &source, &item.get_type().name()?.to_string())
+            }
+        });
+    }
+    if column && numbers > 0 && numbers + nulls == out.len() {
+        return Err(PyTypeError::new_err(format!(
+            "puzzles: expected a column of strings, found numbers (an object column of \
+             Python numbers); {AS_TEXT}"
+        )));
+    }
+    Ok(Records {
+        items: Items::Ready(out),
+        names: None,
+    })
+}
+
+/// Whether `item` is one of pandas' markers of a missing value: NaN,
+/// `pd.NA`, `pd.NaT`.
+fn missing(item: &Bound<'_, PyAny>) -> bool {
+    if let Ok(f) = item.cast::<PyFloat>() {
+        return f.value().is_nan();
+    }
+    item.get_type()
+        .name()
+        .is_ok_and(|n| n.to_cow().is_ok_and(|n| n == "NAType" || n == "NaTType"))
 }
 
 /// The values of an Arrow column `obj` (parameter `name`) through `values`.

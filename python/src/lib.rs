@@ -187,6 +187,10 @@ fn batch_table<S, T: Row + Send>(
 ///     Arrow string column: a pyarrow Array, ChunkedArray or one-column
 ///     Table, a polars Series, a pandas Series with a str or Arrow dtype
 ///     (anything with ``__arrow_c_array__`` or ``__arrow_c_stream__``).
+///     A pandas Series of dtype ``object`` (or any column Arrow cannot
+///     read) is read item by item as a list is, its ``None``, NaN,
+///     ``pd.NA`` and ``pd.NaT`` nulls; one of numbers only raises as an
+///     Arrow column of numbers does.
 ///     Each item is read as the CLI reads one line of a file: 81 cells
 ///     (``1``-``9`` givens; ``.``, ``0``, ``_``, ``-``, ``*``, ``x``, ``X``
 ///     blanks), text after a space, tab, ``,``, ``;`` or ``:`` ignored

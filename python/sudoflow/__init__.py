@@ -20,7 +20,9 @@ line of a file:
 Every item gives exactly one row, in input order; an item that is not a
 puzzle (wrong length, a bad character, clashing givens, blank, a null, not a
 string) gets status ``invalid`` and an ``error`` naming ``<input>:N`` (N its
-1-based position) and the problem: it never raises. A lone ``str`` or
+1-based position) and the problem: it never raises. A pandas Series of dtype
+``object`` is read item by item, as a list is (``None``, NaN, ``pd.NA`` and
+``pd.NaT`` are its nulls). A lone ``str`` or
 ``bytes``, or an Arrow column of numbers (puzzles read from a CSV as
 integers lose the leading zeros of their ``0`` blanks), raises ``TypeError``
 saying how to read puzzles as text, e.g. ``polars.read_csv(path,

@@ -1,0 +1,59 @@
+"""Findings of probing the Python API: each test attacks one of them."""
+
+import pyarrow as pa
+import pytest
+
+import sudoflow
+
+# A 17-clue puzzle with one solution.
+P = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+BATCH = [sudoflow.solve, sudoflow.count, sudoflow.rate, sudoflow.canon]
+
+
+def errors(table):
+    return pa.table(table).column("error").to_pylist()
+
+
+@pytest.mark.parametrize("call", BATCH)
+@pytest.mark.parametrize("bad,why", [
+    (5, "not a string but int"),
+    (1.5, "not a string but float"),
+    (True, "not a string but bool"),
+    ([P], "not a string but list"),
+    (b"x", "not a string but bytes"),
+    (P.encode(), "not a string but bytes"),
+    ("\ud800" * 81, "not valid text: it holds a lone surrogate"),
+])
+def test_an_object_series_is_read_item_by_item_as_a_list_is(call, bad, why):
+    """An object-dtype Series with one item pyarrow cannot convert (or
+    converts differently) raised (ArrowTypeError, or a TypeError about
+    numbers losing their zeros), no row for any item: it is read as the
+    list is, one row per item, the bad one invalid saying why."""
+    pd = pytest.importorskip("pandas")
+    items = [P, bad, P]
+    want = errors(call(items))
+    assert want[0] is None and want[2] is None
+    assert want[1].startswith("<input>:2: " + why), want[1]
+    got = errors(call(pd.Series(items, dtype=object)))
+    assert got == want, call
+
+
+def test_an_object_series_takes_pandas_missing_values_as_nulls():
+    """NaN, None, pd.NA and pd.NaT are an object column's nulls (as pyarrow
+    reads them), not floats."""
+    pd = pytest.importorskip("pandas")
+    s = pd.Series([P, float("nan"), None, pd.NA, pd.NaT, 7, P], dtype=object)
+    got = errors(sudoflow.count(s))
+    assert got == [None] + ["<input>:%d: no puzzle (null)" % i for i in (2, 3, 4, 5)] + [
+        "<input>:6: not a string but int", None]
+
+
+def test_an_object_column_of_numbers_only_is_still_a_type_error():
+    """Puzzles read as numbers (every item a number) are a column-level
+    mistake, refused with how to read them as text, as a numeric column is."""
+    pd = pytest.importorskip("pandas")
+    for s in [pd.Series([10**80, 10**79], dtype=object),
+              pd.Series([10**80, None, 5.0], dtype=object)]:
+        with pytest.raises(TypeError, match="as text.*dtype=str"):
+            sudoflow.count(s)
