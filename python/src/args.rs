@@ -52,20 +52,24 @@ pub fn threads(value: Option<Int>) -> PyResult<usize> {
 /// A time budget in seconds (`None`: none).
 ///
 /// Errors: `ValueError` naming `name` for a value that is not a positive,
-/// finite number of seconds.
+/// finite number of seconds, or that is below a nanosecond (a duration
+/// holds whole nanoseconds: it would round to none, as the CLI's
+/// `--time-budget 1e-10` does, which says it must be above zero).
 pub fn seconds(secs: Option<f64>, name: &str) -> PyResult<Option<Duration>> {
-    secs.map(|s| {
-        Duration::try_from_secs_f64(s)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                PyValueError::new_err(if s > 0.0 {
-                    // As the CLI says it (1e20, inf).
-                    format!("{name} is too long a duration: the longest is about 584 billion years")
-                } else {
-                    format!("{name} must be a positive number of seconds, not {s}")
-                })
-            })
+    secs.map(|s| match Duration::try_from_secs_f64(s) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        // Found by probing: 1e-10 was said to be too long a duration.
+        Ok(_) if s > 0.0 => Err(PyValueError::new_err(format!(
+            "{name}: a time budget must be above zero: {s} seconds rounds to 0 (durations are \
+             whole nanoseconds; the least is 1e-9)"
+        ))),
+        // As the CLI says it (1e20, inf).
+        Err(_) if s > 0.0 => Err(PyValueError::new_err(format!(
+            "{name} is too long a duration: the longest is about 584 billion years"
+        ))),
+        _ => Err(PyValueError::new_err(format!(
+            "{name} must be a positive number of seconds, not {s}"
+        ))),
     })
     .transpose()
 }

@@ -57,3 +57,35 @@ def test_an_object_column_of_numbers_only_is_still_a_type_error():
               pd.Series([10**80, None, 5.0], dtype=object)]:
         with pytest.raises(TypeError, match="as text.*dtype=str"):
             sudoflow.count(s)
+
+
+TINY = [
+    (lambda t: sudoflow.count([P], time_budget=t), "time_budget"),
+    (lambda t: sudoflow.count([P], wall_limit=t), "wall_limit"),
+    (lambda t: sudoflow.rate([P], time_budget=t), "time_budget"),
+    (lambda t: sudoflow.solve([P], se=True, se_budget=t), "se_budget"),
+    (lambda t: sudoflow.solve([P], se=True, se_wall_limit=t), "se_wall_limit"),
+    (lambda t: sudoflow.explain(P, time_budget=t), "time_budget"),
+    (lambda t: sudoflow.explain(P, wall_limit=t), "wall_limit"),
+    (lambda t: sudoflow.count_file(__file__, time_budget=t), "time_budget"),
+    (lambda t: sudoflow.rate_file(__file__, wall_limit=t), "wall_limit"),
+    (lambda t: sudoflow.generate(1, seed=1, se=(1.0, 2.0), se_budget=t), "se_budget"),
+]
+
+
+@pytest.mark.parametrize("call,name", TINY)
+def test_a_duration_below_a_nanosecond_is_said_to_be_not_above_zero(cli, call, name):
+    """1e-10 s rounds to no duration: it was said to be "too long a
+    duration"; the CLI says a time budget must be above zero."""
+    with pytest.raises(ValueError) as e:
+        call(1e-10)
+    message = str(e.value)
+    assert message.startswith(name + ":") and "must be above zero" in message, message
+    assert "too long" not in message
+    r = __import__("subprocess").run([cli.exe, "count", "-p", P, "--time-budget", "1e-10"],
+                                     capture_output=True, text=True)
+    assert r.returncode == 2 and "a time budget must be above zero" in r.stderr
+    # One nanosecond is a duration (the count times out, as the CLI's).
+    if name == "time_budget" and call is TINY[0][0]:
+        assert sudoflow.count([P], time_budget=1e-9)["status"].to_pylist() == ["timeout"]
+
