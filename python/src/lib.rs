@@ -943,7 +943,12 @@ fn generate(
         guesses: args::span(guesses, parse_guesses, "guesses")?.unwrap_or(0..=u64::MAX),
         se: se.clone(),
         // As `generate --se-budget`: the rows are the CLI's.
-        se_budget: rate_limits(se_budget, None)?.budget(),
+        // Named se_budget (found by probing: its errors named time_budget).
+        se_budget: RateLimits {
+            time: Some(args::seconds(se_budget, "se_budget")?.unwrap_or(DEFAULT_BUDGET)),
+            wall: None,
+        }
+        .budget(),
         ..GenerateOptions::default()
     };
     if se_budget.is_some() && se.is_none() {

@@ -89,3 +89,11 @@ def test_a_duration_below_a_nanosecond_is_said_to_be_not_above_zero(cli, call, n
     if name == "time_budget" and call is TINY[0][0]:
         assert sudoflow.count([P], time_budget=1e-9)["status"].to_pylist() == ["timeout"]
 
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan")])
+def test_generate_se_budget_errors_name_se_budget(bad):
+    """generate's se_budget went through the rate limits' check, whose
+    message named time_budget."""
+    with pytest.raises(ValueError, match=r"^se_budget must be a positive number") as e:
+        sudoflow.generate(1, seed=1, se=(1.0, 2.0), se_budget=bad)
+    assert "time_budget" not in str(e.value)
