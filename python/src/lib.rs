@@ -36,7 +36,7 @@ use sudoflow::counting::solutions::CountOptions;
 use sudoflow::generator::{seed_stream, GenerateOptions, Generated, Generator};
 use sudoflow::grid::Grid;
 use sudoflow::output::{with_blank, Status, SOLVE_HEADER};
-use sudoflow::pipeline::reader::item_record;
+use sudoflow::pipeline::reader::{for_each_text_item, item_record, Item, TEXT_NAME};
 use sudoflow::pipeline::Record;
 use sudoflow::rating::se::Rater;
 use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
@@ -653,9 +653,10 @@ fn canon(
 /// Parameters
 /// ----------
 /// puzzle : str
-///     One puzzle, read as one line of a file (81 cells, text after a
-///     separator ignored, pasted cells, or 729 characters giving its
-///     candidates, as ``explain -p`` takes them).
+///     One puzzle, read as ``explain -p`` reads its text: 81 cells on a
+///     line (text after a separator ignored), cells pasted between spaces
+///     or ``|``, a grid of 9 lines of 9 cells, or 729 characters giving
+///     its candidates.
 /// time_budget : float, optional
 ///     The budget in seconds of reference work (default 10), counted as
 ///     :func:`rate` counts it (``--time-budget``).
@@ -682,7 +683,8 @@ fn canon(
 /// TypeError
 ///     ``puzzle`` is not a str.
 /// ValueError
-///     The text is not a puzzle (the message says why), its givens clash, or
+///     The text is not a puzzle (the message says why) or holds more than
+///     one, its givens clash, or
 ///     it has no solution or more than one (SE rates proper puzzles only).
 /// TimeoutError
 ///     The rating ran past ``time_budget`` or ``wall_limit``.
@@ -697,14 +699,18 @@ fn explain(
     wall_limit: Option<f64>,
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
-    // A puzzle given by its candidates (729 characters) too, as `explain -p`.
-    let record = item_record(1, &Arc::from(input::SOURCE), puzzle.as_bytes());
+    // Read as `explain -p` reads it: a puzzle on one line, its 729
+    // candidates, a pasted grid (9 lines of 9 cells too; found by probing:
+    // a 9-line grid was refused as "9 lines in one item").
+    let record = text_record(puzzle)?;
     let explained = match record.pencilmarks {
         Some(_) => watched(py, &mut Progress::new(py, None, None, "")?, |_| {
             Ok(sudoflow::rows::explain::explain_one(&record, limits))
         })?,
         None => {
-            let grid = one_grid(puzzle)?;
+            let grid = record
+                .grid
+                .map_err(|e| PyValueError::new_err(unnamed(&e)))?;
             watched(py, &mut Progress::new(py, None, None, "")?, |_| {
                 Ok(sudoflow::rows::explain::explain_grid(&grid, limits))
             })?
@@ -721,20 +727,42 @@ fn explain(
         .unbind())
 }
 
-/// One puzzle given as text, read as an item of a list is.
+/// The one puzzle of `text`, read as `explain -p` reads its text
+/// ([`for_each_text_item`]: a line, 729 candidates, cells pasted between
+/// spaces or `|`, a grid on 9 lines).
 ///
-/// Errors: `ValueError` saying why the text is not an 81-cell puzzle.
-fn one_grid(text: &str) -> PyResult<Grid> {
-    let record = item_record(1, &Arc::from(input::SOURCE), text.as_bytes());
-    if record.pencilmarks.is_some() {
-        return Err(PyValueError::new_err(
-            "a pencilmark puzzle (729 characters): this function takes 81-cell puzzles",
-        ));
-    }
-    record.grid.map_err(|e| {
-        let prefix = format!("{}:1: ", input::SOURCE);
-        PyValueError::new_err(e.strip_prefix(&prefix).unwrap_or(&e).to_owned())
+/// Errors: `ValueError` for text that holds no puzzle (blank, a comment:
+/// the message says so, as for an item of a list) or more than one.
+fn text_record(text: &str) -> PyResult<Record> {
+    let mut records = Vec::new();
+    for_each_text_item(text, &[], |item| {
+        if let Item::Record(record) = item {
+            records.push(record);
+        }
+        std::ops::ControlFlow::Continue(())
     })
+    .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    match records.len() {
+        0 => {
+            let record = item_record(1, &Arc::from(TEXT_NAME), text.as_bytes());
+            let why = record.grid.err().unwrap_or_else(|| "no puzzle".to_owned());
+            Err(PyValueError::new_err(unnamed(&why)))
+        }
+        1 => Ok(records.remove(0)),
+        n => Err(PyValueError::new_err(format!(
+            "{n} puzzles in the text: explain takes one puzzle (call it for each)"
+        ))),
+    }
+}
+
+/// A record's error without the name of its record (`<puzzle>:N: `).
+fn unnamed(error: &str) -> String {
+    let named = error.strip_prefix(TEXT_NAME).and_then(|rest| {
+        let rest = rest.strip_prefix(':')?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        rest[digits..].strip_prefix(": ")
+    });
+    named.unwrap_or(error).to_owned()
 }
 
 /// Why `generate` could not make puzzle `index`.

@@ -97,3 +97,23 @@ def test_generate_se_budget_errors_name_se_budget(bad):
     with pytest.raises(ValueError, match=r"^se_budget must be a positive number") as e:
         sudoflow.generate(1, seed=1, se=(1.0, 2.0), se_budget=bad)
     assert "time_budget" not in str(e.value)
+
+
+def test_explain_reads_a_9_line_grid_and_pasted_cells_as_explain_p(cli):
+    """explain() refused a 9-line grid ("9 lines in one item") that
+    `explain -p` reads; its docstring says it takes puzzles as -p does."""
+    import json
+    grid = "\n".join(P[i * 9:i * 9 + 9] for i in range(9))
+    pasted = "\n".join(" | ".join(" ".join(P[r * 9 + c * 3:r * 9 + c * 3 + 3]) for c in range(3))
+                       for r in range(9))
+    want = json.loads(cli("explain", "-p", grid, "--format", "json"))
+    assert want["status"] == "rated" and want["puzzle"] == P
+    assert sudoflow.explain(grid) == want
+    assert sudoflow.explain(pasted) == json.loads(cli("explain", "-p", pasted, "--format", "json"))
+    assert sudoflow.explain(P) == want
+    with pytest.raises(ValueError, match="^2 puzzles in the text: explain takes one"):
+        sudoflow.explain(P + "\n" + P)
+    with pytest.raises(ValueError, match=r"^no puzzle \(an empty item\)"):
+        sudoflow.explain("")
+    with pytest.raises(ValueError, match="^wrong length: expected 81 cells, found 80"):
+        sudoflow.explain(P[:80])
