@@ -195,7 +195,8 @@ fn batch_table<S, T: Row + Send>(
 ///     (``1``-``9`` givens; ``.``, ``0``, ``_``, ``-``, ``*``, ``x``, ``X``
 ///     blanks), text after a space, tab, ``,``, ``;`` or ``:`` ignored
 ///     (``"P ED=7.1/1.2/1.2"``, ``"P:1:"``), a quoted field, cells pasted
-///     between spaces or ``|``, or 729 characters of pencilmarks.
+///     between spaces or ``|``, or 729 characters of pencilmarks; an
+///     item over 64 KiB is invalid (``line too long``), as such a line is.
 /// limit : int, default 2
 ///     Count solutions up to this many (``--limit``): ``solutions`` equal
 ///     to ``limit`` means that many or more. 1 only finds one (status

@@ -17,6 +17,9 @@ line of a file:
   (``"5 3 . | . 7 . | . . . ..."``);
 - 729 characters: a puzzle given by its candidates (pencilmarks, 9 per cell).
 
+An item is at most 64 KiB long, as a line is (its line end aside): a longer
+one is invalid, ``line too long``, as the CLI says of such a line.
+
 Every item gives exactly one row, in input order; an item that is not a
 puzzle (wrong length, a bad character, clashing givens, blank, a null, not a
 string) gets status ``invalid`` and an ``error`` naming ``<input>:N`` (N its

@@ -117,3 +117,24 @@ def test_explain_reads_a_9_line_grid_and_pasted_cells_as_explain_p(cli):
         sudoflow.explain("")
     with pytest.raises(ValueError, match="^wrong length: expected 81 cells, found 80"):
         sudoflow.explain(P[:80])
+
+
+def test_an_item_longer_than_a_line_may_be_is_invalid_as_the_line_is(cli, tmp_path):
+    """A list item over 64 KiB was read as the puzzle at its start (unique),
+    while the same line in a file is "line too long" (CLI and count_file)."""
+    path = tmp_path / "long.txt"
+    ok, long = P + " " + "x" * (65536 - 82), P + " " + "x" * 100000
+    path.write_text(ok + "\n" + long + "\n")
+    want = list(__import__("csv").DictReader(__import__("io").StringIO(cli("count", "-q", path))))
+    assert [r["status"] for r in want] == ["unique", "invalid"]
+    assert want[1]["error"].endswith(":2: line too long: 100082 bytes, the limit is 65536")
+    from_file = pa.table(sudoflow.count_file(str(path)))
+    for items in ([ok, long], pa.array([ok, long]), [ok + "\n", long + "\r\n"]):
+        got = pa.table(sudoflow.count(items))
+        assert got["status"].to_pylist() == ["unique", "invalid"]
+        assert got["error"][1].as_py() == (
+            "<input>:2: line too long: 100082 bytes, the limit is 65536")
+        assert got["puzzle"].to_pylist() == [r["puzzle"] for r in want]
+        assert got["puzzle"].to_pylist() == from_file["puzzle"].to_pylist()
+    # Blanks are a blank item however many.
+    assert "line too long" not in sudoflow.count([" " * 70000])["error"][0].as_py()
