@@ -97,8 +97,11 @@ impl Batches {
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
             let rx = &self.rx;
+            let received = py.detach(|| rx.recv_timeout(POLL));
+            // Read after the batch came (found by probing: read before, the
+            // count lagged a batch behind, and never reached the end).
             let done = self.shared.watch.done.load(Relaxed);
-            match py.detach(|| rx.recv_timeout(POLL)) {
+            match received {
                 Ok(batch) => {
                     if let Err(e) = self.progress.update(py, done) {
                         self.stop(py);
@@ -107,6 +110,12 @@ impl Batches {
                     return table::batch_to_pyarrow(py, batch).map(Some);
                 }
                 Err(RecvTimeoutError::Disconnected) => {
+                    // Every record counted (the run has ended): the last
+                    // update gives the final count.
+                    if let Err(e) = self.progress.update(py, done) {
+                        self.stop(py);
+                        return Err(e);
+                    }
                     self.progress.close(py)?;
                     let end = self.shared.end.lock().unwrap_or_else(|e| e.into_inner());
                     return match &*end {
@@ -444,7 +453,8 @@ where
 /// batch_rows : int, default 65536
 ///     Rows per batch.
 /// progress : bool or callable, optional
-///     As for :func:`solve`, with ``total`` None (records read so far).
+///     As for :func:`solve`, with ``total`` None (records read so far);
+///     at the end, a last call gives the final count.
 ///
 /// Returns
 /// -------

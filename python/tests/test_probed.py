@@ -138,3 +138,18 @@ def test_an_item_longer_than_a_line_may_be_is_invalid_as_the_line_is(cli, tmp_pa
         assert got["puzzle"].to_pylist() == from_file["puzzle"].to_pylist()
     # Blanks are a blank item however many.
     assert "line too long" not in sudoflow.count([" " * 70000])["error"][0].as_py()
+
+
+@pytest.mark.parametrize("rows", [3, 200_000])
+def test_a_file_readers_progress_ends_at_the_final_count(tmp_path, rows):
+    """A *_file progress callback never got the final count: 200,000 rows
+    ended at (196608, None), a small file often had no call at all (done
+    was read before the batch came, and the end made no last update)."""
+    path = tmp_path / "many.txt"
+    path.write_text((P + "\n") * rows)
+    for fn in (sudoflow.canon_file, sudoflow.count_file):
+        calls = []
+        table = fn(str(path), progress=lambda d, t: calls.append((d, t))).read_all()
+        assert table.num_rows == rows
+        assert calls and calls[-1] == (rows, None), (fn, calls[-3:])
+        assert [d for d, _ in calls] == sorted(set(d for d, _ in calls)), fn
