@@ -61,22 +61,43 @@ impl Shared {
 }
 
 /// The batches of a streamed run, for `pyarrow.RecordBatchReader.from_batches`.
-#[pyclass(module = "sudoflow._sudoflow", name = "_Batches")]
+#[pyclass(module = "sudoflow._sudoflow", name = "_Batches", frozen)]
 pub struct Batches {
     rx: Receiver<RecordBatch>,
     shared: Arc<Shared>,
-    progress: Progress,
+    /// Held by the thread reading: one reader read from several Python
+    /// threads hands each batch to one of them, in turn (found by probing:
+    /// a second thread got pyo3's `RuntimeError('Already borrowed')`).
+    progress: Mutex<Progress>,
 }
 
 impl Batches {
     /// An exception while reading (Ctrl-C, the progress callback's): stops
     /// this run, with the library's stop flag (a record's search may run
     /// for ever), and closes the progress display.
-    fn stop(&mut self, py: Python<'_>) {
+    fn stop(&self, py: Python<'_>, progress: &mut Progress) {
         self.shared.set_end(End::Stopped);
         self.shared.watch.stop.store(true, Relaxed);
         run::stop_all();
-        let _ = self.progress.close(py);
+        let _ = progress.close(py);
+    }
+
+    /// The progress display, once no other thread reads: waits with the
+    /// GIL released between tries (the reading thread needs it to finish),
+    /// running signal handlers meanwhile.
+    ///
+    /// Errors: the exception a signal handler raises while waiting.
+    fn turn(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Progress>> {
+        loop {
+            match self.progress.try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(std::sync::TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
+                    py.check_signals()?;
+                }
+            }
+        }
     }
 }
 
@@ -94,17 +115,25 @@ impl Batches {
     /// waiting, which stops the run; `KeyboardInterrupt` when another
     /// call's stopped it; `RuntimeError` after the run was stopped, once
     /// the batches made before are read.
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+    ///
+    /// `slf` is a reference of its own: while one thread waits here, another
+    /// may read the end, and pyarrow then drops its reference to the
+    /// iterator (found by probing: `&self` was freed under the waiting
+    /// thread).
+    fn __next__(slf: Bound<'_, Self>, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let this = slf.get();
+        let mut progress = this.turn(py)?;
+        let progress = &mut *progress;
         loop {
-            let rx = &self.rx;
+            let rx = &this.rx;
             let received = py.detach(|| rx.recv_timeout(POLL));
             // Read after the batch came (found by probing: read before, the
             // count lagged a batch behind, and never reached the end).
-            let done = self.shared.watch.done.load(Relaxed);
+            let done = this.shared.watch.done.load(Relaxed);
             match received {
                 Ok(batch) => {
-                    if let Err(e) = self.progress.update(py, done) {
-                        self.stop(py);
+                    if let Err(e) = progress.update(py, done) {
+                        this.stop(py, progress);
                         return Err(e);
                     }
                     return table::batch_to_pyarrow(py, batch).map(Some);
@@ -112,12 +141,12 @@ impl Batches {
                 Err(RecvTimeoutError::Disconnected) => {
                     // Every record counted (the run has ended): the last
                     // update gives the final count.
-                    if let Err(e) = self.progress.update(py, done) {
-                        self.stop(py);
+                    if let Err(e) = progress.update(py, done) {
+                        this.stop(py, progress);
                         return Err(e);
                     }
-                    self.progress.close(py)?;
-                    let end = self.shared.end.lock().unwrap_or_else(|e| e.into_inner());
+                    progress.close(py)?;
+                    let end = this.shared.end.lock().unwrap_or_else(|e| e.into_inner());
                     return match &*end {
                         Some(End::Finished) => Ok(None),
                         Some(End::Failed(message)) => Err(PyIOError::new_err(message.clone())),
@@ -133,11 +162,9 @@ impl Batches {
                     };
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let checked = py
-                        .check_signals()
-                        .and_then(|()| self.progress.update(py, done));
+                    let checked = py.check_signals().and_then(|()| progress.update(py, done));
                     if let Err(e) = checked {
-                        self.stop(py);
+                        this.stop(py, progress);
                         return Err(e);
                     }
                 }
@@ -393,7 +420,7 @@ where
     let batches = Batches {
         rx,
         shared,
-        progress: Progress::new(py, progress, None, "puzzles")?,
+        progress: Mutex::new(Progress::new(py, progress, None, "puzzles")?),
     };
     let pa_schema = table::schema_to_pyarrow(py, schema)?;
     Ok(py

@@ -153,3 +153,35 @@ def test_a_file_readers_progress_ends_at_the_final_count(tmp_path, rows):
         assert table.num_rows == rows
         assert calls and calls[-1] == (rows, None), (fn, calls[-3:])
         assert [d for d, _ in calls] == sorted(set(d for d, _ in calls)), fn
+
+
+def test_one_file_reader_read_from_two_threads_hands_each_batch_to_one(tmp_path):
+    """Reading one *_file reader from two threads raised pyo3's
+    RuntimeError('Already borrowed') in one of them (and once reads took
+    turns, the thread waiting crashed the process when the other read the
+    end: pyarrow drops the iterator then). Every row comes once."""
+    import threading
+    path = tmp_path / "many.txt"
+    path.write_text((P + "\n") * 20_000)
+    for _ in range(3):
+        reader = sudoflow.count_file(str(path), batch_rows=100, threads=2)
+        got, failures = [[], []], []
+
+        def read(mine):
+            try:
+                while True:
+                    try:
+                        batch = reader.read_next_batch()
+                    except StopIteration:
+                        return
+                    mine.extend(batch.column("index").to_pylist())
+            except Exception as e:  # noqa: BLE001 - the failure is the finding
+                failures.append(e)
+
+        threads = [threading.Thread(target=read, args=(g,)) for g in got]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert failures == []
+        assert sorted(got[0] + got[1]) == list(range(1, 20_001))
