@@ -23,7 +23,7 @@ mod run;
 mod stream;
 mod table;
 
-use args::Int;
+use args::{Int, Real};
 use input::Records;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -64,8 +64,8 @@ impl SolveSpec {
         prune: &str,
         no_guess: bool,
         se: bool,
-        se_budget: Option<f64>,
-        se_wall_limit: Option<f64>,
+        se_budget: Option<Real>,
+        se_wall_limit: Option<Real>,
         blank: &str,
     ) -> PyResult<SolveSpec> {
         let se_budget = args::seconds(se_budget, "se_budget")?;
@@ -249,7 +249,8 @@ fn batch_table<S, T: Row + Send>(
 /// TypeError
 ///     ``puzzles`` is one str or bytes (wrap it in a list), not iterable, or
 ///     an Arrow column of numbers or other non-strings (the message says how
-///     to read puzzles as text).
+///     to read puzzles as text); a bool given for a number (``limit=True``;
+///     the message names the parameter).
 /// ValueError
 ///     An option out of range (named).
 /// KeyboardInterrupt
@@ -258,9 +259,13 @@ fn batch_table<S, T: Row + Send>(
 ///     have taken, and no table is returned. sudoflow calls running in
 ///     other threads meanwhile stop too and raise ``KeyboardInterrupt``.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, limit = 2, prune = "basic", no_guess = false, se = false,
+#[pyo3(signature = (puzzles, *, limit = Int::of(2), prune = "basic", no_guess = false, se = false,
     se_budget = None, se_wall_limit = None, blank = ".", distinct = false, threads = None,
     progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(puzzles, *, limit=2, prune=\"basic\", no_guess=False, se=False, se_budget=None, se_wall_limit=None, blank=\".\", distinct=False, threads=None, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -269,8 +274,8 @@ fn solve(
     prune: &str,
     no_guess: bool,
     se: bool,
-    se_budget: Option<f64>,
-    se_wall_limit: Option<f64>,
+    se_budget: Option<Real>,
+    se_wall_limit: Option<Real>,
     blank: &str,
     distinct: bool,
     threads: Option<Int>,
@@ -296,8 +301,8 @@ fn solve(
 pub(crate) fn count_options(
     limit: Option<Int>,
     max: Option<Int>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
 ) -> PyResult<CountOptions> {
     let cap = match (limit, max) {
         (Some(_), Some(_)) => {
@@ -322,8 +327,8 @@ pub(crate) fn count_options(
 /// `rate`'s limits, as `sudoflow rate` takes them (`--time-budget`, default
 /// 10 s of reference work, and `--wall-limit`).
 pub(crate) fn rate_limits(
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
 ) -> PyResult<RateLimits> {
     Ok(RateLimits {
         time: Some(args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET)),
@@ -382,8 +387,8 @@ fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     limit: Option<Int>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     distinct: bool,
     threads: Option<Int>,
@@ -505,8 +510,8 @@ pub(crate) fn canon_row(
 fn rate(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     distinct: bool,
     labels: bool,
@@ -682,7 +687,7 @@ fn canon(
 /// Raises
 /// ------
 /// TypeError
-///     ``puzzle`` is not a str.
+///     ``puzzle`` is not a str; a bool given for a number.
 /// ValueError
 ///     The text is not a puzzle (the message says why) or holds more than
 ///     one, its givens clash, or
@@ -696,8 +701,8 @@ fn canon(
 fn explain(
     py: Python<'_>,
     puzzle: &str,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
     // Read as `explain -p` reads it: a puzzle on one line, its 729
@@ -896,6 +901,8 @@ fn replace_repeat(
 ///
 /// Raises
 /// ------
+/// TypeError
+///     A bool given for a number (``n``, ``seed``, ``clues``, ``se``...).
 /// ValueError
 ///     An option out of range (named), fewer than 17 clues, a
 ///     ``puzzle_seed`` whose candidate the filters reject, or ``exclude``
@@ -910,10 +917,14 @@ fn replace_repeat(
 /// KeyboardInterrupt
 ///     Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
+#[pyo3(signature = (n = Int::of(1), *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
     symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
-    distinct = false, exclude = None, max_tries = 100_000, blank = ".", labels = false,
+    distinct = false, exclude = None, max_tries = Int::of(100_000), blank = ".", labels = false,
     threads = None, progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(n=1, *, seed=None, puzzle_seed=None, clues=None, wnf_level=None, symmetry=None, minimal=True, guesses=None, se=None, se_budget=None, distinct=False, exclude=None, max_tries=100000, blank=\".\", labels=False, threads=None, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -926,7 +937,7 @@ fn generate(
     minimal: bool,
     guesses: Option<&Bound<'_, PyAny>>,
     se: Option<&Bound<'_, PyAny>>,
-    se_budget: Option<f64>,
+    se_budget: Option<Real>,
     distinct: bool,
     exclude: Option<&Bound<'_, PyAny>>,
     max_tries: Int,
@@ -947,13 +958,22 @@ fn generate(
     let se = match se {
         None => None,
         Some(v) => Some(
-            if let Ok(s) = v.extract::<String>() {
+            if v.is_instance_of::<pyo3::types::PyBool>() {
+                // Found by probing: se=True kept ratings of exactly 1.0.
+                return Err(args::not_bool(
+                    "se",
+                    "a rating, a (min, max) pair or text such as \"7.0..8.0\"",
+                    v.is_truthy()?,
+                ));
+            } else if let Ok(s) = v.extract::<String>() {
                 parse_se(&s)
-            } else if let Ok((a, b)) = v.extract::<(f64, f64)>() {
+            } else if let Ok((a, b)) = v.extract::<(Real, Real)>() {
+                let (a, b) = (a.get("se")?, b.get("se")?);
                 // Written in full (shortest round trip), so that 2.04 is
                 // refused as the CLI refuses it, not rounded to 2.0.
                 parse_se(&format!("{a}..{b}"))
-            } else if let Ok(a) = v.extract::<f64>() {
+            } else if let Ok(a) = v.extract::<Real>() {
+                let a = a.get("se")?;
                 parse_se(&format!("{a}"))
             } else {
                 Err("expected a rating, a (min, max) pair or text such as \"7.0..8.0\"".into())
@@ -1190,7 +1210,7 @@ impl PyGrid {
     }
 
     /// The value at zero-based (row, column), 0 for blank; IndexError outside 0-8.
-    fn __getitem__(&self, at: (Int, Int)) -> PyResult<u8> {
+    fn __getitem__(&self, at: (i128, i128)) -> PyResult<u8> {
         let (r, c) = at;
         if !(0..9).contains(&r) || !(0..9).contains(&c) {
             return Err(PyIndexError::new_err(format!(

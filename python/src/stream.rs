@@ -11,7 +11,7 @@
 //! under way within milliseconds (this run's own flag, which its threads'
 //! searches look at as they look for a signal; other calls go on).
 
-use crate::args::{self, Int};
+use crate::args::{self, Int, Real};
 use crate::run::{self, Progress, Watch, POLL};
 use crate::table::{self, Builder, CarriedOut, RateOut, Row};
 use crate::{
@@ -236,8 +236,16 @@ impl Files {
         }
         let column = column
             .map(|c| {
+                // Found by probing: column=True was column 1.
+                if c.is_instance_of::<pyo3::types::PyBool>() {
+                    return Err(args::not_bool(
+                        "column",
+                        "a column's name (str) or its 1-based number (int)",
+                        c.is_truthy()?,
+                    ));
+                }
                 let text = match c.extract::<Int>() {
-                    Ok(n) => n.to_string(),
+                    Ok(n) => n.get("column")?.to_string(),
                     Err(_) => c.extract::<String>()?,
                 };
                 text.parse::<pipeline::reader::Column>()
@@ -496,7 +504,8 @@ where
 ///     directory, UTF-16 text), or its header lacks the ``column`` named
 ///     or a ``keep`` column; while reading: an input fails past some record.
 /// TypeError
-///     ``keep`` is not a name or a sequence of names.
+///     ``keep`` is not a name or a sequence of names; a bool given for a
+///     number (``column=True``, ``batch_rows=True``).
 /// ValueError
 ///     An option out of range (named); ``paths`` is an empty list; ``keep``
 ///     names a column twice, or one the rows have of their own (``source``
@@ -504,9 +513,13 @@ where
 /// KeyboardInterrupt
 ///     Ctrl-C while waiting for a batch: the run stops.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = 2, prune = "basic", no_guess = false,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = Int::of(2), prune = "basic", no_guess = false,
     se = false, se_budget = None, se_wall_limit = None, blank = ".", threads = None,
-    batch_rows = 65536, progress = None))]
+    batch_rows = Int::of(65536), progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, limit=2, prune=\"basic\", no_guess=False, se=False, se_budget=None, se_wall_limit=None, blank=\".\", threads=None, batch_rows=65536, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_file(
     py: Python<'_>,
@@ -519,8 +532,8 @@ pub fn solve_file(
     prune: &str,
     no_guess: bool,
     se: bool,
-    se_budget: Option<f64>,
-    se_wall_limit: Option<f64>,
+    se_budget: Option<Real>,
+    se_wall_limit: Option<Real>,
     blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
@@ -597,8 +610,12 @@ pub fn solve_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = None, time_budget = None,
-    wall_limit = None, blank = ".", threads = None, batch_rows = 65536, progress = None,
+    wall_limit = None, blank = ".", threads = None, batch_rows = Int::of(65536), progress = None,
     max = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, limit=None, time_budget=None, wall_limit=None, blank=\".\", threads=None, batch_rows=65536, progress=None, max=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn count_file(
     py: Python<'_>,
@@ -608,8 +625,8 @@ pub fn count_file(
     source: bool,
     distinct: bool,
     limit: Option<Int>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
@@ -688,7 +705,11 @@ pub fn count_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, time_budget = None, wall_limit = None,
-    blank = ".", labels = false, threads = None, batch_rows = 65536, progress = None))]
+    blank = ".", labels = false, threads = None, batch_rows = Int::of(65536), progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, time_budget=None, wall_limit=None, blank=\".\", labels=False, threads=None, batch_rows=65536, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
     py: Python<'_>,
@@ -697,8 +718,8 @@ pub fn rate_file(
     keep: Option<&Bound<'_, PyAny>>,
     source: bool,
     distinct: bool,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     labels: bool,
     threads: Option<Int>,
@@ -771,7 +792,11 @@ pub fn rate_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, blank = ".", threads = None,
-    batch_rows = 65536, progress = None))]
+    batch_rows = Int::of(65536), progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, blank=\".\", threads=None, batch_rows=65536, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn canon_file(
     py: Python<'_>,

@@ -31,6 +31,12 @@ integers lose the leading zeros of their ``0`` blanks), raises ``TypeError``
 saying how to read puzzles as text, e.g. ``polars.read_csv(path,
 infer_schema=False)`` or ``pandas.read_csv(path, dtype=str)``.
 
+Options are checked as the CLI checks its flags: a value out of range is a
+``ValueError`` naming the parameter; a bool where a number is wanted
+(``limit=True``, ``time_budget=True``, ``column=True``) is a ``TypeError``,
+not the number 1; ``symmetry`` and ``prune`` take the CLI's spellings
+(``"rot180"``, ``"matching-root"``).
+
 Work. In parallel (``threads=None``: every core) with the GIL released; the
 result is the same for any ``threads``. Ctrl-C stops a call within a
 fraction of a second, even inside a record that would run for hours, and

@@ -185,3 +185,72 @@ def test_one_file_reader_read_from_two_threads_hands_each_batch_to_one(tmp_path)
             t.join()
         assert failures == []
         assert sorted(got[0] + got[1]) == list(range(1, 20_001))
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda v: sudoflow.count([P], time_budget=v), "time_budget"),
+    (lambda v: sudoflow.count([P], wall_limit=v), "wall_limit"),
+    (lambda v: sudoflow.rate([P], time_budget=v), "time_budget"),
+    (lambda v: sudoflow.solve([P], se=True, se_budget=v), "se_budget"),
+    (lambda v: sudoflow.explain(P, time_budget=v), "time_budget"),
+    (lambda v: sudoflow.count([P], limit=v), "limit"),
+    (lambda v: sudoflow.count([P], max=v), "max"),
+    (lambda v: sudoflow.solve([P], limit=v), "limit"),
+    (lambda v: sudoflow.solve([P], threads=v), "threads"),
+    (lambda v: sudoflow.canon([P], threads=v), "threads"),
+    (lambda v: sudoflow.count_file(__file__, batch_rows=v), "batch_rows"),
+    (lambda v: sudoflow.count_file(__file__, column=v), "column"),
+    (lambda v: sudoflow.generate(v, seed=1), "n"),
+    (lambda v: sudoflow.generate(1, seed=v), "seed"),
+    (lambda v: sudoflow.generate(1, puzzle_seed=v), "puzzle_seed"),
+    (lambda v: sudoflow.generate(1, seed=1, max_tries=v), "max_tries"),
+    (lambda v: sudoflow.generate(1, seed=1, clues=v), "clues"),
+    (lambda v: sudoflow.generate(1, seed=1, clues=(v, 30)), "clues"),
+    (lambda v: sudoflow.generate(1, seed=1, wnf_level=v), "wnf_level"),
+    (lambda v: sudoflow.generate(1, seed=1, guesses=v), "guesses"),
+    (lambda v: sudoflow.generate(1, seed=1, se=v), "se"),
+    (lambda v: sudoflow.generate(1, seed=1, se=(v, 2.0)), "se"),
+    (lambda v: sudoflow.generate(1, seed=1, se=(1.0, 2.0), se_budget=v), "se_budget"),
+])
+@pytest.mark.parametrize("v", [True, False])
+def test_a_bool_is_no_number(call, name, v):
+    """A bool was taken as the number 1 or 0: time_budget=True was a second,
+    column=True column 1, clues=True said "MAX must be at least 17", and
+    generate(se=True) kept ratings of exactly 1.0. A TypeError names the
+    parameter."""
+    with pytest.raises(TypeError, match=rf"^{name} must be .*, not a bool \({v}\)$"):
+        call(v)
+
+
+def test_solve_se_true_is_still_the_documented_bool():
+    assert sudoflow.solve([P], se=True).column_names[-3:] == ["er", "ep", "ed"]
+    assert sudoflow.solve_file(__file__, se=True).schema.names[-3:] == ["er", "ep", "ed"]
+
+
+@pytest.mark.parametrize("option,good,bad", [
+    ("symmetry", ["none", "rot180", "rot90", "mirror", "flip", "diagonal", "antidiagonal"],
+     ["ROT180", "Mirror", "NONE", "anti-diagonal"]),
+    ("prune", ["basic", "matching", "matching-root"], ["Basic", "matching_root", "MATCHING"]),
+])
+def test_symmetry_and_prune_take_the_spellings_the_cli_takes(cli, option, good, bad):
+    """symmetry="ROT180" and prune="Basic" (and "matching_root") were taken
+    while the CLI refuses them."""
+    import subprocess
+    command = ["generate", "-n", "1", "--seed", "1"] if option == "symmetry" else \
+        ["solve", "-q", "-p", P]
+
+    def call(value):
+        if option == "symmetry":
+            return sudoflow.generate(1, seed=1, threads=1, symmetry=value)
+        return sudoflow.solve([P], prune=value)
+
+    for value in good:
+        assert call(value).num_rows == 1
+        r = subprocess.run([cli.exe, *command, f"--{option}", value], capture_output=True)
+        assert r.returncode == 0, (value, r.stderr)
+    for value in bad:
+        with pytest.raises(ValueError, match=f"^{option} {value!r}: expected".replace("'", '"')):
+            call(value)
+        r = subprocess.run([cli.exe, *command, f"--{option}", value], capture_output=True,
+                           text=True)
+        assert r.returncode == 2 and "invalid value" in r.stderr, (value, r.stderr)
