@@ -4,8 +4,9 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyBytes};
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
 use std::time::Duration;
 use sudoflow::generator::Symmetry;
 use sudoflow::solver::Prune;
@@ -231,4 +232,61 @@ pub fn span<T>(
     parse(&text)
         .map(Some)
         .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))
+}
+
+/// `obj`, parameter `name`, as paths: one path (str, `os.PathLike`, or
+/// bytes, decoded as `os.fsdecode` does, as `open()` takes it) or an
+/// iterable of them.
+///
+/// Errors: `TypeError` naming `name` for anything else; `ValueError` for an
+/// empty path (found by probing: `""` was "cannot open input : No such
+/// file", naming no parameter).
+pub fn paths(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<PathBuf>> {
+    let one = |p: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
+        if p.is_instance_of::<PyBytes>() {
+            return p
+                .py()
+                .import("os")?
+                .call_method1("fsdecode", (p,))?
+                .extract();
+        }
+        p.extract()
+    };
+    let wrong = || {
+        PyTypeError::new_err(format!(
+            "{name}: expected a path (str, bytes or os.PathLike) or a sequence of them"
+        ))
+    };
+    let paths: Vec<PathBuf> = match one(obj) {
+        Ok(one) => vec![one],
+        Err(_) => obj
+            .try_iter()
+            .map_err(|_| wrong())?
+            .map(|p| one(&p?).map_err(|_| wrong()))
+            .collect::<PyResult<_>>()?,
+    };
+    if paths.iter().any(|p| p.as_os_str().is_empty()) {
+        return Err(PyValueError::new_err(format!(
+            "{name}: an empty path (\"\") names no file"
+        )));
+    }
+    Ok(paths)
+}
+
+/// A library message that names the CLI's flags, naming the Python
+/// parameters instead (found by probing: "say which with --column",
+/// "(--keep)", generate(se=0.5) said "--se 0.5..0.5").
+pub fn python_words(message: &str) -> String {
+    let mut out = message.to_owned();
+    for (flag, parameter) in [
+        ("--column", "column="),
+        ("--keep", "keep="),
+        ("--source", "source="),
+        ("--symmetry ", "symmetry="),
+        ("--clues ", "clues="),
+        ("--se ", "se="),
+    ] {
+        out = out.replace(flag, parameter);
+    }
+    out
 }

@@ -872,7 +872,7 @@ fn replace_repeat(
 ///     No two puzzles of the table equivalent (``--distinct``): a puzzle
 ///     whose class an earlier one has is replaced by the next candidate of
 ///     its own seed stream that passes the filters and is new.
-/// exclude : str, path or list of them, optional
+/// exclude : str, bytes, os.PathLike or a sequence of them, optional
 ///     Never make a puzzle equivalent to one in these files (a book's
 ///     earlier volumes; ``--exclude``): each file is read as the CLI reads
 ///     its inputs, and a candidate whose class (minlex form) one of their
@@ -905,8 +905,8 @@ fn replace_repeat(
 ///     A bool given for a number (``n``, ``seed``, ``clues``, ``se``...).
 /// ValueError
 ///     An option out of range (named), fewer than 17 clues, a
-///     ``puzzle_seed`` whose candidate the filters reject, or ``exclude``
-///     with ``puzzle_seed``.
+///     ``puzzle_seed`` whose candidate the filters reject, ``exclude``
+///     with ``puzzle_seed``, or an empty ``exclude`` path.
 /// OSError
 ///     An ``exclude`` file cannot be read (the message names it).
 /// RuntimeError
@@ -1006,18 +1006,12 @@ fn generate(
         ));
     }
     // As the CLI: options no puzzle can meet are refused at once.
-    opts.check_reachable().map_err(PyValueError::new_err)?;
+    opts.check_reachable()
+        .map_err(|e| PyValueError::new_err(args::python_words(&e)))?;
     let threads = args::threads(threads)?;
-    let exclude: Vec<std::path::PathBuf> = match exclude {
+    let exclude = match exclude {
         None => Vec::new(),
-        Some(e) => match e.extract::<std::path::PathBuf>() {
-            Ok(one) => vec![one],
-            Err(_) => e.extract().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err(
-                    "exclude: expected a path or a list of paths",
-                )
-            })?,
-        },
+        Some(e) => args::paths(e, "exclude")?,
     };
     if !exclude.is_empty() && puzzle_seed.is_some() {
         return Err(PyValueError::new_err(

@@ -21,7 +21,6 @@ use arrow_array::RecordBatch;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendTimeoutError};
 use pyo3::exceptions::{PyIOError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use sudoflow::canon::SharedClasses;
@@ -149,7 +148,9 @@ impl Batches {
                     let end = this.shared.end.lock().unwrap_or_else(|e| e.into_inner());
                     return match &*end {
                         Some(End::Finished) => Ok(None),
-                        Some(End::Failed(message)) => Err(PyIOError::new_err(message.clone())),
+                        Some(End::Failed(message)) => {
+                            Err(PyIOError::new_err(args::python_words(message)))
+                        }
                         Some(End::CutByAnother) => Err(run::cut_by_another()),
                         Some(End::Stopped) => Err(PyRuntimeError::new_err(
                             "this run was stopped by an exception while it was read: \
@@ -207,25 +208,7 @@ impl Files {
         threads: Option<Int>,
         batch_rows: Int,
     ) -> PyResult<Files> {
-        // One path: str, os.PathLike or bytes (os.fsdecode's, as open()
-        // takes it; a bytes path was read as a sequence of ints).
-        let one = |p: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
-            if p.is_instance_of::<pyo3::types::PyBytes>() {
-                return p
-                    .py()
-                    .import("os")?
-                    .call_method1("fsdecode", (p,))?
-                    .extract();
-            }
-            p.extract()
-        };
-        let paths: Vec<PathBuf> = match one(paths) {
-            Ok(one) => vec![one],
-            Err(_) => paths
-                .try_iter()?
-                .map(|p| one(&p?))
-                .collect::<PyResult<_>>()?,
-        };
+        let paths = args::paths(paths, "paths")?;
         // The library reads stdin for no paths (the CLI's default); here an
         // empty list (a glob that matched nothing) would wait on the
         // notebook's stdin: stdin is read only when named ("-").
@@ -268,7 +251,7 @@ impl Files {
             PyValueError::new_err(e.replace("--keep", "keep").replace("--source", "source"))
         })?;
         pipeline::check_inputs_keeping(&paths, column.as_ref(), &carry.keep)
-            .map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
+            .map_err(|e| PyIOError::new_err(args::python_words(&format!("{e:#}"))))?;
         Ok(Files {
             opts: PipelineOptions {
                 inputs: paths,
@@ -507,7 +490,8 @@ where
 ///     ``keep`` is not a name or a sequence of names; a bool given for a
 ///     number (``column=True``, ``batch_rows=True``).
 /// ValueError
-///     An option out of range (named); ``paths`` is an empty list; ``keep``
+///     An option out of range (named); ``paths`` is an empty list or holds
+///     an empty path (``""``); ``keep``
 ///     names a column twice, or one the rows have of their own (``source``
 ///     and ``line`` too with ``source``).
 /// KeyboardInterrupt

@@ -254,3 +254,51 @@ def test_symmetry_and_prune_take_the_spellings_the_cli_takes(cli, option, good, 
         r = subprocess.run([cli.exe, *command, f"--{option}", value], capture_output=True,
                            text=True)
         assert r.returncode == 2 and "invalid value" in r.stderr, (value, r.stderr)
+
+
+def test_messages_name_the_python_parameters_not_the_cli_flags(tmp_path):
+    """Messages named the CLI's flags: "say which with --column", "(--keep)",
+    generate(se=0.5) said "--se 0.5..0.5"."""
+    two = tmp_path / "two.csv"
+    two.write_text(f"puzzle,quizzes\n{P},{P}\n")
+    cases = [
+        (lambda: sudoflow.count_file(two), OSError, "say which with column="),
+        (lambda: sudoflow.count_file(two, column="zz"), OSError, 'no column named "zz" (column=)'),
+        (lambda: sudoflow.count_file(two, column=1, keep="zz"), OSError,
+         'no column named "zz" (keep=)'),
+        (lambda: sudoflow.generate(1, seed=1, se=0.5), ValueError,
+         "se=0.5..0.5: no puzzle rates below 1.0"),
+        (lambda: sudoflow.generate(1, seed=1, clues=(18, 19), symmetry="rot90"), ValueError,
+         "clues=18..19 with symmetry=rot90: no puzzle has that many clues"),
+    ]
+    for call, kind, words in cases:
+        with pytest.raises(kind) as e:
+            call()
+        assert words in str(e.value) and "--" not in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("call,name", [
+    (lambda p: sudoflow.count_file(p), "paths"),
+    (lambda p: sudoflow.solve_file([__file__, p]), "paths"),
+    (lambda p: sudoflow.canon_file(p), "paths"),
+    (lambda p: sudoflow.generate(1, seed=1, exclude=p), "exclude"),
+    (lambda p: sudoflow.generate(1, seed=1, exclude=[p]), "exclude"),
+])
+@pytest.mark.parametrize("empty", ["", b""])
+def test_an_empty_path_is_a_value_error_naming_the_parameter(call, name, empty):
+    """count_file('') and generate(exclude='') were OSError "cannot open
+    input : No such file"."""
+    with pytest.raises(ValueError, match=rf'^{name}: an empty path \(""\) names no file$'):
+        call(empty)
+
+
+def test_exclude_takes_bytes_paths_as_the_file_functions_do(cli, tmp_path):
+    """generate(exclude=b'x') was a TypeError while *_file(b'x') reads it."""
+    book = tmp_path / "book.txt"
+    book.write_text(sudoflow.generate(20, seed=7, threads=1)["puzzle"][0].as_py() + "\n")
+    want = sudoflow.generate(20, seed=7, exclude=str(book), threads=1)
+    assert sudoflow.generate(20, seed=7, exclude=bytes(book), threads=1).equals(want)
+    assert sudoflow.generate(20, seed=7, exclude=[bytes(book)], threads=1).equals(want)
+    assert not sudoflow.generate(20, seed=7, threads=1).equals(want)
+    with pytest.raises(TypeError, match="^exclude: expected a path"):
+        sudoflow.generate(1, seed=1, exclude=5)
