@@ -19,10 +19,10 @@ use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyMemoryView, PyString};
 use pyo3_arrow::input::AnyArray;
 use std::sync::Arc;
-use sudoflow::pipeline::reader::item_record;
+use sudoflow::pipeline::reader::{item_record, LINE_CAP};
 use sudoflow::pipeline::Record;
 
 /// The name records from Python carry as their source.
@@ -159,21 +159,30 @@ impl Records {
             }
         }
         if obj.hasattr("__arrow_c_array__")? || obj.hasattr("__arrow_c_stream__")? {
-            let arrays = obj.extract::<AnyArray>().map_err(|e| {
-                let py = obj.py();
-                if e.is_instance_of::<PyTypeError>(py) {
-                    return e;
+            // A pandas object column holds any Python objects: read item by
+            // item, as a list is (found by probing: one int among the
+            // puzzles made pyarrow raise, no row for any item).
+            if object_column(obj)? {
+                return read_items(obj, true);
+            }
+            let arrays = match obj.extract::<AnyArray>() {
+                Ok(arrays) => arrays,
+                // Not convertible to Arrow (mixed objects): item by item.
+                Err(_) if obj.try_iter().is_ok() => return read_items(obj, true),
+                Err(e) => {
+                    let py = obj.py();
+                    if e.is_instance_of::<PyTypeError>(py) {
+                        return Err(e);
+                    }
+                    return Err(PyTypeError::new_err(format!(
+                        "cannot read the input as an Arrow column of strings ({}: {}); {AS_TEXT}",
+                        e.get_type(py)
+                            .name()
+                            .map_or_else(|_| "error".into(), |n| n.to_string()),
+                        e.value(py)
+                    )));
                 }
-                // pandas exports an object column of Python ints (puzzles
-                // read as numbers too long for int64) by failing here.
-                PyTypeError::new_err(format!(
-                    "cannot read the input as an Arrow column of strings ({}: {}); {AS_TEXT}",
-                    e.get_type(py)
-                        .name()
-                        .map_or_else(|_| "error".into(), |n| n.to_string()),
-                    e.value(py)
-                ))
-            })?;
+            };
             let chunked = arrays
                 .into_chunked_array()
                 .map_err(|e| PyTypeError::new_err(format!("cannot read the Arrow input: {e}")))?;
@@ -187,24 +196,7 @@ impl Records {
                 names: None,
             });
         }
-        let source: Arc<str> = Arc::from(SOURCE);
-        let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
-        for (i, item) in obj.try_iter()?.enumerate() {
-            let item = item?;
-            let index = i as u64 + 1;
-            out.push(match item.cast::<PyString>() {
-                Ok(s) => match s.to_cow() {
-                    Ok(text) => item_record(index, &source, text.as_bytes()),
-                    Err(_) => surrogates(index, &source, s),
-                },
-                Err(_) if item.is_none() => null(index, &source),
-                Err(_) => not_a_string(index, &source, &item.get_type().name()?.to_string()),
-            });
-        }
-        Ok(Records {
-            items: Items::Ready(out),
-            names: None,
-        })
+        read_items(obj, false)
     }
 
     /// The number of records.
@@ -227,7 +219,7 @@ impl Records {
                     for i in 0..texts.len() {
                         let index = out.len() as u64 + 1;
                         out.push(if texts.is_valid(i) {
-                            item_record(index, &source, texts.value(i).as_bytes())
+                            line_item(index, &source, texts.value(i).as_bytes())
                         } else {
                             null(index, &source)
                         });
@@ -238,6 +230,71 @@ impl Records {
         };
         (records, self.names)
     }
+}
+
+/// Whether `obj` is a column of Python objects (a pandas Series or Index
+/// of dtype `object`), read item by item.
+fn object_column(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(dtype) = obj.getattr("dtype") else {
+        return Ok(false);
+    };
+    Ok(dtype.str()?.to_cow()? == "object")
+}
+
+/// The records of an iterable, one per item. `column`: the items are a
+/// column's (a pandas object column, or one Arrow cannot read), where
+/// `None`, NaN, `pd.NA` and `pd.NaT` are its nulls, as pandas takes them;
+/// a column whose items are all numbers is refused as an Arrow column of
+/// numbers is (puzzles read as numbers).
+///
+/// Errors: `TypeError` for a non-iterable, or a column of numbers only.
+fn read_items(obj: &Bound<'_, PyAny>, column: bool) -> PyResult<Records> {
+    let source: Arc<str> = Arc::from(SOURCE);
+    let mut out = Vec::with_capacity(obj.len().unwrap_or(0));
+    let (mut numbers, mut nulls) = (0usize, 0usize);
+    for (i, item) in obj.try_iter()?.enumerate() {
+        let item = item?;
+        let index = i as u64 + 1;
+        out.push(match item.cast::<PyString>() {
+            Ok(s) => match s.to_cow() {
+                Ok(text) => line_item(index, &source, text.as_bytes()),
+                Err(_) => surrogates(index, &source, s),
+            },
+            Err(_) if item.is_none() || (column && missing(&item)) => {
+                nulls += 1;
+                null(index, &source)
+            }
+            Err(_) => {
+                if item.is_instance_of::<PyInt>() && !item.is_instance_of::<PyBool>()
+                    || item.is_instance_of::<PyFloat>()
+                {
+                    numbers += 1;
+                }
+                not_a_string(index, &source, &item.get_type().name()?.to_string())
+            }
+        });
+    }
+    if column && numbers > 0 && numbers + nulls == out.len() {
+        return Err(PyTypeError::new_err(format!(
+            "puzzles: expected a column of strings, found numbers (an object column of \
+             Python numbers); {AS_TEXT}"
+        )));
+    }
+    Ok(Records {
+        items: Items::Ready(out),
+        names: None,
+    })
+}
+
+/// Whether `item` is one of pandas' markers of a missing value: NaN,
+/// `pd.NA`, `pd.NaT`.
+fn missing(item: &Bound<'_, PyAny>) -> bool {
+    if let Ok(f) = item.cast::<PyFloat>() {
+        return f.value().is_nan();
+    }
+    item.get_type()
+        .name()
+        .is_ok_and(|n| n.to_cow().is_ok_and(|n| n == "NAType" || n == "NaTType"))
 }
 
 /// The values of an Arrow column `obj` (parameter `name`) through `values`.
@@ -322,6 +379,42 @@ fn cast(array: &ArrayRef) -> PyResult<ArrayRef> {
         .map_err(|e| PyTypeError::new_err(format!("cannot read the column as strings: {e}")))
 }
 
+/// The record of one item, read as the CLI reads a line of a file
+/// ([`item_record`]), and as long as a line may be: an item over
+/// [`LINE_CAP`] bytes (its line end aside) is invalid, as the CLI's line is
+/// (found by probing: such an item was read as the puzzle at its start
+/// while the same line in a file is "line too long").
+fn line_item(index: u64, source: &Arc<str>, bytes: &[u8]) -> Record {
+    let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    // Blanks or a `#` comment however long: the item's own message, as the
+    // reader skips those lines whatever their length.
+    let start = line.iter().position(|&b| b != b' ' && b != b'\t');
+    if line.len() <= LINE_CAP || start.is_none_or(|s| line[s] == b'#') {
+        return item_record(index, source, bytes);
+    }
+    let head = String::from_utf8_lossy(&line[..LINE_CAP]);
+    let raw = match head.char_indices().nth(RAW_LIMIT) {
+        Some((at, _)) => format!("{}...", &head[..at]),
+        None => head.into_owned(),
+    };
+    Record {
+        raw,
+        ..invalid(
+            index,
+            source,
+            format!(
+                "line too long: {} bytes, the limit is {LINE_CAP}",
+                line.len()
+            ),
+        )
+    }
+}
+
+/// The characters of an invalid line the `puzzle` column keeps (the
+/// reader's, `...` marking the cut).
+const RAW_LIMIT: usize = 200;
+
 /// The record of a `str` that UTF-8 cannot encode: it holds lone
 /// surrogates. Those of a `surrogateescape` decode (U+DC80 to U+DCFF, as
 /// Python gives undecodable bytes read from `sys.stdin` or a file under a
@@ -334,7 +427,7 @@ fn surrogates(index: u64, source: &Arc<str>, text: &Bound<'_, PyString>) -> Reco
         .call_method1("encode", ("utf-8", "surrogateescape"))
         .and_then(|b| b.extract::<Vec<u8>>());
     match bytes {
-        Ok(bytes) => item_record(index, source, &bytes),
+        Ok(bytes) => line_item(index, source, &bytes),
         Err(_) => invalid(
             index,
             source,

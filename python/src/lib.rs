@@ -23,7 +23,7 @@ mod run;
 mod stream;
 mod table;
 
-use args::Int;
+use args::{Int, Real};
 use input::Records;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
@@ -36,7 +36,7 @@ use sudoflow::counting::solutions::CountOptions;
 use sudoflow::generator::{seed_stream, GenerateOptions, Generated, Generator};
 use sudoflow::grid::Grid;
 use sudoflow::output::{with_blank, Status, SOLVE_HEADER};
-use sudoflow::pipeline::reader::item_record;
+use sudoflow::pipeline::reader::{for_each_text_item, item_record, Item, TEXT_NAME};
 use sudoflow::pipeline::Record;
 use sudoflow::rating::se::Rater;
 use sudoflow::rows::canon::{canon_one, CanonState, CANON_HEADER};
@@ -64,8 +64,8 @@ impl SolveSpec {
         prune: &str,
         no_guess: bool,
         se: bool,
-        se_budget: Option<f64>,
-        se_wall_limit: Option<f64>,
+        se_budget: Option<Real>,
+        se_wall_limit: Option<Real>,
         blank: &str,
     ) -> PyResult<SolveSpec> {
         let se_budget = args::seconds(se_budget, "se_budget")?;
@@ -187,11 +187,16 @@ fn batch_table<S, T: Row + Send>(
 ///     Arrow string column: a pyarrow Array, ChunkedArray or one-column
 ///     Table, a polars Series, a pandas Series with a str or Arrow dtype
 ///     (anything with ``__arrow_c_array__`` or ``__arrow_c_stream__``).
+///     A pandas Series of dtype ``object`` (or any column Arrow cannot
+///     read) is read item by item as a list is, its ``None``, NaN,
+///     ``pd.NA`` and ``pd.NaT`` nulls; one of numbers only raises as an
+///     Arrow column of numbers does.
 ///     Each item is read as the CLI reads one line of a file: 81 cells
 ///     (``1``-``9`` givens; ``.``, ``0``, ``_``, ``-``, ``*``, ``x``, ``X``
 ///     blanks), text after a space, tab, ``,``, ``;`` or ``:`` ignored
 ///     (``"P ED=7.1/1.2/1.2"``, ``"P:1:"``), a quoted field, cells pasted
-///     between spaces or ``|``, or 729 characters of pencilmarks.
+///     between spaces or ``|``, or 729 characters of pencilmarks; an
+///     item over 64 KiB is invalid (``line too long``), as such a line is.
 /// limit : int, default 2
 ///     Count solutions up to this many (``--limit``): ``solutions`` equal
 ///     to ``limit`` means that many or more. 1 only finds one (status
@@ -244,7 +249,8 @@ fn batch_table<S, T: Row + Send>(
 /// TypeError
 ///     ``puzzles`` is one str or bytes (wrap it in a list), not iterable, or
 ///     an Arrow column of numbers or other non-strings (the message says how
-///     to read puzzles as text).
+///     to read puzzles as text); a bool given for a number (``limit=True``;
+///     the message names the parameter).
 /// ValueError
 ///     An option out of range (named).
 /// KeyboardInterrupt
@@ -253,9 +259,13 @@ fn batch_table<S, T: Row + Send>(
 ///     have taken, and no table is returned. sudoflow calls running in
 ///     other threads meanwhile stop too and raise ``KeyboardInterrupt``.
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, limit = 2, prune = "basic", no_guess = false, se = false,
+#[pyo3(signature = (puzzles, *, limit = Int::of(2), prune = "basic", no_guess = false, se = false,
     se_budget = None, se_wall_limit = None, blank = ".", distinct = false, threads = None,
     progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(puzzles, *, limit=2, prune=\"basic\", no_guess=False, se=False, se_budget=None, se_wall_limit=None, blank=\".\", distinct=False, threads=None, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -264,8 +274,8 @@ fn solve(
     prune: &str,
     no_guess: bool,
     se: bool,
-    se_budget: Option<f64>,
-    se_wall_limit: Option<f64>,
+    se_budget: Option<Real>,
+    se_wall_limit: Option<Real>,
     blank: &str,
     distinct: bool,
     threads: Option<Int>,
@@ -291,8 +301,8 @@ fn solve(
 pub(crate) fn count_options(
     limit: Option<Int>,
     max: Option<Int>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
 ) -> PyResult<CountOptions> {
     let cap = match (limit, max) {
         (Some(_), Some(_)) => {
@@ -317,8 +327,8 @@ pub(crate) fn count_options(
 /// `rate`'s limits, as `sudoflow rate` takes them (`--time-budget`, default
 /// 10 s of reference work, and `--wall-limit`).
 pub(crate) fn rate_limits(
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
 ) -> PyResult<RateLimits> {
     Ok(RateLimits {
         time: Some(args::seconds(time_budget, "time_budget")?.unwrap_or(DEFAULT_BUDGET)),
@@ -377,8 +387,8 @@ fn count(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
     limit: Option<Int>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     distinct: bool,
     threads: Option<Int>,
@@ -500,8 +510,8 @@ pub(crate) fn canon_row(
 fn rate(
     py: Python<'_>,
     puzzles: &Bound<'_, PyAny>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     distinct: bool,
     labels: bool,
@@ -649,9 +659,10 @@ fn canon(
 /// Parameters
 /// ----------
 /// puzzle : str
-///     One puzzle, read as one line of a file (81 cells, text after a
-///     separator ignored, pasted cells, or 729 characters giving its
-///     candidates, as ``explain -p`` takes them).
+///     One puzzle, read as ``explain -p`` reads its text: 81 cells on a
+///     line (text after a separator ignored), cells pasted between spaces
+///     or ``|``, a grid of 9 lines of 9 cells, or 729 characters giving
+///     its candidates.
 /// time_budget : float, optional
 ///     The budget in seconds of reference work (default 10), counted as
 ///     :func:`rate` counts it (``--time-budget``).
@@ -676,9 +687,10 @@ fn canon(
 /// Raises
 /// ------
 /// TypeError
-///     ``puzzle`` is not a str.
+///     ``puzzle`` is not a str; a bool given for a number.
 /// ValueError
-///     The text is not a puzzle (the message says why), its givens clash, or
+///     The text is not a puzzle (the message says why) or holds more than
+///     one, its givens clash, or
 ///     it has no solution or more than one (SE rates proper puzzles only).
 /// TimeoutError
 ///     The rating ran past ``time_budget`` or ``wall_limit``.
@@ -689,18 +701,22 @@ fn canon(
 fn explain(
     py: Python<'_>,
     puzzle: &str,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
 ) -> PyResult<Py<PyAny>> {
     let limits = rate_limits(time_budget, wall_limit)?;
-    // A puzzle given by its candidates (729 characters) too, as `explain -p`.
-    let record = item_record(1, &Arc::from(input::SOURCE), puzzle.as_bytes());
+    // Read as `explain -p` reads it: a puzzle on one line, its 729
+    // candidates, a pasted grid (9 lines of 9 cells too; found by probing:
+    // a 9-line grid was refused as "9 lines in one item").
+    let record = text_record(puzzle)?;
     let explained = match record.pencilmarks {
         Some(_) => watched(py, &mut Progress::new(py, None, None, "")?, |_| {
             Ok(sudoflow::rows::explain::explain_one(&record, limits))
         })?,
         None => {
-            let grid = one_grid(puzzle)?;
+            let grid = record
+                .grid
+                .map_err(|e| PyValueError::new_err(unnamed(&e)))?;
             watched(py, &mut Progress::new(py, None, None, "")?, |_| {
                 Ok(sudoflow::rows::explain::explain_grid(&grid, limits))
             })?
@@ -717,20 +733,42 @@ fn explain(
         .unbind())
 }
 
-/// One puzzle given as text, read as an item of a list is.
+/// The one puzzle of `text`, read as `explain -p` reads its text
+/// ([`for_each_text_item`]: a line, 729 candidates, cells pasted between
+/// spaces or `|`, a grid on 9 lines).
 ///
-/// Errors: `ValueError` saying why the text is not an 81-cell puzzle.
-fn one_grid(text: &str) -> PyResult<Grid> {
-    let record = item_record(1, &Arc::from(input::SOURCE), text.as_bytes());
-    if record.pencilmarks.is_some() {
-        return Err(PyValueError::new_err(
-            "a pencilmark puzzle (729 characters): this function takes 81-cell puzzles",
-        ));
-    }
-    record.grid.map_err(|e| {
-        let prefix = format!("{}:1: ", input::SOURCE);
-        PyValueError::new_err(e.strip_prefix(&prefix).unwrap_or(&e).to_owned())
+/// Errors: `ValueError` for text that holds no puzzle (blank, a comment:
+/// the message says so, as for an item of a list) or more than one.
+fn text_record(text: &str) -> PyResult<Record> {
+    let mut records = Vec::new();
+    for_each_text_item(text, &[], |item| {
+        if let Item::Record(record) = item {
+            records.push(record);
+        }
+        std::ops::ControlFlow::Continue(())
     })
+    .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+    match records.len() {
+        0 => {
+            let record = item_record(1, &Arc::from(TEXT_NAME), text.as_bytes());
+            let why = record.grid.err().unwrap_or_else(|| "no puzzle".to_owned());
+            Err(PyValueError::new_err(unnamed(&why)))
+        }
+        1 => Ok(records.remove(0)),
+        n => Err(PyValueError::new_err(format!(
+            "{n} puzzles in the text: explain takes one puzzle (call it for each)"
+        ))),
+    }
+}
+
+/// A record's error without the name of its record (`<puzzle>:N: `).
+fn unnamed(error: &str) -> String {
+    let named = error.strip_prefix(TEXT_NAME).and_then(|rest| {
+        let rest = rest.strip_prefix(':')?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        rest[digits..].strip_prefix(": ")
+    });
+    named.unwrap_or(error).to_owned()
 }
 
 /// Why `generate` could not make puzzle `index`.
@@ -834,7 +872,7 @@ fn replace_repeat(
 ///     No two puzzles of the table equivalent (``--distinct``): a puzzle
 ///     whose class an earlier one has is replaced by the next candidate of
 ///     its own seed stream that passes the filters and is new.
-/// exclude : str, path or list of them, optional
+/// exclude : str, bytes, os.PathLike or a sequence of them, optional
 ///     Never make a puzzle equivalent to one in these files (a book's
 ///     earlier volumes; ``--exclude``): each file is read as the CLI reads
 ///     its inputs, and a candidate whose class (minlex form) one of their
@@ -863,10 +901,12 @@ fn replace_repeat(
 ///
 /// Raises
 /// ------
+/// TypeError
+///     A bool given for a number (``n``, ``seed``, ``clues``, ``se``...).
 /// ValueError
 ///     An option out of range (named), fewer than 17 clues, a
-///     ``puzzle_seed`` whose candidate the filters reject, or ``exclude``
-///     with ``puzzle_seed``.
+///     ``puzzle_seed`` whose candidate the filters reject, ``exclude``
+///     with ``puzzle_seed``, or an empty ``exclude`` path.
 /// OSError
 ///     An ``exclude`` file cannot be read (the message names it).
 /// RuntimeError
@@ -877,10 +917,14 @@ fn replace_repeat(
 /// KeyboardInterrupt
 ///     Ctrl-C.
 #[pyfunction]
-#[pyo3(signature = (n = 1, *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
+#[pyo3(signature = (n = Int::of(1), *, seed = None, puzzle_seed = None, clues = None, wnf_level = None,
     symmetry = None, minimal = true, guesses = None, se = None, se_budget = None,
-    distinct = false, exclude = None, max_tries = 100_000, blank = ".", labels = false,
+    distinct = false, exclude = None, max_tries = Int::of(100_000), blank = ".", labels = false,
     threads = None, progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(n=1, *, seed=None, puzzle_seed=None, clues=None, wnf_level=None, symmetry=None, minimal=True, guesses=None, se=None, se_budget=None, distinct=False, exclude=None, max_tries=100000, blank=\".\", labels=False, threads=None, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn generate(
     py: Python<'_>,
@@ -893,7 +937,7 @@ fn generate(
     minimal: bool,
     guesses: Option<&Bound<'_, PyAny>>,
     se: Option<&Bound<'_, PyAny>>,
-    se_budget: Option<f64>,
+    se_budget: Option<Real>,
     distinct: bool,
     exclude: Option<&Bound<'_, PyAny>>,
     max_tries: Int,
@@ -914,13 +958,22 @@ fn generate(
     let se = match se {
         None => None,
         Some(v) => Some(
-            if let Ok(s) = v.extract::<String>() {
+            if v.is_instance_of::<pyo3::types::PyBool>() {
+                // Found by probing: se=True kept ratings of exactly 1.0.
+                return Err(args::not_bool(
+                    "se",
+                    "a rating, a (min, max) pair or text such as \"7.0..8.0\"",
+                    v.is_truthy()?,
+                ));
+            } else if let Ok(s) = v.extract::<String>() {
                 parse_se(&s)
-            } else if let Ok((a, b)) = v.extract::<(f64, f64)>() {
+            } else if let Ok((a, b)) = v.extract::<(Real, Real)>() {
+                let (a, b) = (a.get("se")?, b.get("se")?);
                 // Written in full (shortest round trip), so that 2.04 is
                 // refused as the CLI refuses it, not rounded to 2.0.
                 parse_se(&format!("{a}..{b}"))
-            } else if let Ok(a) = v.extract::<f64>() {
+            } else if let Ok(a) = v.extract::<Real>() {
+                let a = a.get("se")?;
                 parse_se(&format!("{a}"))
             } else {
                 Err("expected a rating, a (min, max) pair or text such as \"7.0..8.0\"".into())
@@ -939,7 +992,12 @@ fn generate(
         guesses: args::span(guesses, parse_guesses, "guesses")?.unwrap_or(0..=u64::MAX),
         se: se.clone(),
         // As `generate --se-budget`: the rows are the CLI's.
-        se_budget: rate_limits(se_budget, None)?.budget(),
+        // Named se_budget (found by probing: its errors named time_budget).
+        se_budget: RateLimits {
+            time: Some(args::seconds(se_budget, "se_budget")?.unwrap_or(DEFAULT_BUDGET)),
+            wall: None,
+        }
+        .budget(),
         ..GenerateOptions::default()
     };
     if se_budget.is_some() && se.is_none() {
@@ -948,18 +1006,12 @@ fn generate(
         ));
     }
     // As the CLI: options no puzzle can meet are refused at once.
-    opts.check_reachable().map_err(PyValueError::new_err)?;
+    opts.check_reachable()
+        .map_err(|e| PyValueError::new_err(args::python_words(&e)))?;
     let threads = args::threads(threads)?;
-    let exclude: Vec<std::path::PathBuf> = match exclude {
+    let exclude = match exclude {
         None => Vec::new(),
-        Some(e) => match e.extract::<std::path::PathBuf>() {
-            Ok(one) => vec![one],
-            Err(_) => e.extract().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err(
-                    "exclude: expected a path or a list of paths",
-                )
-            })?,
-        },
+        Some(e) => args::paths(e, "exclude")?,
     };
     if !exclude.is_empty() && puzzle_seed.is_some() {
         return Err(PyValueError::new_err(
@@ -1152,7 +1204,7 @@ impl PyGrid {
     }
 
     /// The value at zero-based (row, column), 0 for blank; IndexError outside 0-8.
-    fn __getitem__(&self, at: (Int, Int)) -> PyResult<u8> {
+    fn __getitem__(&self, at: (i128, i128)) -> PyResult<u8> {
         let (r, c) = at;
         if !(0..9).contains(&r) || !(0..9).contains(&c) {
             return Err(PyIndexError::new_err(format!(

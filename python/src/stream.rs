@@ -11,7 +11,7 @@
 //! under way within milliseconds (this run's own flag, which its threads'
 //! searches look at as they look for a signal; other calls go on).
 
-use crate::args::{self, Int};
+use crate::args::{self, Int, Real};
 use crate::run::{self, Progress, Watch, POLL};
 use crate::table::{self, Builder, CarriedOut, RateOut, Row};
 use crate::{
@@ -21,7 +21,6 @@ use arrow_array::RecordBatch;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendTimeoutError};
 use pyo3::exceptions::{PyIOError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use sudoflow::canon::SharedClasses;
@@ -61,22 +60,43 @@ impl Shared {
 }
 
 /// The batches of a streamed run, for `pyarrow.RecordBatchReader.from_batches`.
-#[pyclass(module = "sudoflow._sudoflow", name = "_Batches")]
+#[pyclass(module = "sudoflow._sudoflow", name = "_Batches", frozen)]
 pub struct Batches {
     rx: Receiver<RecordBatch>,
     shared: Arc<Shared>,
-    progress: Progress,
+    /// Held by the thread reading: one reader read from several Python
+    /// threads hands each batch to one of them, in turn (found by probing:
+    /// a second thread got pyo3's `RuntimeError('Already borrowed')`).
+    progress: Mutex<Progress>,
 }
 
 impl Batches {
     /// An exception while reading (Ctrl-C, the progress callback's): stops
     /// this run, with the library's stop flag (a record's search may run
     /// for ever), and closes the progress display.
-    fn stop(&mut self, py: Python<'_>) {
+    fn stop(&self, py: Python<'_>, progress: &mut Progress) {
         self.shared.set_end(End::Stopped);
         self.shared.watch.stop.store(true, Relaxed);
         run::stop_all();
-        let _ = self.progress.close(py);
+        let _ = progress.close(py);
+    }
+
+    /// The progress display, once no other thread reads: waits with the
+    /// GIL released between tries (the reading thread needs it to finish),
+    /// running signal handlers meanwhile.
+    ///
+    /// Errors: the exception a signal handler raises while waiting.
+    fn turn(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Progress>> {
+        loop {
+            match self.progress.try_lock() {
+                Ok(guard) => return Ok(guard),
+                Err(std::sync::TryLockError::Poisoned(e)) => return Ok(e.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => {
+                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
+                    py.check_signals()?;
+                }
+            }
+        }
     }
 }
 
@@ -94,24 +114,43 @@ impl Batches {
     /// waiting, which stops the run; `KeyboardInterrupt` when another
     /// call's stopped it; `RuntimeError` after the run was stopped, once
     /// the batches made before are read.
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+    ///
+    /// `slf` is a reference of its own: while one thread waits here, another
+    /// may read the end, and pyarrow then drops its reference to the
+    /// iterator (found by probing: `&self` was freed under the waiting
+    /// thread).
+    fn __next__(slf: Bound<'_, Self>, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let this = slf.get();
+        let mut progress = this.turn(py)?;
+        let progress = &mut *progress;
         loop {
-            let rx = &self.rx;
-            let done = self.shared.watch.done.load(Relaxed);
-            match py.detach(|| rx.recv_timeout(POLL)) {
+            let rx = &this.rx;
+            let received = py.detach(|| rx.recv_timeout(POLL));
+            // Read after the batch came (found by probing: read before, the
+            // count lagged a batch behind, and never reached the end).
+            let done = this.shared.watch.done.load(Relaxed);
+            match received {
                 Ok(batch) => {
-                    if let Err(e) = self.progress.update(py, done) {
-                        self.stop(py);
+                    if let Err(e) = progress.update(py, done) {
+                        this.stop(py, progress);
                         return Err(e);
                     }
                     return table::batch_to_pyarrow(py, batch).map(Some);
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.progress.close(py)?;
-                    let end = self.shared.end.lock().unwrap_or_else(|e| e.into_inner());
+                    // Every record counted (the run has ended): the last
+                    // update gives the final count.
+                    if let Err(e) = progress.update(py, done) {
+                        this.stop(py, progress);
+                        return Err(e);
+                    }
+                    progress.close(py)?;
+                    let end = this.shared.end.lock().unwrap_or_else(|e| e.into_inner());
                     return match &*end {
                         Some(End::Finished) => Ok(None),
-                        Some(End::Failed(message)) => Err(PyIOError::new_err(message.clone())),
+                        Some(End::Failed(message)) => {
+                            Err(PyIOError::new_err(args::python_words(message)))
+                        }
                         Some(End::CutByAnother) => Err(run::cut_by_another()),
                         Some(End::Stopped) => Err(PyRuntimeError::new_err(
                             "this run was stopped by an exception while it was read: \
@@ -124,11 +163,9 @@ impl Batches {
                     };
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let checked = py
-                        .check_signals()
-                        .and_then(|()| self.progress.update(py, done));
+                    let checked = py.check_signals().and_then(|()| progress.update(py, done));
                     if let Err(e) = checked {
-                        self.stop(py);
+                        this.stop(py, progress);
                         return Err(e);
                     }
                 }
@@ -171,25 +208,7 @@ impl Files {
         threads: Option<Int>,
         batch_rows: Int,
     ) -> PyResult<Files> {
-        // One path: str, os.PathLike or bytes (os.fsdecode's, as open()
-        // takes it; a bytes path was read as a sequence of ints).
-        let one = |p: &Bound<'_, PyAny>| -> PyResult<PathBuf> {
-            if p.is_instance_of::<pyo3::types::PyBytes>() {
-                return p
-                    .py()
-                    .import("os")?
-                    .call_method1("fsdecode", (p,))?
-                    .extract();
-            }
-            p.extract()
-        };
-        let paths: Vec<PathBuf> = match one(paths) {
-            Ok(one) => vec![one],
-            Err(_) => paths
-                .try_iter()?
-                .map(|p| one(&p?))
-                .collect::<PyResult<_>>()?,
-        };
+        let paths = args::paths(paths, "paths")?;
         // The library reads stdin for no paths (the CLI's default); here an
         // empty list (a glob that matched nothing) would wait on the
         // notebook's stdin: stdin is read only when named ("-").
@@ -200,8 +219,16 @@ impl Files {
         }
         let column = column
             .map(|c| {
+                // Found by probing: column=True was column 1.
+                if c.is_instance_of::<pyo3::types::PyBool>() {
+                    return Err(args::not_bool(
+                        "column",
+                        "a column's name (str) or its 1-based number (int)",
+                        c.is_truthy()?,
+                    ));
+                }
                 let text = match c.extract::<Int>() {
-                    Ok(n) => n.to_string(),
+                    Ok(n) => n.get("column")?.to_string(),
                     Err(_) => c.extract::<String>()?,
                 };
                 text.parse::<pipeline::reader::Column>()
@@ -224,7 +251,7 @@ impl Files {
             PyValueError::new_err(e.replace("--keep", "keep").replace("--source", "source"))
         })?;
         pipeline::check_inputs_keeping(&paths, column.as_ref(), &carry.keep)
-            .map_err(|e| PyIOError::new_err(format!("{e:#}")))?;
+            .map_err(|e| PyIOError::new_err(args::python_words(&format!("{e:#}"))))?;
         Ok(Files {
             opts: PipelineOptions {
                 inputs: paths,
@@ -384,7 +411,7 @@ where
     let batches = Batches {
         rx,
         shared,
-        progress: Progress::new(py, progress, None, "puzzles")?,
+        progress: Mutex::new(Progress::new(py, progress, None, "puzzles")?),
     };
     let pa_schema = table::schema_to_pyarrow(py, schema)?;
     Ok(py
@@ -444,7 +471,8 @@ where
 /// batch_rows : int, default 65536
 ///     Rows per batch.
 /// progress : bool or callable, optional
-///     As for :func:`solve`, with ``total`` None (records read so far).
+///     As for :func:`solve`, with ``total`` None (records read so far);
+///     at the end, a last call gives the final count.
 ///
 /// Returns
 /// -------
@@ -459,17 +487,23 @@ where
 ///     directory, UTF-16 text), or its header lacks the ``column`` named
 ///     or a ``keep`` column; while reading: an input fails past some record.
 /// TypeError
-///     ``keep`` is not a name or a sequence of names.
+///     ``keep`` is not a name or a sequence of names; a bool given for a
+///     number (``column=True``, ``batch_rows=True``).
 /// ValueError
-///     An option out of range (named); ``paths`` is an empty list; ``keep``
+///     An option out of range (named); ``paths`` is an empty list or holds
+///     an empty path (``""``); ``keep``
 ///     names a column twice, or one the rows have of their own (``source``
 ///     and ``line`` too with ``source``).
 /// KeyboardInterrupt
 ///     Ctrl-C while waiting for a batch: the run stops.
 #[pyfunction]
-#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = 2, prune = "basic", no_guess = false,
+#[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = Int::of(2), prune = "basic", no_guess = false,
     se = false, se_budget = None, se_wall_limit = None, blank = ".", threads = None,
-    batch_rows = 65536, progress = None))]
+    batch_rows = Int::of(65536), progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, limit=2, prune=\"basic\", no_guess=False, se=False, se_budget=None, se_wall_limit=None, blank=\".\", threads=None, batch_rows=65536, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn solve_file(
     py: Python<'_>,
@@ -482,8 +516,8 @@ pub fn solve_file(
     prune: &str,
     no_guess: bool,
     se: bool,
-    se_budget: Option<f64>,
-    se_wall_limit: Option<f64>,
+    se_budget: Option<Real>,
+    se_wall_limit: Option<Real>,
     blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
@@ -560,8 +594,12 @@ pub fn solve_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, limit = None, time_budget = None,
-    wall_limit = None, blank = ".", threads = None, batch_rows = 65536, progress = None,
+    wall_limit = None, blank = ".", threads = None, batch_rows = Int::of(65536), progress = None,
     max = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, limit=None, time_budget=None, wall_limit=None, blank=\".\", threads=None, batch_rows=65536, progress=None, max=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn count_file(
     py: Python<'_>,
@@ -571,8 +609,8 @@ pub fn count_file(
     source: bool,
     distinct: bool,
     limit: Option<Int>,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     threads: Option<Int>,
     batch_rows: Int,
@@ -651,7 +689,11 @@ pub fn count_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, time_budget = None, wall_limit = None,
-    blank = ".", labels = false, threads = None, batch_rows = 65536, progress = None))]
+    blank = ".", labels = false, threads = None, batch_rows = Int::of(65536), progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, time_budget=None, wall_limit=None, blank=\".\", labels=False, threads=None, batch_rows=65536, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn rate_file(
     py: Python<'_>,
@@ -660,8 +702,8 @@ pub fn rate_file(
     keep: Option<&Bound<'_, PyAny>>,
     source: bool,
     distinct: bool,
-    time_budget: Option<f64>,
-    wall_limit: Option<f64>,
+    time_budget: Option<Real>,
+    wall_limit: Option<Real>,
     blank: &str,
     labels: bool,
     threads: Option<Int>,
@@ -734,7 +776,11 @@ pub fn rate_file(
 ///     As for :func:`solve_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, *, column = None, keep = None, source = false, distinct = false, blank = ".", threads = None,
-    batch_rows = 65536, progress = None))]
+    batch_rows = Int::of(65536), progress = None))]
+// Int defaults would show as "..." (an expression, not a literal).
+#[pyo3(
+    text_signature = "(paths, *, column=None, keep=None, source=False, distinct=False, blank=\".\", threads=None, batch_rows=65536, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn canon_file(
     py: Python<'_>,

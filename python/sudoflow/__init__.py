@@ -17,14 +17,25 @@ line of a file:
   (``"5 3 . | . 7 . | . . . ..."``);
 - 729 characters: a puzzle given by its candidates (pencilmarks, 9 per cell).
 
+An item is at most 64 KiB long, as a line is (its line end aside): a longer
+one is invalid, ``line too long``, as the CLI says of such a line.
+
 Every item gives exactly one row, in input order; an item that is not a
 puzzle (wrong length, a bad character, clashing givens, blank, a null, not a
 string) gets status ``invalid`` and an ``error`` naming ``<input>:N`` (N its
-1-based position) and the problem: it never raises. A lone ``str`` or
+1-based position) and the problem: it never raises. A pandas Series of dtype
+``object`` is read item by item, as a list is (``None``, NaN, ``pd.NA`` and
+``pd.NaT`` are its nulls). A lone ``str`` or
 ``bytes``, or an Arrow column of numbers (puzzles read from a CSV as
 integers lose the leading zeros of their ``0`` blanks), raises ``TypeError``
 saying how to read puzzles as text, e.g. ``polars.read_csv(path,
 infer_schema=False)`` or ``pandas.read_csv(path, dtype=str)``.
+
+Options are checked as the CLI checks its flags: a value out of range is a
+``ValueError`` naming the parameter; a bool where a number is wanted
+(``limit=True``, ``time_budget=True``, ``column=True``) is a ``TypeError``,
+not the number 1; ``symmetry`` and ``prune`` take the CLI's spellings
+(``"rot180"``, ``"matching-root"``).
 
 Work. In parallel (``threads=None``: every core) with the GIL released; the
 result is the same for any ``threads``. Ctrl-C stops a call within a

@@ -14,7 +14,9 @@ Span = Union[int, Tuple[int, int], str]
 # progress=: True for a tqdm bar (a line on stderr without tqdm), or a
 # callable(done, total), total None when unknown.
 Progress = Union[bool, Callable[[int, Optional[int]], Any], None]
-Paths = Union[str, "PathLike[str]", Sequence[Union[str, "PathLike[str]"]]]
+# One path (bytes decoded as os.fsdecode does) or a sequence of them; "" is
+# refused (ValueError).
+Paths = Union[str, bytes, "PathLike[str]", Sequence[Union[str, bytes, "PathLike[str]"]]]
 
 SOLVE_COLUMNS: list[str]
 COUNT_COLUMNS: list[str]

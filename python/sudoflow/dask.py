@@ -17,7 +17,8 @@ by its source and row (``a.csv row 8589934593: wrong length: ...``). Result
 columns are pandas Arrow-backed (``pd.ArrowDtype``), so integers stay
 ``int64`` with nulls.
 
-The column must hold strings: a numeric, boolean or date column raises
+The column must hold strings (a ``category`` column of strings too): a
+numeric, boolean or date column (or categories of them) raises
 ``TypeError`` here, before any task runs (read the CSV with
 ``dtype={"quizzes": "string"}`` or ``dtype=str``: a puzzle read as a number
 loses the leading zeros of its ``0`` blanks). In an ``object`` column, an
@@ -47,6 +48,9 @@ def _puzzles(values: Any) -> Any:
     import pandas as pd
     import pyarrow as pa
 
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        # Each value its category's, read as an object column is.
+        values = values.astype(object)
     if pd.api.types.is_object_dtype(values.dtype):
         return [None if v is None or (isinstance(v, float) and v != v) else v
                 for v in values.tolist()]
@@ -89,6 +93,14 @@ def _check_column(ddf: Any, column: str) -> None:
     t = ddf.dtypes[column]
     if pd.api.types.is_string_dtype(t) or pd.api.types.is_object_dtype(t):
         return
+    if isinstance(t, pd.CategoricalDtype):
+        # Categories of strings, or not known yet (a value that is not a
+        # string then gets its invalid row, as in an object column).
+        categories = t.categories
+        if categories is None or not len(categories) or \
+                categories.dtype.kind == "O" or pd.api.types.is_string_dtype(categories.dtype):
+            return
+        t = f"category of {categories.dtype}"
     raise TypeError(
         f"column {column!r} is {t}, not strings: {AS_TEXT}. Read it as text: "
         f"dd.read_csv(path, dtype={{{column!r}: 'string'}}) (or dtype=str)")

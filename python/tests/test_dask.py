@@ -116,3 +116,30 @@ def test_dask_input_columns_named_as_added_ones_are_kept_or_refused(client):
         assert got["s_status"].tolist() == ["unique", "unique"]
         assert list(got.columns[-2:]) == ["s_source", "s_row"]
         assert got["s_row"].tolist() == [0, 1]
+
+
+def test_dask_takes_a_categorical_column_of_strings(client):
+    """A category column was refused ("column 'quizzes' is category, not
+    strings") though sudoflow.count takes a categorical Series; categories
+    of numbers are still refused before any task."""
+    import pandas as pd
+
+    import sudoflow
+    import sudoflow.dask
+
+    easy = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    quizzes = pd.Series([easy, "1" * 80, easy, None], dtype="category")
+    assert sudoflow.count(quizzes)["status"].to_pylist() == [
+        "unique", "invalid", "unique", "invalid"]
+    ddf = dd.from_pandas(pd.DataFrame({"quizzes": quizzes}), npartitions=2)
+    assert isinstance(ddf.dtypes["quizzes"], pd.CategoricalDtype)
+    got = sudoflow.dask.count(ddf, column="quizzes").compute()
+    assert got["status"].tolist() == ["unique", "invalid", "unique", "invalid"]
+    assert got["error"].tolist()[1].endswith("wrong length: expected 81 cells, found 80")
+    unknown = ddf.assign(quizzes=ddf["quizzes"].cat.as_unknown())
+    assert sudoflow.dask.solve(unknown, column="quizzes").compute()["status"].tolist() == [
+        "unique", "invalid", "unique", "invalid"]
+    numbers = dd.from_pandas(pd.DataFrame({"q": pd.Series([1, 2], dtype="category")}),
+                             npartitions=1)
+    with pytest.raises(TypeError, match="category of int64.*as text"):
+        sudoflow.dask.count(numbers, column="q")
