@@ -886,7 +886,8 @@ fn csv_fields(text: &[u8]) -> Vec<Vec<u8>> {
 /// Where the CSV record starting at `read[0]` (lines as read, ends
 /// included; `contents` the same without ends) ends: the offset of its last
 /// line, and why it is cut back to its first instead, if it is: a quoted
-/// field still open past `cap` bytes (the lines so far, their ends
+/// field still open past the record cap of lines of `cap` bytes
+/// ([`crate::pipeline::reader::record_cap`]; the lines so far, their ends
 /// included), or at the text's end, or a record over several lines with
 /// text after a closing quote. `first` is the first line's offset in the
 /// text, for the lines named.
@@ -909,9 +910,10 @@ fn csv_extent(
     let mut so_far = 0;
     for (k, line) in read.iter().enumerate() {
         let length = so_far + contents[k].len();
-        if k > 0 && length > cap {
+        let record_cap = crate::pipeline::reader::record_cap(cap);
+        if k > 0 && length > record_cap {
             let why = format!(
-                "runs on past {cap} bytes, the limit of a record ({length} by line {})",
+                "runs on past {record_cap} bytes, the limit of a record ({length} by line {})",
                 first + k + 1
             );
             return (k, Some(why));

@@ -9,8 +9,8 @@
 //! common case, Kaggle's `quizzes,solutions`; see [`unquoted_field`]). Any
 //! other record is read by csv-core ([`Parser`]).
 //!
-//! Bounds: a record is read up to [`super::LINE_CAP`] bytes (64 KiB, line
-//! ends inside it counted). A record whose quoted field is still open past
+//! Bounds: a record is read up to [`super::LINE_CAP`] bytes a line (64 KiB)
+//! and [`super::record_cap`] in all (1 MiB, line ends inside it counted). A record whose quoted field is still open past
 //! that, or at the input's end, or one over several lines with text after a
 //! closing quote (`"a"b`: RFC 4180 wants a comma or the line's end there,
 //! and a later record's opening quote closed it; see [`quoting`]), has a

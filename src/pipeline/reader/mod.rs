@@ -41,7 +41,8 @@
 //! puzzle column (puzzle) is field 3`), as is an invalid record that runs
 //! over several lines (its error adds `(the record runs over lines 5-6: a
 //! quoted field holds line ends)`, so that a row swallowed by a stray
-//! quote is seen). A record is read up to [`LINE_CAP`] bytes; one whose
+//! quote is seen). A record of one line is read up to [`LINE_CAP`] bytes,
+//! one over several lines up to [`record_cap`] (1 MiB); one whose
 //! quoted field is still open past that or at the input's end, or that runs
 //! over lines and has text after a closing quote (`"a"b`: the quote that
 //! closed it belonged to a later record), has a quote that does not close:
@@ -154,6 +155,17 @@ const BUFFER: usize = 64 * 1024;
 /// record over several lines is bounded alike (see the module's
 /// documentation).
 pub const LINE_CAP: usize = BUFFER;
+
+/// The longest CSV record over several lines (a quoted field holding line
+/// ends), its lines' ends counted, for lines of at most `line_cap` bytes:
+/// 16 lines' worth, 1 MiB for [`LINE_CAP`]. Longer than a line's cap so
+/// that a field of notes a little over 64 KiB is read as the one record it
+/// is (found by probing: cut at 64 KiB, its lines were read again as
+/// records, made-up rows with ids from the notes); bounded, so that a
+/// stray quote holds at most this much before its lines are read again.
+pub fn record_cap(line_cap: usize) -> usize {
+    line_cap.saturating_mul(16)
+}
 
 /// The name [`Record::source`] gives standard input.
 pub const STDIN_NAME: &str = "<stdin>";

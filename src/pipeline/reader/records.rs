@@ -23,8 +23,8 @@ pub(super) struct InputRecords<R> {
     buf: Vec<u8>,
     /// Lines to read again before the input's next ones (see [`Again`]).
     again: Again,
-    /// Longest line kept whole ([`Reading::line_cap`]), and longest CSV
-    /// record.
+    /// Longest line kept whole ([`Reading::line_cap`]); a CSV record over
+    /// several lines is bounded by [`super::record_cap`] of it.
     line_cap: usize,
     /// `--column`, if given.
     wanted: Option<Column>,
@@ -291,16 +291,17 @@ impl<R: Input> InputRecords<R> {
                 // The next line of a CSV record whose quoted field holds a
                 // line end.
                 let so_far = open.len + len;
+                let record_cap = super::record_cap(line_cap) as u64;
                 let ends =
-                    so_far <= line_cap as u64 && self.parser.feed(&open.text, whole) == Step::Ends;
+                    so_far <= record_cap && self.parser.feed(&open.text, whole) == Step::Ends;
                 open.push(whole, len, rest_blank);
-                if so_far <= line_cap as u64 && !ends {
+                if so_far <= record_cap && !ends {
                     continue;
                 }
                 let open = self.open.take().expect("open");
                 let stray = if !ends {
                     Some(format!(
-                        "runs on past {line_cap} bytes, the limit of a record ({so_far} by line \
+                        "runs on past {record_cap} bytes, the limit of a record ({so_far} by line \
                          {line_no})"
                     ))
                 } else {
@@ -1077,7 +1078,7 @@ impl OpenRecord {
 /// Lines read once and to be read again: those after the first line of a
 /// CSV record cut back to it ([`OpenRecord::cut`]); each is read as one
 /// record ([`Again::next_line`] says which lines come from here). At most a
-/// record's worth: [`Reading::line_cap`] bytes and one more line.
+/// record's worth: [`super::record_cap`] bytes and one more line.
 #[derive(Default)]
 struct Again {
     /// The lines, each with its length less its end and whether its bytes
@@ -1279,8 +1280,9 @@ mod tests {
     use std::io::{BufReader, Cursor};
 
     /// A quote that never closes, before a flood of lines: the record is
-    /// cut back at the cap, the lines read again, and what is held (the open
-    /// record, the lines to read again) never passes two caps' worth.
+    /// cut back at the record cap, the lines read again, and what is held
+    /// (the open record, the lines to read again) never passes a record's
+    /// cap and a line's.
     #[test]
     fn a_stray_quote_holds_at_most_a_record_of_lines() {
         let cap = 1000;
@@ -1307,7 +1309,10 @@ mod tests {
                     .iter()
                     .map(|(l, ..)| l.len())
                     .sum::<usize>();
-            assert!(held <= 2 * cap + 2, "{held} bytes held");
+            assert!(
+                held <= super::super::record_cap(cap) + cap + 2,
+                "{held} bytes held"
+            );
             match record.grid.unwrap_err() {
                 e if e.contains("unclosed quote?") => cut += 1,
                 e => {
