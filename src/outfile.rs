@@ -1283,11 +1283,17 @@ impl RunOutput {
         }
         if exists && !resume {
             if !resumable {
+                // The command's own format (explain's text or json), else
+                // the rows' (found by probing: explain's text said "csv").
+                let format = spec
+                    .options
+                    .iter()
+                    .find(|(key, _)| *key == "format")
+                    .map_or(spec.format.name(), |(_, name)| name.as_str());
                 bail!(
                     "{name} exists: it holds the rows of an interrupted run (`sudoflow {}` \
-                     writing {} cannot resume it): delete it to start over",
+                     writing {format} cannot resume it): delete it to start over",
                     spec.command,
-                    spec.format.name()
                 );
             }
             bail!(

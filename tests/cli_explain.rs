@@ -437,6 +437,22 @@ fn o_picks_the_format_by_extension_and_writes_atomically() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--format jsonl"));
+    // An interrupted text or json run's partial file names its format, not
+    // the rows' csv (found by probing).
+    for (name, format) in [("stale.txt", "text"), ("stale.json", "json")] {
+        let out = dir.path().join(name);
+        std::fs::write(dir.path().join(format!("{name}.partial")), "rows\n").unwrap();
+        sudoflow()
+            .args(["explain", "-q", "--format", format])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "(`sudoflow explain` writing {format} cannot resume it)"
+            )));
+    }
 }
 
 #[test]
