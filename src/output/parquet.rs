@@ -67,9 +67,12 @@ impl ParquetSink {
 /// crate's `External` wraps it and repeats it as its source).
 fn write_error(name: &str, e: parquet::errors::ParquetError) -> anyhow::Error {
     match e {
-        parquet::errors::ParquetError::External(inner) => {
-            anyhow::anyhow!("cannot write {name}: {inner}")
-        }
+        // An I/O error kept as one, so that a closed pipe is told apart
+        // (exit 0 as for CSV, found by probing: Parquet exited 2).
+        parquet::errors::ParquetError::External(inner) => match inner.downcast::<std::io::Error>() {
+            Ok(io) => anyhow::Error::new(*io).context(format!("cannot write {name}")),
+            Err(inner) => anyhow::anyhow!("cannot write {name}: {inner}"),
+        },
         e => anyhow::Error::new(e).context(format!("cannot write {name}")),
     }
 }
