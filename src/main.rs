@@ -76,11 +76,22 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            // A closed stdout (`| head`) ends the run quietly.
+            // A closed stdout (`| head`) ends the run quietly, unless a stop
+            // signal came first (a write blocked on a full pipe goes on
+            // through it): then the signal's status, said (found by
+            // probing: exit 0 and nothing said).
             if e.chain().any(|c| {
                 c.downcast_ref::<std::io::Error>()
                     .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
             }) {
+                if let Some(signal) = sudoflow::interrupt::requested() {
+                    eprintln!(
+                        "sudoflow: stopped by {}, then stdout was closed: the output ends where \
+                         the reader stopped reading",
+                        sudoflow::interrupt::name(signal)
+                    );
+                    return ExitCode::from(sudoflow::interrupt::exit_status(signal));
+                }
                 return ExitCode::from(exit::OK);
             }
             if let Some(stop) = e

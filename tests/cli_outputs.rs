@@ -469,3 +469,36 @@ fn a_closed_stdout_ends_the_run_quietly_in_every_format() {
         assert!(!err.contains("error"), "{format}: {err}");
     }
 }
+
+/// A stop signal while the run's write waits on a full pipe, then the pipe
+/// closed: the signal's status, said (found by probing: the closed pipe's
+/// quiet exit 0 hid the signal).
+#[test]
+fn a_signal_then_a_closed_stdout_exits_with_the_signals_status() {
+    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    std::fs::write(&path, format!("{easy}\n").repeat(200_000)).unwrap();
+    let mut child = std::process::Command::new(bin())
+        .args(["canon", "-j", "1"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    // Nobody reads: the run fills the pipe and waits in its write.
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    std::thread::sleep(Duration::from_millis(200));
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("stopped by SIGINT"), "{err}");
+}

@@ -69,10 +69,12 @@ fn write_error(name: &str, e: parquet::errors::ParquetError) -> anyhow::Error {
     match e {
         // An I/O error kept as one, so that a closed pipe is told apart
         // (exit 0 as for CSV, found by probing: Parquet exited 2).
-        parquet::errors::ParquetError::External(inner) => match inner.downcast::<std::io::Error>() {
-            Ok(io) => anyhow::Error::new(*io).context(format!("cannot write {name}")),
-            Err(inner) => anyhow::anyhow!("cannot write {name}: {inner}"),
-        },
+        parquet::errors::ParquetError::External(inner) => {
+            match inner.downcast::<std::io::Error>() {
+                Ok(io) => anyhow::Error::new(*io).context(format!("cannot write {name}")),
+                Err(inner) => anyhow::anyhow!("cannot write {name}: {inner}"),
+            }
+        }
         e => anyhow::Error::new(e).context(format!("cannot write {name}")),
     }
 }
