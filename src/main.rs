@@ -14,7 +14,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// 0. This constructor runs first (ELF `.init_array`, before the runtime's
 /// check) and opens /dev/null read-only on descriptor 1 instead: writing
 /// the rows then fails (EBADF) and the run says so (exit 2), as a C
-/// program's would.
+/// program's would. A closed stdin (`<&-`) likewise gets /dev/null
+/// write-only: read as the input, it fails and is said, where /dev/null's
+/// nothing made a run of no records, exit 0 (found by probing).
 #[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]
@@ -23,14 +25,16 @@ static STDOUT_CLOSED_STAYS_UNWRITABLE: extern "C" fn() = {
         // SAFETY: plain system calls on descriptors, before any Rust code
         // uses them.
         unsafe {
-            if libc::fcntl(1, libc::F_GETFD) != -1 {
-                return;
-            }
-            let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
-            if fd >= 0 && fd != 1 {
-                // Descriptor 0 was closed too: it took that one.
-                libc::dup3(fd, 1, 0);
-                libc::close(fd);
+            for (target, mode) in [(0, libc::O_WRONLY), (1, libc::O_RDONLY)] {
+                if libc::fcntl(target, libc::F_GETFD) != -1 {
+                    continue;
+                }
+                let fd = libc::open(c"/dev/null".as_ptr(), mode | libc::O_CLOEXEC);
+                if fd >= 0 && fd != target {
+                    // A lower descriptor was closed too: it took that one.
+                    libc::dup3(fd, target, 0);
+                    libc::close(fd);
+                }
             }
         }
     }

@@ -349,3 +349,36 @@ fn a_system_that_refuses_threads_is_an_error_not_a_panic() {
     }
     assert!(!book.exists());
 }
+
+/// A stdin the shell closed (`<&-`) is an error naming it, before any output
+/// (found by probing: read as empty, a run of no records, exit 0); stdin
+/// from /dev/null is still an empty input.
+#[test]
+fn a_closed_stdin_is_an_error_not_an_empty_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.csv");
+    let bin = assert_cmd::cargo::cargo_bin("sudoflow");
+    for command in ["solve", "rate", "count", "canon", "explain"] {
+        let run = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$1\" -q -o \"$2\" <&-")
+            .arg(&bin)
+            .arg(command)
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains("cannot read stdin: it is closed"),
+            "{command}: {err}"
+        );
+        assert!(!out.exists() && !dir.path().join("x.csv.partial").exists());
+        let empty = std::process::Command::new(&bin)
+            .args([command, "-q"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(empty.status.code(), Some(0), "{command}");
+    }
+}

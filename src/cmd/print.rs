@@ -247,6 +247,7 @@ const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
 fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path.as_os_str() == "-" {
+        reader::check_stdin()?;
         std::io::stdin()
             .lock()
             .read_to_end(&mut bytes)

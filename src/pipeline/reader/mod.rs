@@ -167,6 +167,27 @@ pub fn record_cap(line_cap: usize) -> usize {
     line_cap.saturating_mul(16)
 }
 
+/// Refuses a standard input that cannot be read: one the shell closed
+/// (`<&-`; the binary opens /dev/null write-only there before `main`, see
+/// its `STDOUT_CLOSED_STAYS_UNWRITABLE`), which Rust's `Stdin` reads as
+/// empty, a run of no records with exit 0 (found by probing).
+///
+/// Errors: descriptor 0 is closed or open only for writing.
+pub fn check_stdin() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        // SAFETY: fcntl(F_GETFL) only reads the descriptor's flags.
+        let flags = unsafe { libc::fcntl(0, libc::F_GETFL) };
+        if flags == -1 || flags & libc::O_ACCMODE == libc::O_WRONLY {
+            anyhow::bail!(
+                "cannot read stdin: it is closed (give the inputs as files, or redirect stdin \
+                 from a file or a pipe)"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The name [`Record::source`] gives standard input.
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -400,6 +421,7 @@ fn read_inputs(
         // each member checked before its records are read.
         let mut archive = None;
         let (name, input): (Arc<str>, Box<dyn BufRead>) = if path.as_os_str() == "-" {
+            check_stdin()?;
             let stdin = io::stdin();
             let input: Box<dyn BufRead> = match streaming::watch(&stdin) {
                 Some(w) => Box::new(streaming::Watched::new(stdin, &mut watch, w)),
