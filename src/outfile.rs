@@ -29,7 +29,9 @@
 //! 1. the sidecar must match the run now asked for: the same command, the
 //!    same sudoflow version, the same options that shape the rows
 //!    ([`RunSpec::options`]) and the same inputs, each by path, size,
-//!    modification time and the CRC-32 of its first MiB; otherwise the
+//!    modification time and the CRC-32 of its first MiB (a pipe, FIFO or
+//!    device, as stdin, by its path only: the kept rows' own columns are
+//!    checked against the records read again); otherwise the
 //!    resume is refused with every difference named;
 //! 2. the partial file is verified against the checkpoints: it is read
 //!    from the start through the same hash, and the longest prefix that
@@ -110,11 +112,13 @@ struct Sidecar {
 struct InputPrint {
     /// As given on the command line.
     path: String,
-    /// Canonical path (empty for stdin).
+    /// Canonical path (empty for stdin; the path as given for a pipe, FIFO
+    /// or device).
     canonical: String,
-    /// Bytes (0 for stdin).
+    /// Bytes (0 for stdin, a pipe, FIFO or device).
     size: u64,
-    /// Modification time, nanoseconds since the Unix epoch (0 for stdin).
+    /// Modification time, nanoseconds since the Unix epoch (0 for stdin, a
+    /// pipe, FIFO or device).
     mtime_ns: u128,
     /// CRC-32 (IEEE) of the first [`HEAD_BYTES`] bytes of a regular file (0
     /// for stdin; that of no bytes for a pipe, FIFO or device).
@@ -155,20 +159,33 @@ impl InputPrint {
         }
         let cannot = || format!("cannot read input {shown}");
         let meta = std::fs::metadata(path).with_context(cannot)?;
+        // A pipe, FIFO or device (`<(xzcat a.xz)`, /dev/fd/63) is printed
+        // as stdin is: its time and its canonical name (`pipe:[N]`) change
+        // with each run, so that no resume could go through (found by
+        // probing, while the stop message offered one). Its rows' own
+        // index and puzzle columns are checked against the records read
+        // again, as for stdin.
+        if !meta.is_file() {
+            return Ok(InputPrint {
+                canonical: shown.clone(),
+                path: shown,
+                size: 0,
+                mtime_ns: 0,
+                head_crc32: crc32fast::hash(&[]),
+            });
+        }
         let mtime_ns = meta
             .modified()
             .ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_nanos());
-        // Only a regular file's head is read: a pipe, FIFO or device read
-        // here would hand those bytes to this fingerprint, not to the
-        // reader, which opens the input again.
+        // Only a regular file's head is read (above: a pipe, FIFO or device
+        // read here would hand those bytes to this fingerprint, not to the
+        // reader, which opens the input again).
         let mut head = Vec::new();
-        if meta.is_file() {
-            File::open(path)
-                .and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head))
-                .with_context(cannot)?;
-        }
+        File::open(path)
+            .and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head))
+            .with_context(cannot)?;
         Ok(InputPrint {
             canonical: std::fs::canonicalize(path)
                 .map_or_else(|_| shown.clone(), |p| p.display().to_string()),

@@ -2006,3 +2006,62 @@ fn a_partial_file_changed_under_the_run_is_not_renamed_and_another_runs_is_not_w
         String::from_utf8_lossy(&err)
     );
 }
+
+/// An input that is a FIFO (or `<(...)`, a pipe by path) resumes as stdin
+/// does, its rows checked against the records read again (found by
+/// probing: its modification time and `pipe:[N]` name changed with each
+/// run, so every resume was refused while the stop message offered one).
+#[test]
+fn a_fifo_input_resumes_as_stdin_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("in.fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let out = dir.path().join("out.csv");
+    let first = first_records(8);
+    // Feeds the FIFO `lines`, then holds it open until `hold` is dropped.
+    let feed = |lines: Vec<String>, hold: std::sync::mpsc::Receiver<()>| {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut w = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            w.write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+            w.flush().unwrap();
+            let _ = hold.recv();
+        })
+    };
+    let (hold, held) = std::sync::mpsc::channel::<()>();
+    let writer = feed(first[..5].to_vec(), held);
+    let mut child = std::process::Command::new(bin())
+        .env(FLUSH_MS.0, FLUSH_MS.1)
+        .args(["solve", "-q", "-o"])
+        .arg(&out)
+        .arg(&fifo)
+        .spawn()
+        .unwrap();
+    assert_eq!(wait_for_checkpoint(&mut child, &out, 4), Some(5));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(hold);
+    writer.join().unwrap();
+    // The whole input, through the FIFO again.
+    let (hold, held) = std::sync::mpsc::channel::<()>();
+    drop(hold);
+    let writer = feed(first.clone(), held);
+    let resumed = std::process::Command::new(bin())
+        .args(["solve", "-q", "--resume", "-o"])
+        .arg(&out)
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    writer.join().unwrap();
+    assert_eq!(
+        resumed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), solved(&first));
+}
