@@ -1817,10 +1817,16 @@ impl RunOutput {
                 f.partial.display(),
                 f.sidecar.display()
             )),
+            // A read that failed may go through later; an input damaged
+            // itself (a cut gzip) fails again unchanged, and mended it is
+            // refused as changed: the advice says both (found by probing).
             (false, true) => error.context(format!(
                 "the rows written so far are kept in {} (--resume continues the run once \
-                 the inputs read again, unchanged)",
-                f.partial.display()
+                 the inputs read again, unchanged; if an input is itself damaged, mend it, \
+                 then delete {} and {} to start over)",
+                f.partial.display(),
+                f.partial.display(),
+                f.sidecar.display()
             )),
             (false, false) => error.context(format!(
                 "the rows written so far are kept in {}",
