@@ -647,6 +647,30 @@ fn a_zip_with_two_members_of_one_name_is_refused_not_read_in_part() {
     assert_solved(&piped[0], &easy);
     assert_solved(&piped[1], INKALA);
     assert_solved(&piped[2], INKALA);
+    // An archive of no members (its end record alone): no records, however
+    // given (found by probing: piped or by name, "failed to fill whole
+    // buffer", exit 2; print read it as a puzzle).
+    let empty = {
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        zip::ZipWriter::new(&mut bytes).finish().unwrap();
+        bytes.into_inner()
+    };
+    assert!(empty.starts_with(b"PK\x05\x06"));
+    let empty_zip = dir.path().join("empty.zip");
+    std::fs::write(&empty_zip, &empty).unwrap();
+    for out in [
+        stdout_ok(sudoflow().args(["solve", "-q"]).arg(&empty_zip)),
+        stdout_ok(sudoflow().args(["solve", "-q"]).write_stdin(empty.clone())),
+    ] {
+        assert!(rows(&out).is_empty(), "{}", String::from_utf8_lossy(&out));
+    }
+    sudoflow()
+        .args(["print", "-q", "-o"])
+        .arg(dir.path().join("e.pdf"))
+        .arg(&empty_zip)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("0 records read"));
     // Distinct names and a comment holding "PK\x05\x06": read whole.
     let commented = dir.path().join("commented.zip");
     std::fs::write(&commented, build("PK\x05\x06 a comment")).unwrap();

@@ -215,6 +215,16 @@ pub(super) fn records_of_stream(
         watch: None,
         ..*reading
     };
+    // An archive of no members is its end record alone, which the zip
+    // crate's stream reader takes for a damaged member (found by probing:
+    // "failed to fill whole buffer", where the archive by name reads as
+    // no records).
+    let head = input
+        .fill_buf()
+        .with_context(|| format!("cannot read zip archive {name}"))?;
+    if head.starts_with(ZIP_MAGIC[1]) {
+        return Ok(ControlFlow::Continue(()));
+    }
     let mut previous = String::new();
     loop {
         let member = zip::read::read_zipfile_from_stream(&mut input).with_context(|| {
