@@ -680,6 +680,53 @@ fn a_zip_with_two_members_of_one_name_is_refused_not_read_in_part() {
     );
 }
 
+/// Every member's header is read before any output: a later member that
+/// lacks a `--keep` column, or names two puzzle columns, stops the run
+/// before the rows of the members before it are written (found by probing:
+/// refused only when reached, a partial file left that no resume could
+/// finish).
+#[test]
+fn a_later_zip_members_header_is_checked_before_any_row() {
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+    let easy = easy();
+    let dir = tempfile::tempdir().unwrap();
+    for (second, why) in [
+        ("puzzle,note\n", "has no column named \"id\""),
+        ("quiz,puzzle,id\n", "two"),
+    ] {
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        {
+            let mut zip = zip::ZipWriter::new(&mut bytes);
+            let opts = SimpleFileOptions::default();
+            zip.start_file("a.csv", opts).unwrap();
+            zip.write_all(format!("id,puzzle\n1,{easy}\n2,{easy}\n").as_bytes())
+                .unwrap();
+            zip.start_file("b.csv", opts).unwrap();
+            zip.write_all(format!("{second}{easy},x,y\n").as_bytes())
+                .unwrap();
+            zip.finish().unwrap();
+        }
+        let path = dir.path().join("two.zip");
+        std::fs::write(&path, bytes.into_inner()).unwrap();
+        let out = dir.path().join("out.csv");
+        let done = sudoflow()
+            .args(["solve", "--keep", "id", "-o"])
+            .arg(&out)
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(err.contains("b.csv") && err.contains(why), "{err}");
+        assert!(
+            !out.exists() && !dir.path().join("out.csv.partial").exists(),
+            "{err}"
+        );
+    }
+}
+
 fn zip_with_damaged_member(easy: &str) -> Vec<u8> {
     use std::io::Write;
     use zip::write::SimpleFileOptions;

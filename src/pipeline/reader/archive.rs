@@ -70,40 +70,13 @@ pub(super) fn records_of_file(
     index: &mut u64,
     f: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<ControlFlow<()>> {
-    let entries = directory_entries(&file);
-    let mut archive = zip::ZipArchive::new(BufReader::with_capacity(BUFFER, file))
-        .with_context(|| format!("input {name} is not a readable zip archive"))?;
-    // The zip crate keys members by name: of two with one name, it gives
-    // the last only (found by probing: half the records gone, exit 0).
-    if let Some(entries) = entries.filter(|&n| n != archive.len() as u64) {
-        let piped = match &**name {
-            "<stdin>" => "`cat ARCHIVE | sudoflow ... -`".to_string(),
-            _ => format!("`cat {name} | sudoflow ... -`"),
-        };
-        bail!(
-            "cannot read zip archive {name}: its directory lists {entries} members, but only {} \
-             distinct names: members that share a name cannot all be read (repack it with \
-             distinct names, or pipe it, read as a stream: {piped})",
-            archive.len()
-        );
-    }
-    // In the order the members lie in the archive, as a stream meets them.
-    let mut members = Vec::with_capacity(archive.len());
-    for i in 0..archive.len() {
-        let member = archive
-            .by_index_raw(i)
-            .with_context(|| format!("cannot read zip archive {name}: its member {}", i + 1))?;
-        if !member.is_dir() {
-            members.push((member.header_start(), i, member.name().to_owned()));
-        }
-    }
-    members.sort_unstable();
+    let (mut archive, members) = open_archive(name, file)?;
     let reading = Reading {
         watch: None,
         ..*reading
     };
     let first = *index;
-    for (_, i, member) in members {
+    for (i, member) in members {
         // The first pass: decompressed to nowhere, which checks the CRC.
         let checked = io::copy(
             &mut open_member(&mut archive, i, name, &member)?,
@@ -179,6 +152,83 @@ fn directory_entries(file: &File) -> Option<u64> {
 #[cfg(not(unix))]
 fn directory_entries(_: &File) -> Option<u64> {
     None
+}
+
+/// The zip archive in `file`, named `name`, and its members that are not
+/// directories, in the order they lie in it (as a stream meets them): each
+/// one's number and name.
+///
+/// Errors: the archive's directory does not read, or lists two members of
+/// one name.
+fn open_archive(
+    name: &Arc<str>,
+    file: File,
+) -> anyhow::Result<(zip::ZipArchive<BufReader<File>>, Vec<(usize, String)>)> {
+    let entries = directory_entries(&file);
+    let mut archive = zip::ZipArchive::new(BufReader::with_capacity(BUFFER, file))
+        .with_context(|| format!("input {name} is not a readable zip archive"))?;
+    // The zip crate keys members by name: of two with one name, it gives
+    // the last only (found by probing: half the records gone, exit 0).
+    if let Some(entries) = entries.filter(|&n| n != archive.len() as u64) {
+        let piped = match &**name {
+            "<stdin>" => "`cat ARCHIVE | sudoflow ... -`".to_string(),
+            _ => format!("`cat {name} | sudoflow ... -`"),
+        };
+        bail!(
+            "cannot read zip archive {name}: its directory lists {entries} members, but only {} \
+             distinct names: members that share a name cannot all be read (repack it with \
+             distinct names, or pipe it, read as a stream: {piped})",
+            archive.len()
+        );
+    }
+    // In the order the members lie in the archive, as a stream meets them.
+    let mut members = Vec::with_capacity(archive.len());
+    for i in 0..archive.len() {
+        let member = archive
+            .by_index_raw(i)
+            .with_context(|| format!("cannot read zip archive {name}: its member {}", i + 1))?;
+        if !member.is_dir() {
+            members.push((member.header_start(), i, member.name().to_owned()));
+        }
+    }
+    members.sort_unstable();
+    Ok((
+        archive,
+        members
+            .into_iter()
+            .map(|(_, i, member)| (i, member))
+            .collect(),
+    ))
+}
+
+/// Reads each member of the zip archive in `file` (named `name`) to its
+/// first record, without handing records on: the checks of a member's
+/// header (`--keep`'s columns, two puzzle columns, `--column`) run on every
+/// member before any row is written.
+///
+/// Errors: those of [`records_of_file`]'s directory, and of [`records_of`]
+/// on a member's first lines.
+pub(super) fn first_records_of_members(
+    name: &Arc<str>,
+    file: File,
+    reading: &Reading,
+) -> anyhow::Result<()> {
+    let (mut archive, members) = open_archive(name, file)?;
+    let reading = Reading {
+        watch: None,
+        ..*reading
+    };
+    for (i, member) in members {
+        let source: Arc<str> = Arc::from(format!("{name}/{member}"));
+        let input: Box<dyn BufRead + '_> = Box::new(BufReader::with_capacity(
+            BUFFER,
+            open_member(&mut archive, i, name, &member)?,
+        ));
+        let _ = records_of(&source, input, &reading, &mut 0, &mut |_| {
+            ControlFlow::Break(())
+        })?;
+    }
+    Ok(())
 }
 
 /// The member numbered `i` (named `member`) of the archive `name`, to read.

@@ -347,7 +347,7 @@ pub fn for_each_item(
     keep: &[String],
     f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    read_inputs(inputs, column, keep, true, f)
+    read_inputs(inputs, column, keep, Archives::Checked, f)
 }
 
 /// The name [`Record::source`] gives a puzzle given on the command line
@@ -380,9 +380,10 @@ pub fn for_each_text_item(
 /// Reads the input file `path` up to its first record, as [`for_each_item`]
 /// would with `column`, so that a header that does not name the
 /// `--column NAME` column, or has fewer than `--column N`'s columns, is
-/// reported before any output exists. A zip
-/// archive's first member is read as a stream, not checked whole first
-/// (that would decompress it all): the run checks it.
+/// reported before any output exists. A zip archive in a regular file has
+/// each member read to its first record, not checked whole (that would
+/// decompress it all: the run checks each); one read as a stream, its
+/// first member's.
 ///
 /// With `keep` (`--keep`), the header must also name each kept column
 /// when the file is read as CSV.
@@ -393,19 +394,31 @@ pub fn check_header(path: &Path, column: Option<&Column>, keep: &[String]) -> an
         std::slice::from_ref(&path.to_path_buf()),
         column,
         keep,
-        false,
+        Archives::FirstRecords,
         |_| ControlFlow::Break(()),
     )
 }
 
-/// [`for_each_item`]; `check_archives`: zip archives in regular files have
-/// each member checked whole before its records are read (else they are
-/// read as streams).
+/// How [`read_inputs`] reads a zip archive in a regular file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Archives {
+    /// By its directory, each member checked whole before its records.
+    Checked,
+    /// By its directory, each member's first record only ([`check_header`]:
+    /// every member's header is read before any output, so that one that
+    /// lacks a `--keep` column or names two puzzle columns stops the run
+    /// before the rows of the members before it are written; found by
+    /// probing). Items are not handed on.
+    FirstRecords,
+}
+
+/// [`for_each_item`]; `archives`: how zip archives in regular files are
+/// read (see [`Archives`]).
 fn read_inputs(
     inputs: &[PathBuf],
     column: Option<&Column>,
     keep: &[String],
-    check_archives: bool,
+    archives: Archives,
     mut f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
     let stdin_only = [PathBuf::from("-")];
@@ -458,14 +471,12 @@ fn read_inputs(
             watch: watch.as_ref(),
         };
         let flow = match archive {
-            Some(file) if check_archives => {
+            Some(file) if archives == Archives::Checked => {
                 archive::records_of_file(&name, file, &reading, &mut index, &mut f)?
             }
-            Some(mut file) => {
-                file.rewind()
-                    .with_context(|| format!("cannot read input {name}"))?;
-                let input = Box::new(BufReader::with_capacity(BUFFER, file));
-                records_of_input(&name, input, &reading, &mut index, &mut f)?
+            Some(file) => {
+                archive::first_records_of_members(&name, file, &reading)?;
+                ControlFlow::Break(())
             }
             None => records_of_input(&name, input, &reading, &mut index, &mut f)?,
         };
