@@ -859,12 +859,21 @@ impl Kept {
             if let Ok(grid) = &record.grid {
                 record.raw = grid.to_line();
             }
+            // A `source` field that is not UTF-8 names no origin: the
+            // record keeps its own place, which its error names (found by
+            // probing: it was named by the changed text).
+            let mut texts = self.texts;
+            if column == "source" && k == keep.len() {
+                texts[k].clear();
+            }
             record.pencilmarks = None;
             record.grid = Err(format!(
                 "{}:{}: column {column:?} is not UTF-8 text: byte 0x{byte:02x} at byte \
                  position {at} of its field (convert the input to UTF-8, e.g. with iconv)",
                 record.source, record.line
             ));
+            record.kept = texts;
+            return;
         }
         record.kept = self.texts;
     }
