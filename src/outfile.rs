@@ -1765,12 +1765,17 @@ impl RunOutput {
     ///
     /// Errors: the flush's or fsync's, said as [`RunOutput::commit`] says them.
     pub fn incomplete(mut self, mut sink: CsvSink, resume: bool) -> anyhow::Result<Option<String>> {
+        // What became of FILE: an older one stays; none was made.
+        let left = |path: &Path| match path.exists() {
+            true => format!("{} is left as it was", path.display()),
+            false => format!("no {} was made", path.display()),
+        };
         if self.records == 0 {
             if let Some(f) = self.file.take() {
                 drop(sink);
                 let _ = std::fs::remove_file(&f.partial);
                 let _ = std::fs::remove_file(&f.sidecar);
-                return Ok(Some(format!("{} is left as it was", f.path.display())));
+                return Ok(Some(left(&f.path)));
             }
         }
         if let Err(e) = self.sync(&mut sink) {
@@ -1782,12 +1787,16 @@ impl RunOutput {
             let next = if resume && self.resumable {
                 format!("continue with: {}", self.resume_command)
             } else {
-                format!("to run again, delete it and {}", f.sidecar.display())
+                format!(
+                    "to run again, delete {} and {}",
+                    f.partial.display(),
+                    f.sidecar.display()
+                )
             };
             format!(
-                "the rows are in {} and {} is left as it was; {next}",
+                "the rows are in {} and {}; {next}",
                 f.partial.display(),
-                f.path.display()
+                left(&f.path)
             )
         }))
     }

@@ -514,7 +514,9 @@ fn a_run_its_limits_stop_leaves_an_older_file_as_it_was() {
     assert!(!rows.is_empty() && rows.len() < 300, "{} rows", rows.len());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("the rows are in ") && err.contains("to run again, delete it and"),
+        err.contains("the rows are in ")
+            && err.contains("vol.csv is left as it was; to run again, delete ")
+            && err.contains("vol.csv.partial and "),
         "{err}"
     );
     std::fs::remove_file(&partial).unwrap();
