@@ -825,6 +825,21 @@ fn an_output_naming_the_file_behind_stdin_is_refused_and_the_input_kept() {
             "{command}: {stderr}"
         );
     }
+    // Stdin a pipe that is not an input, and -o /dev/stdin: refused too
+    // (found by probing: the writes filled the pipe nobody read and waited
+    // for ever, through SIGTERM).
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["solve", "-q", "-o", "/dev/stdin"])
+        .arg(&input)
+        .stdin(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("refusing to write output /dev/stdin: it is the pipe stdin reads"),
+        "{stderr}"
+    );
     // Stdin from another file: written as usual.
     let other = dir.path().join("out.csv");
     Command::cargo_bin("sudoflow")

@@ -467,31 +467,31 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 }
 
 /// Whether stdin is the file `path` names (`sudoflow solve -o in.txt <
-/// in.txt`), or the pipe it names (`-o /dev/stdin` with stdin a pipe, which
+/// in.txt`), or the pipe it names (`Some(true)`) (`-o /dev/stdin` with stdin a pipe, which
 /// read the run's own rows back for ever, found by probing): the same
 /// device and inode. A terminal is not: what is written to it is not read
 /// back.
-fn stdin_is(path: &std::path::Path) -> bool {
+fn stdin_is(path: &std::path::Path) -> Option<bool> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
         use std::os::unix::fs::MetadataExt;
         let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
-            return false;
+            return None;
         };
         let (Ok(stdin), Ok(out)) = (std::fs::File::from(fd).metadata(), std::fs::metadata(path))
         else {
-            return false;
+            return None;
         };
         use std::os::unix::fs::FileTypeExt;
-        (stdin.is_file() || stdin.file_type().is_fifo())
-            && stdin.dev() == out.dev()
-            && stdin.ino() == out.ino()
+        let pipe = stdin.file_type().is_fifo();
+        ((stdin.is_file() || pipe) && stdin.dev() == out.dev() && stdin.ino() == out.ino())
+            .then_some(pipe)
     }
     #[cfg(not(unix))]
     {
         let _ = path;
-        false
+        None
     }
 }
 
@@ -588,12 +588,22 @@ pub fn refuse_input_as_output(
             input.display()
         );
     }
-    if inputs.iter().any(|i| i.as_os_str() == "-") && stdin_is(path) {
-        anyhow::bail!(
+    // A pipe is refused even when stdin is not an input: nothing reads it,
+    // and the run's writes fill it and wait for ever, through SIGTERM
+    // (found by probing).
+    let stdin_input = inputs.iter().any(|i| i.as_os_str() == "-");
+    match stdin_is(path) {
+        Some(_) if stdin_input => anyhow::bail!(
             "refusing to write output {}: it is the file stdin reads (the input); \
              nothing was written",
             path.display()
-        );
+        ),
+        Some(true) => anyhow::bail!(
+            "refusing to write output {}: it is the pipe stdin reads, which nothing would \
+             read (the writes would wait for ever); nothing was written",
+            path.display()
+        ),
+        _ => {}
     }
     Ok(())
 }
