@@ -531,6 +531,25 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         rows[1]["error"],
         "argument 2: wrong length: expected 81 cells, found 3"
     );
+    // An argument of two lines names the line of its bad one; one of blanks
+    // is a record too (found by probing: the line was not said, and the
+    // blank argument got no row, exit 0).
+    let two_lines = format!("{p1}\n{}", &p1[..80]);
+    let rows = values(&failed_stdout(
+        sudoflow().args(["explain", &two_lines, "   ", "--format", "jsonl"]),
+    ));
+    let errors: Vec<&str> = rows
+        .iter()
+        .map(|r| r["error"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "",
+            "argument 1:2: wrong length: expected 81 cells, found 80",
+            "argument 2: holds no puzzle"
+        ]
+    );
     // Pasted cells and a grid on 9 lines, as -p takes them.
     let pasted: String = p1.chars().flat_map(|c| [c, ' ']).collect();
     let lines: String = p1

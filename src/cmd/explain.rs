@@ -450,14 +450,35 @@ fn run_puzzles(
     let mut records = Vec::with_capacity(puzzles.len());
     for (i, arg) in puzzles.iter().enumerate() {
         let source: Arc<str> = Arc::from(format!("argument {}", i + 1));
-        for mut record in text_records(&arg.to_string_lossy())? {
+        let mut of_arg = text_records(&arg.to_string_lossy())?;
+        if of_arg.is_empty() {
+            // Blanks: a record saying so (found by probing: no row, exit 0).
+            of_arg.push(Record {
+                index: 0,
+                source: Arc::clone(&source),
+                line: 1,
+                raw: String::new(),
+                grid: Err(format!(
+                    "{}:1: holds no puzzle",
+                    crate::pipeline::reader::TEXT_NAME
+                )),
+                pencilmarks: None,
+                kept: Vec::new(),
+            });
+        }
+        let several = of_arg.len() > 1;
+        for mut record in of_arg {
             record.index = records.len() as u64 + 1;
             record.source = Arc::clone(&source);
             if let Err(e) = &mut record.grid {
-                // Named as the argument it is, not as -p's `<puzzle>:1`.
+                // Named as the argument it is, not as -p's `<puzzle>:1`,
+                // with the line when it holds several puzzles.
                 if let Some(rest) = e.strip_prefix(crate::pipeline::reader::TEXT_NAME) {
                     let why = rest.split_once(": ").map_or(rest, |(_, why)| why);
-                    *e = format!("argument {}: {why}", i + 1);
+                    *e = match several {
+                        true => format!("argument {}:{}: {why}", i + 1, record.line),
+                        false => format!("argument {}: {why}", i + 1),
+                    };
                 }
             }
             records.push(record);
