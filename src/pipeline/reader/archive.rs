@@ -154,16 +154,16 @@ fn directory_entries(_: &File) -> Option<u64> {
     None
 }
 
+/// A zip archive read from a file.
+type Archive = zip::ZipArchive<BufReader<File>>;
+
 /// The zip archive in `file`, named `name`, and its members that are not
 /// directories, in the order they lie in it (as a stream meets them): each
 /// one's number and name.
 ///
 /// Errors: the archive's directory does not read, or lists two members of
 /// one name.
-fn open_archive(
-    name: &Arc<str>,
-    file: File,
-) -> anyhow::Result<(zip::ZipArchive<BufReader<File>>, Vec<(usize, String)>)> {
+fn open_archive(name: &Arc<str>, file: File) -> anyhow::Result<(Archive, Vec<(usize, String)>)> {
     let entries = directory_entries(&file);
     let mut archive = zip::ZipArchive::new(BufReader::with_capacity(BUFFER, file))
         .with_context(|| format!("input {name} is not a readable zip archive"))?;
@@ -236,7 +236,7 @@ pub(super) fn first_records_of_members(
 /// Errors: it cannot be read (an unsupported compression method,
 /// encryption), named.
 fn open_member<'a>(
-    archive: &'a mut zip::ZipArchive<BufReader<File>>,
+    archive: &'a mut Archive,
     i: usize,
     name: &str,
     member: &str,
