@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyMemoryView, PyString};
 use pyo3_arrow::input::AnyArray;
 use std::sync::Arc;
-use sudoflow::pipeline::reader::{item_record, LINE_CAP};
+use sudoflow::pipeline::reader::item_record;
 use sudoflow::pipeline::Record;
 
 /// The name records from Python carry as their source.
@@ -219,7 +219,7 @@ impl Records {
                     for i in 0..texts.len() {
                         let index = out.len() as u64 + 1;
                         out.push(if texts.is_valid(i) {
-                            line_item(index, &source, texts.value(i).as_bytes())
+                            item_record(index, &source, texts.value(i).as_bytes())
                         } else {
                             null(index, &source)
                         });
@@ -257,7 +257,7 @@ fn read_items(obj: &Bound<'_, PyAny>, column: bool) -> PyResult<Records> {
         let index = i as u64 + 1;
         out.push(match item.cast::<PyString>() {
             Ok(s) => match s.to_cow() {
-                Ok(text) => line_item(index, &source, text.as_bytes()),
+                Ok(text) => item_record(index, &source, text.as_bytes()),
                 Err(_) => surrogates(index, &source, s),
             },
             Err(_) if item.is_none() || (column && missing(&item)) => {
@@ -379,42 +379,6 @@ fn cast(array: &ArrayRef) -> PyResult<ArrayRef> {
         .map_err(|e| PyTypeError::new_err(format!("cannot read the column as strings: {e}")))
 }
 
-/// The record of one item, read as the CLI reads a line of a file
-/// ([`item_record`]), and as long as a line may be: an item over
-/// [`LINE_CAP`] bytes (its line end aside) is invalid, as the CLI's line is
-/// (found by probing: such an item was read as the puzzle at its start
-/// while the same line in a file is "line too long").
-fn line_item(index: u64, source: &Arc<str>, bytes: &[u8]) -> Record {
-    let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    // Blanks or a `#` comment however long: the item's own message, as the
-    // reader skips those lines whatever their length.
-    let start = line.iter().position(|&b| b != b' ' && b != b'\t');
-    if line.len() <= LINE_CAP || start.is_none_or(|s| line[s] == b'#') {
-        return item_record(index, source, bytes);
-    }
-    let head = String::from_utf8_lossy(&line[..LINE_CAP]);
-    let raw = match head.char_indices().nth(RAW_LIMIT) {
-        Some((at, _)) => format!("{}...", &head[..at]),
-        None => head.into_owned(),
-    };
-    Record {
-        raw,
-        ..invalid(
-            index,
-            source,
-            format!(
-                "line too long: {} bytes, the limit is {LINE_CAP}",
-                line.len()
-            ),
-        )
-    }
-}
-
-/// The characters of an invalid line the `puzzle` column keeps (the
-/// reader's, `...` marking the cut).
-const RAW_LIMIT: usize = 200;
-
 /// The record of a `str` that UTF-8 cannot encode: it holds lone
 /// surrogates. Those of a `surrogateescape` decode (U+DC80 to U+DCFF, as
 /// Python gives undecodable bytes read from `sys.stdin` or a file under a
@@ -427,7 +391,7 @@ fn surrogates(index: u64, source: &Arc<str>, text: &Bound<'_, PyString>) -> Reco
         .call_method1("encode", ("utf-8", "surrogateescape"))
         .and_then(|b| b.extract::<Vec<u8>>());
     match bytes {
-        Ok(bytes) => line_item(index, source, &bytes),
+        Ok(bytes) => item_record(index, source, &bytes),
         Err(_) => invalid(
             index,
             source,

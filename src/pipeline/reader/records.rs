@@ -591,7 +591,10 @@ pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
             ..invalid(line, "")
         };
     }
-    if let Some(grid) = line_of_valid_puzzle(line) {
+    // The common case first, as the reader takes it: within a line's cap
+    // (a longer item is "line too long", as the same line of a file is,
+    // whatever its start; found by probing).
+    if let Some(grid) = line_of_valid_puzzle(line).filter(|_| line.len() <= LINE_CAP) {
         return Record {
             index,
             source: Arc::clone(source),
