@@ -886,7 +886,8 @@ fn csv_fields(text: &[u8]) -> Vec<Vec<u8>> {
 /// Where the CSV record starting at `read[0]` (lines as read, ends
 /// included; `contents` the same without ends) ends: the offset of its last
 /// line, and why it is cut back to its first instead, if it is: a quoted
-/// field still open past the record cap of lines of `cap` bytes
+/// field still open on a line over `cap` bytes or past the record cap of
+/// lines of `cap` bytes
 /// ([`crate::pipeline::reader::record_cap`]; the lines so far, their ends
 /// included), or at the text's end, or a record over several lines with
 /// text after a closing quote. `first` is the first line's offset in the
@@ -911,6 +912,14 @@ fn csv_extent(
     for (k, line) in read.iter().enumerate() {
         let length = so_far + contents[k].len();
         let record_cap = crate::pipeline::reader::record_cap(cap);
+        if k > 0 && contents[k].len() > cap {
+            let why = format!(
+                "has a line over {cap} bytes, the limit of a line (line {}, {} bytes)",
+                first + k + 1,
+                contents[k].len()
+            );
+            return (k, Some(why));
+        }
         if k > 0 && length > record_cap {
             let why = format!(
                 "runs on past {record_cap} bytes, the limit of a record ({length} by line {})",

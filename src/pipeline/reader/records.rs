@@ -290,16 +290,24 @@ impl<R: Input> InputRecords<R> {
             if let Some(open) = &mut self.open {
                 // The next line of a CSV record whose quoted field holds a
                 // line end.
+                // Within the record's cap, each line within a line's (a
+                // longer line is kept only in part: its quotes are not all
+                // known).
                 let so_far = open.len + len;
                 let record_cap = super::record_cap(line_cap) as u64;
-                let ends =
-                    so_far <= record_cap && self.parser.feed(&open.text, whole) == Step::Ends;
+                let within = so_far <= record_cap && len <= line_cap as u64;
+                let ends = within && self.parser.feed(&open.text, whole) == Step::Ends;
                 open.push(whole, len, rest_blank);
-                if so_far <= record_cap && !ends {
+                if within && !ends {
                     continue;
                 }
                 let open = self.open.take().expect("open");
-                let stray = if !ends {
+                let stray = if len > line_cap as u64 {
+                    Some(format!(
+                        "has a line over {line_cap} bytes, the limit of a line (line {line_no}, \
+                         {len} bytes)"
+                    ))
+                } else if !ends {
                     Some(format!(
                         "runs on past {record_cap} bytes, the limit of a record ({so_far} by line \
                          {line_no})"
