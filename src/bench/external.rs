@@ -87,8 +87,18 @@ impl std::str::FromStr for External {
 
     /// Parses `NAME=CMD`.
     ///
-    /// Errors: no `=`, or an empty name or command.
+    /// Errors: no `=`, an empty name or command, or a name holding a
+    /// control character (a line end in it broke the table's rows; found
+    /// by probing).
     fn from_str(s: &str) -> Result<External, String> {
+        if let Some((name, _)) = s.split_once('=') {
+            if name.chars().any(char::is_control) {
+                return Err(format!(
+                    "the name {name:?} holds a control character (a line end, a tab): the \
+                     table names each solver on one line"
+                ));
+            }
+        }
         match s.split_once('=') {
             Some((name, command)) if !name.trim().is_empty() && !command.trim().is_empty() => {
                 Ok(External {
@@ -666,6 +676,9 @@ mod tests {
         assert_eq!(e.command, "./solve --fast");
         assert!("nocommand".parse::<External>().is_err());
         assert!("=cat".parse::<External>().is_err());
+        let err = "a\nb=cat".parse::<External>().unwrap_err();
+        assert!(err.contains("holds a control character"), "{err}");
+        assert!("a\tb=cat".parse::<External>().is_err());
     }
 
     #[test]
