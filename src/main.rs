@@ -42,6 +42,35 @@ static STDOUT_CLOSED_STAYS_UNWRITABLE: extern "C" fn() = {
 };
 
 fn main() -> ExitCode {
+    // A file size limit (`ulimit -f`) makes a write past it fail with EFBIG,
+    // which names the file and keeps the rows written, instead of killing
+    // the run with SIGXFSZ and no word.
+    // SAFETY: setting a signal's disposition to ignored, before any thread.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+    // Everything runs on a thread of its own, with a stack of a known size:
+    // the main thread's is `ulimit -s`'s, and a run with -j 1 (the calling
+    // thread works too) overflowed it at 64 KiB (found by probing), where
+    // the worker threads' stacks do not depend on it.
+    let run = std::thread::Builder::new()
+        .name("sudoflow".into())
+        .stack_size(COMMAND_STACK)
+        .spawn(parse_and_run);
+    match run.map(|thread| thread.join()) {
+        Ok(Ok(code)) => code,
+        // A panic outside the pipeline (a bug): said by the panic hook,
+        // the exit status of a panicking main.
+        Ok(Err(_)) => ExitCode::from(101),
+        Err(e) => {
+            eprintln!("sudoflow: error: cannot start the command's thread: {e}");
+            ExitCode::from(exit::ERROR)
+        }
+    }
+}
+
+/// Parses the command line and runs its command.
+fn parse_and_run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -53,20 +82,22 @@ fn main() -> ExitCode {
             });
         }
     };
-    // A file size limit (`ulimit -f`) makes a write past it fail with EFBIG,
-    // which names the file and keeps the rows written, instead of killing
-    // the run with SIGXFSZ and no word.
-    // SAFETY: setting a signal's disposition to ignored, before any thread.
-    unsafe {
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
     // A forced instruction-set path the CPU lacks is refused up front,
     // not ignored.
     if let Err(e) = sudoflow::solver::simd::check_env() {
         eprintln!("sudoflow: error: {e}");
         return ExitCode::from(exit::ERROR);
     }
-    let result = match cli.command {
+    run(cli.command)
+}
+
+/// The stack of the thread that runs the command: 8 MiB, a Linux main
+/// thread's default.
+const COMMAND_STACK: usize = 8 << 20;
+
+/// Runs `command` and turns its outcome into the process's exit status.
+fn run(command: Command) -> ExitCode {
+    let result = match command {
         Command::Solve(a) => cmd::solve::run(a),
         Command::Rate(a) => cmd::rate::run(a),
         Command::Explain(a) => cmd::explain::run(a),

@@ -382,3 +382,48 @@ fn a_closed_stdin_is_an_error_not_an_empty_input() {
         assert_eq!(empty.status.code(), Some(0), "{command}");
     }
 }
+
+/// A main-thread stack of 64 KiB (`ulimit -s 64`) does not bound the work:
+/// the command runs on a thread of its own (found by probing: `rate -j 1`,
+/// whose calling thread works too, overflowed it and aborted).
+#[test]
+fn a_small_stack_limit_does_not_abort_a_run() {
+    let set =
+        sudoflow::datasets::public_path(sudoflow::datasets::HARDEST_1106).expect("make datasets");
+    let puzzles: String = std::fs::read_to_string(set)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for command in ["rate", "solve", "explain"] {
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -s 64 && exec \"$0\" \"$1\" -j 1 -q --format jsonl")
+            .arg(assert_cmd::cargo::cargo_bin("sudoflow"))
+            .arg(command)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(puzzles.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{command}: {err}");
+        assert_eq!(
+            out.stdout
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count(),
+            20,
+            "{command}"
+        );
+    }
+}
