@@ -572,19 +572,15 @@ fn refuse_a_runs_partial(path: &Path) -> anyhow::Result<()> {
     let Some(name) = name else {
         return Ok(());
     };
-    let (partial, sidecar) = if let Some(stem) = name.strip_suffix(".partial.json") {
-        (
-            path.with_file_name(format!("{stem}.partial")),
-            path.to_path_buf(),
-        )
-    } else if name.ends_with(".partial") {
-        (
-            path.to_path_buf(),
-            path.with_file_name(format!("{name}.json")),
-        )
-    } else {
+    // The FILE whose partial file or sidecar `path` would be.
+    let stem = name
+        .strip_suffix(".partial.json")
+        .or_else(|| name.strip_suffix(".partial"));
+    let Some(stem) = stem else {
         return Ok(());
     };
+    let file = path.with_file_name(stem);
+    let (partial, sidecar) = (partial_path(&file), sidecar_path(&file));
     let locked = File::open(&partial)
         .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)));
     if locked || (partial.exists() && sidecar.exists()) {
@@ -598,7 +594,7 @@ fn refuse_a_runs_partial(path: &Path) -> anyhow::Result<()> {
              writing here would replace its rows: choose another name",
             path.display(),
             partial.display(),
-            partial.with_extension("").display()
+            file.display()
         );
     }
     Ok(())
@@ -1724,15 +1720,11 @@ impl RunOutput {
     /// run that failed before its first record (an input it could not
     /// open, no file descriptor left) has nothing to keep: its partial file
     /// and sidecar go, so that they do not refuse the next fresh run.
-    pub fn fail(mut self, mut sink: CsvSink, error: anyhow::Error) -> anyhow::Error {
-        if self.records == 0 {
-            if let Some(f) = self.file.take() {
-                drop(sink);
-                let _ = std::fs::remove_file(&f.partial);
-                let _ = std::fs::remove_file(&f.sidecar);
-                return error;
-            }
-        }
+    pub fn fail(mut self, sink: CsvSink, error: anyhow::Error) -> anyhow::Error {
+        let mut sink = match self.discard_empty(sink) {
+            Ok(_) => return error,
+            Err(sink) => *sink,
+        };
         // A write to the file that failed (a full disk) is the output's
         // fault even where the flush now goes through (the rows it held
         // were dropped): the message then says what the output needs.
@@ -1764,20 +1756,16 @@ impl RunOutput {
     /// time) or only a run with other options (delete the partial first).
     ///
     /// Errors: the flush's or fsync's, said as [`RunOutput::commit`] says them.
-    pub fn incomplete(mut self, mut sink: CsvSink, resume: bool) -> anyhow::Result<Option<String>> {
+    pub fn incomplete(mut self, sink: CsvSink, resume: bool) -> anyhow::Result<Option<String>> {
         // What became of FILE: an older one stays; none was made.
         let left = |path: &Path| match path.exists() {
             true => format!("{} is left as it was", path.display()),
             false => format!("no {} was made", path.display()),
         };
-        if self.records == 0 {
-            if let Some(f) = self.file.take() {
-                drop(sink);
-                let _ = std::fs::remove_file(&f.partial);
-                let _ = std::fs::remove_file(&f.sidecar);
-                return Ok(Some(left(&f.path)));
-            }
-        }
+        let mut sink = match self.discard_empty(sink) {
+            Ok(path) => return Ok(Some(left(&path))),
+            Err(sink) => *sink,
+        };
         if let Err(e) = self.sync(&mut sink) {
             drop(sink);
             return Err(self.output_failed(e, true));
@@ -1799,6 +1787,23 @@ impl RunOutput {
                 left(&f.path)
             )
         }))
+    }
+
+    /// For a run to FILE that wrote no record: drops `sink` and removes its
+    /// partial file and sidecar (nothing to keep, and they would refuse the
+    /// next fresh run), giving FILE's path. Otherwise `sink` back (boxed:
+    /// it is large, and this is once a run).
+    fn discard_empty(&mut self, sink: CsvSink) -> Result<PathBuf, Box<CsvSink>> {
+        if self.records > 0 {
+            return Err(Box::new(sink));
+        }
+        let Some(f) = self.file.take() else {
+            return Err(Box::new(sink));
+        };
+        drop(sink);
+        let _ = std::fs::remove_file(&f.partial);
+        let _ = std::fs::remove_file(&f.sidecar);
+        Ok(f.path)
     }
 
     /// `error`, that ended the run, with what its partial file holds and
