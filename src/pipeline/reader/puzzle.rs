@@ -117,6 +117,17 @@ pub(super) fn clip(text: &str) -> String {
     }
 }
 
+/// What `e`, from decoding `field` as UTF-8, says of it: `not UTF-8 text:
+/// byte 0xff at byte position 3` (1-based).
+pub(super) fn not_utf8(field: &[u8], e: std::str::Utf8Error) -> String {
+    let at = e.valid_up_to();
+    format!(
+        "not UTF-8 text: byte 0x{:02x} at byte position {}",
+        field[at],
+        at + 1
+    )
+}
+
 /// The error of a record whose line holds a `\r`, `at` bytes in, that is
 /// not its end.
 pub(super) fn cr_message(source: &str, line: u64, at: usize) -> String {
@@ -153,12 +164,7 @@ pub(super) fn make_record(index: u64, source: &Arc<str>, line: u64, field: &[u8]
             (clip(text), grid)
         }
         Err(e) => {
-            let at = e.valid_up_to();
-            let msg = format!(
-                "{source}:{line}: not UTF-8 text: byte 0x{:02x} at byte position {}",
-                field[at],
-                at + 1
-            );
+            let msg = format!("{source}:{line}: {}", not_utf8(field, e));
             (clip(&String::from_utf8_lossy(field)), Err(msg))
         }
     };

@@ -821,8 +821,8 @@ struct Kept {
     /// Each kept field, lossily decoded (U+FFFD for each bad sequence).
     texts: Vec<String>,
     /// The first field that is not UTF-8: its position among the kept
-    /// columns, its first bad byte and that byte's 1-based position.
-    not_utf8: Option<(usize, u8, usize)>,
+    /// columns, and what is wrong ([`super::puzzle::not_utf8`]).
+    not_utf8: Option<(usize, String)>,
 }
 
 impl Kept {
@@ -844,9 +844,8 @@ impl Kept {
             } else {
                 field
             };
-            if let Err(e) = std::str::from_utf8(field) {
-                let at = e.valid_up_to();
-                kept.not_utf8.get_or_insert((k, field[at], at + 1));
+            if let (Err(e), None) = (std::str::from_utf8(field), &kept.not_utf8) {
+                kept.not_utf8 = Some((k, super::puzzle::not_utf8(field, e)));
             }
             kept.texts.push(String::from_utf8_lossy(field).into_owned());
         }
@@ -860,33 +859,32 @@ impl Kept {
     /// origin); a record already invalid keeps its own error. A pencilmark
     /// puzzle's record drops its candidates, so that its error is said.
     fn into_record(self, record: &mut Record, keep: &[String]) {
+        let mut texts = self.texts;
         let valid = record.grid.is_ok() || record.pencilmarks.is_some();
-        if let (Some((k, byte, at)), true) = (self.not_utf8, valid) {
+        if let (Some((k, why)), true) = (self.not_utf8, valid) {
             let column = match keep.get(k) {
                 Some(name) => name.as_str(),
-                None if k == keep.len() => "source",
+                None if k == keep.len() => {
+                    // A `source` field that is not UTF-8 names no origin:
+                    // the record keeps its own place, which its error
+                    // names (found by probing: it was named by the changed
+                    // text).
+                    texts[k].clear();
+                    "source"
+                }
                 None => "line",
             };
             if let Ok(grid) = &record.grid {
                 record.raw = grid.to_line();
             }
-            // A `source` field that is not UTF-8 names no origin: the
-            // record keeps its own place, which its error names (found by
-            // probing: it was named by the changed text).
-            let mut texts = self.texts;
-            if column == "source" && k == keep.len() {
-                texts[k].clear();
-            }
             record.pencilmarks = None;
             record.grid = Err(format!(
-                "{}:{}: column {column:?} is not UTF-8 text: byte 0x{byte:02x} at byte \
-                 position {at} of its field (convert the input to UTF-8, e.g. with iconv)",
+                "{}:{}: column {column:?} is {why} of its field (convert the input to UTF-8, \
+                 e.g. with iconv)",
                 record.source, record.line
             ));
-            record.kept = texts;
-            return;
         }
-        record.kept = self.texts;
+        record.kept = texts;
     }
 }
 
