@@ -127,7 +127,7 @@ fn directory_entries(file: &File) -> Option<u64> {
     file.read_exact_at(&mut tail, len - tail_len).ok()?;
     let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
     let end = (0..=tail.len().checked_sub(22)?).rev().find(|&at| {
-        tail[at..].starts_with(b"PK\x05\x06")
+        tail[at..].starts_with(ZIP_MAGIC[1])
             && at + 22 + usize::from(u16_at(&tail, at + 20)) == tail.len()
     })?;
     let entries = u16_at(&tail, end + 10);
