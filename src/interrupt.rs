@@ -21,13 +21,25 @@
 //! row, which `--resume` drops. It says so on stderr first (one write(2)
 //! in the handler), where the first signal's summary would have been.
 //!
+//! A run whose output is stdout cannot stop cleanly while a write waits on
+//! a pipe that its reader no longer reads (`| less` left on one page, a
+//! stalled consumer): the handlers restart the write, and the rows cannot
+//! be delivered anyway. [`install`] therefore starts a watch thread that
+//! wakes on the first signal only; from then on, a write to stdout made
+//! through [`Watched`] that has waited [`STALLED_WRITE`] (since the signal,
+//! or since it began if later) ends the process with the signal's status,
+//! saying that the rows not yet taken by the reader are lost (found by
+//! probing: it had waited for a second signal). Writes to files never wait
+//! so; their runs stop as above.
+//!
 //! Without [`install`] (a library user, or commands that do not call it)
 //! nothing here ever reports a signal, and the signals keep their default
 //! action. A library user that catches signals its own way (the Python
 //! package: Python's handler raises `KeyboardInterrupt`) asks the work to
 //! stop with [`request`] and lets it go on again with [`clear`].
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// Set by the first SIGINT or SIGTERM: arms the immediate exit on the next one.
 static ARMED: AtomicBool = AtomicBool::new(false);
@@ -102,7 +114,7 @@ pub fn install() -> std::io::Result<()> {
                     flag::register(sig, &ARMED)?;
                     flag::register_usize(sig, &SIGNAL, sig as usize)?;
                 }
-                Ok(())
+                watch_stalled_writes()
             })();
         });
         result
@@ -110,6 +122,88 @@ pub fn install() -> std::io::Result<()> {
     #[cfg(not(unix))]
     {
         Ok(())
+    }
+}
+
+/// How long a write to stdout may wait for its reader after a stop signal
+/// before the process ends without it ([`Watched`]).
+pub const STALLED_WRITE: Duration = Duration::from_secs(2);
+
+/// When the write to stdout under way began, in milliseconds since
+/// [`epoch`] plus 1 (0: no write under way).
+static STDOUT_WRITE_SINCE: AtomicU64 = AtomicU64::new(0);
+
+/// The instant [`STDOUT_WRITE_SINCE`] counts from.
+fn epoch() -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+/// Milliseconds since [`epoch`], plus 1 (never 0).
+fn now_mark() -> u64 {
+    u64::try_from(epoch().elapsed().as_millis())
+        .unwrap_or(u64::MAX - 1)
+        .saturating_add(1)
+}
+
+/// Starts the thread that ends a run whose write to stdout is stalled after
+/// a stop signal (see the module's doc). It sleeps in a read of
+/// signal-hook's self-pipe until the first signal, then looks every 50 ms.
+#[cfg(unix)]
+fn watch_stalled_writes() -> std::io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new(signals())?;
+    epoch();
+    std::thread::Builder::new()
+        .name("sudoflow-stop-watch".into())
+        .spawn(move || {
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            let signalled = now_mark();
+            let limit = u64::try_from(STALLED_WRITE.as_millis()).unwrap_or(u64::MAX);
+            loop {
+                std::thread::sleep(Duration::from_millis(50));
+                let since = STDOUT_WRITE_SINCE.load(Ordering::SeqCst);
+                if since != 0 && now_mark().saturating_sub(since.max(signalled)) >= limit {
+                    eprintln!(
+                        "\nsudoflow: stopped by {}: a write to stdout waited {} s for a reader \
+                         that no longer reads, so the rows not yet written are lost (-o FILE \
+                         keeps every row, and --resume goes on)",
+                        name(signal),
+                        STALLED_WRITE.as_secs()
+                    );
+                    // SAFETY: ends the process at once; the output (a pipe)
+                    // is left as the writes left it, as a second signal does.
+                    unsafe { libc::_exit(i32::from(exit_status(signal))) };
+                }
+            }
+        })?;
+    Ok(())
+}
+
+/// A writer to stdout (or any writer) whose writes [`install`]'s watch can
+/// see: after a stop signal, one that waits [`STALLED_WRITE`] ends the
+/// process with the signal's status. Without [`install`], a plain wrapper.
+#[derive(Debug)]
+pub struct Watched<W>(pub W);
+
+impl<W: std::io::Write> Watched<W> {
+    /// Runs `write` marked as a write under way.
+    fn marked<T>(&mut self, write: impl FnOnce(&mut W) -> T) -> T {
+        STDOUT_WRITE_SINCE.store(now_mark(), Ordering::SeqCst);
+        let result = write(&mut self.0);
+        STDOUT_WRITE_SINCE.store(0, Ordering::SeqCst);
+        result
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Watched<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.marked(|w| w.write(buf))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.marked(|w| w.flush())
     }
 }
 

@@ -502,3 +502,56 @@ fn a_signal_then_a_closed_stdout_exits_with_the_signals_status() {
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("stopped by SIGINT"), "{err}");
 }
+
+/// A stop signal while the run's write waits on a pipe whose reader no
+/// longer reads: the run ends within a few seconds with the signal's status
+/// and says that the rows not yet written are lost (found by probing: it
+/// waited for a second signal, for ever if none came).
+#[test]
+fn a_signal_ends_a_run_whose_stdout_is_no_longer_read() {
+    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    std::fs::write(&path, format!("{easy}\n").repeat(200_000)).unwrap();
+    for format in ["csv", "jsonl"] {
+        let mut child = std::process::Command::new(bin())
+            .args(["canon", "-j", "1", "--format", format])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Held open and never read: the run fills the pipe and waits.
+        let stdout = child.stdout.take().unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        let pid = child.id().to_string();
+        assert!(std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        let signalled = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if signalled.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("{format}: still running 30 s after SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        drop(stdout);
+        assert_eq!(status.code(), Some(143), "{format}: {err}");
+        assert!(
+            err.contains("stopped by SIGTERM: a write to stdout waited 2 s"),
+            "{format}: {err}"
+        );
+        assert!(
+            err.contains("rows not yet written are lost"),
+            "{format}: {err}"
+        );
+    }
+}

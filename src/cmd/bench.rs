@@ -284,7 +284,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     crate::output::check_stdout()?;
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(interrupt::Watched(stdout.lock()));
     report::write(
         &mut out,
         args.format,

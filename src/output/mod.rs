@@ -664,13 +664,13 @@ impl CsvSink {
         if format != Format::Csv {
             let out: Box<dyn std::io::Write + Send> = match file {
                 Some(f) => Box::new(f),
-                None => Box::new(std::io::stdout()),
+                None => Box::new(crate::interrupt::Watched(std::io::stdout())),
             };
             return CsvSink::to_writer_with_text(out, name, format, text);
         }
         let out: Box<dyn std::io::Write> = match file {
             Some(f) => Box::new(f),
-            None => Box::new(std::io::stdout().lock()),
+            None => Box::new(crate::interrupt::Watched(std::io::stdout().lock())),
         };
         Ok(CsvSink::to_writer(out, name))
     }
