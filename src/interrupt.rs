@@ -149,12 +149,18 @@ fn now_mark() -> u64 {
 /// Starts the thread that ends a run whose write to stdout is stalled after
 /// a stop signal (see the module's doc). It sleeps in a read of
 /// signal-hook's self-pipe until the first signal, then looks every 50 ms.
+/// A system that refuses the thread (`ulimit -u`) runs without the watch:
+/// the worker threads' start says so where a run needs them.
+///
+/// Errors: the signals cannot be registered.
 #[cfg(unix)]
 fn watch_stalled_writes() -> std::io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new(signals())?;
     epoch();
-    std::thread::Builder::new()
+    // Its own small stack, whatever RUST_MIN_STACK asks of threads.
+    let _ = std::thread::Builder::new()
         .name("sudoflow-stop-watch".into())
+        .stack_size(64 * 1024)
         .spawn(move || {
             let Some(signal) = signals.forever().next() else {
                 return;
@@ -177,7 +183,7 @@ fn watch_stalled_writes() -> std::io::Result<()> {
                     unsafe { libc::_exit(i32::from(exit_status(signal))) };
                 }
             }
-        })?;
+        });
     Ok(())
 }
 
