@@ -274,7 +274,9 @@ const BLANK_HELP: &str = "The character the output's puzzle column writes for a 
     '.' (the default), '0', '_', '-', '*', 'x' or 'X', the blanks the reader takes. With the \
     input's own blank (Kaggle's sets use '0') the column equals the input's puzzle field, so \
     the output joins back on it (pandas: df.merge(out, left_on='quizzes', \
-    right_on='puzzle')). Invalid records' text is written as read whatever the option.\n\
+    right_on='puzzle')). A record that is no puzzle of 81 cells (bad length, bad character) is \
+    written as read whatever the option; one whose givens clash is 81 cells, written with this \
+    blank like any puzzle.\n\
     Example: --blank 0 sudoku.csv -o out.csv";
 
 /// Where and how a command writes its rows. Flattened into every command

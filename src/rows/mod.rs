@@ -170,10 +170,11 @@ pub struct RecordClasses {
 
 impl RecordClasses {
     /// The digest of `record`'s class: its minlex form's
-    /// ([`crate::canon`]), as `canon` gives it (of its 81 cells, clashing
-    /// givens included, or of its candidates for a pencilmark line); `None`
-    /// for a record that is no puzzle (it has no class, and always gets its
-    /// row).
+    /// ([`crate::canon`]), as `canon` gives it (of its 81 cells, or of its
+    /// candidates for a pencilmark line); `None` for a record that is no
+    /// puzzle or whose givens clash (it has no class, and always gets its
+    /// row, as `--distinct`'s help promises an invalid record: found by
+    /// probing, a repeated clashing record got none).
     pub fn digest(&mut self, record: &Record) -> Option<u128> {
         if let Some(pm) = &record.pencilmarks {
             let canon = self
@@ -182,6 +183,7 @@ impl RecordClasses {
             return Some(canon.canonicalize(pm).digest());
         }
         let grid = record.grid.as_ref().ok()?;
+        grid.check_givens().ok()?;
         Some(self.puzzles.canonicalize(grid).digest())
     }
 }
