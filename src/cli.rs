@@ -46,7 +46,6 @@ pub enum Command {
     #[command(mut_arg("time_budget", |a| crate::opts::budget_help(a, "none")))]
     Count(cmd::count::CountArgs),
     /// Minlex canonical form, automorphisms and class of each record (deduplicate corpora).
-    #[command(mut_arg("strict", |a| a.long_help(cmd::canon::STRICT_HELP)))]
     Canon(cmd::canon::CanonArgs),
     /// Number of complete grids for a box shape (default 3x3: all Sudoku grids).
     CountGrids(cmd::count_grids::CountGridsArgs),

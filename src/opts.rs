@@ -31,14 +31,22 @@ pub use crate::threads::{thread_count, worker_pool};
 /// lists them.
 pub const BLANKS: &str = "'.', '0', '_', '-', '*', 'x' or 'X'";
 
-/// `--limit`'s long help (`solve`, `bench`; `count`'s cap has its own
-/// default: none).
+/// `--limit`'s long help (`solve`; `count`'s cap has its own default: none;
+/// `bench` has [`BENCH_LIMIT_HELP`]).
 pub const LIMIT_HELP: &str = "Count solutions up to N, then stop: the default 2 is enough to \
     tell 'unique' from 'multiple'. The 'solutions' column is exact below N; N means N or more \
     (the search stopped at the N-th solution; `count --limit N` writes its cap the same way). \
     With --limit 1 the search stops at the first solution, so uniqueness is not checked and \
     the status is 'solved'.\n\
     Example: --limit 1000";
+
+/// `bench --limit`'s long help: its table has no solutions column (found
+/// by probing: it had solve's help, which names one).
+pub const BENCH_LIMIT_HELP: &str = "Each solver counts solutions up to N, then stops: the \
+    default 2 tells 'unique' from 'multiple', as `solve` does. With --limit 1 each stops at \
+    the first solution, so uniqueness is not checked, and any grid that keeps the rules and the \
+    givens is an answer.\n\
+    Example: --limit 1";
 
 /// Parses every duration option (`--time-budget`, `--wall-limit`,
 /// `--se-budget`, `generate --max-time`, `bench`'s `--time`, `--warmup`,
@@ -204,7 +212,8 @@ pub struct InputArgs {
     #[arg(
         long,
         long_help = "Exit with code 1 if any record is invalid (bad length, bad character, \
-            clashing givens). The whole output is still written first.\n\
+            clashing givens; canon gives clashing givens a form, so there they are not \
+            invalid). The whole output is still written first.\n\
             Example: --strict -o out.csv || echo 'bad records'"
     )]
     pub strict: bool,
@@ -328,7 +337,7 @@ const OUTPUT_HELP: &str = "Write the rows to FILE instead of stdout ('-' is stdo
 /// `--resume`'s long help.
 const RESUME_HELP: &str = "Continue an interrupted run (a signal, a kill, a failed read) \
     from FILE.partial: the inputs and the options that shape the rows must be those of that \
-    run (-j, --batch-size and -q may differ), else the resume is refused, saying what \
+    run (-j, -q and, where the command has it, --batch-size may differ), else the resume is refused, saying what \
     differs. The partial file is verified against its checkpoints: the rows that verify are \
     kept (and checked against the records read again), anything after them or damaged is \
     redone, so the final FILE is the one an uninterrupted run writes. Without FILE.partial \

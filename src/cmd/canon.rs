@@ -20,13 +20,6 @@ pub use crate::rows::canon::{canon_one, CanonRow, CanonState, Form, CANON_HEADER
 use crate::rows::{Carried, Carry};
 use std::process::ExitCode;
 
-/// `--strict`'s long help for canon: clashing givens have a form here, so
-/// they are not invalid (found by probing: the shared help said they were).
-pub const STRICT_HELP: &str = "Exit with code 1 if any record is invalid (bad length, bad \
-    character; clashing givens have a form, so they are not invalid here). The whole output is \
-    still written first.\n\
-    Example: --strict -o out.csv || echo 'bad records'";
-
 /// Options of `sudoflow canon`.
 #[derive(Debug, clap::Args)]
 #[command(after_long_help = "\

@@ -79,7 +79,8 @@ pub struct RateArgs {
 
 /// `--labels`' long help (`rate`, `generate`).
 pub const LABELS_HELP: &str =
-    "Add a column 'label' (after the rating columns, before --source's): the level of the \
+    "Add a column 'label' (after the rating columns, before those of --source where the \
+    command has it): the level of the \
     puzzle's er on the scale of Sudoku Explainer 1.2.1.3's own generator (its Generate \
     dialog's levels): Easy 0.0-1.2, Medium 1.3-1.5, Hard 1.6-2.5, Fiendish 2.6-6.0, \
     Diabolical 6.1 and up. Empty where there is no rating. `print` uses it in captions.\n\
