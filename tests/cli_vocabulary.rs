@@ -233,6 +233,54 @@ fn an_output_named_json_is_json_lines() {
     }
 }
 
+/// `--format` reads the same in every command: any case, and `ndjson` for
+/// JSON Lines wherever JSON Lines is offered (found by probing: explain
+/// refused `JSONL` and `ndjson`, bench `CSV`, which solve takes).
+#[test]
+fn format_names_read_alike_in_every_command() {
+    let lines = |args: &[&str]| -> Vec<u8> {
+        sudoflow()
+            .args(args)
+            .write_stdin(format!("{PUZZLE}\n"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    for command in ["solve", "rate", "count", "canon", "explain"] {
+        let want = lines(&[command, "-q", "--format", "jsonl"]);
+        let row: serde_json::Value = serde_json::from_slice(&want).unwrap();
+        assert_eq!(row["index"], 1, "{command}");
+        for spelling in ["JSONL", "ndjson", "NDJSON"] {
+            assert_eq!(
+                lines(&[command, "-q", "--format", spelling]),
+                want,
+                "{command} --format {spelling}"
+            );
+        }
+    }
+    let table = |format: &str| {
+        sudoflow()
+            .args([
+                "bench", "-s", "sudoflow", "-t", "0.01", "-w", "0", "--format", format,
+            ])
+            .arg("-")
+            .write_stdin(format!("{PUZZLE}\n"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let csv = String::from_utf8(table("CSV")).unwrap();
+    assert!(csv.starts_with("dataset,solver,puzzles,"), "{csv}");
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("-,sudoflow,1,1,"),
+        "{csv}"
+    );
+}
+
 #[test]
 fn messages_write_values_as_a_person_would() {
     // A refused resume names the budget as it was given, not Some(10s).

@@ -65,12 +65,12 @@ pub struct BenchArgs {
         hide_default_value = true,
         value_name = "N",
         value_parser = clap::value_parser!(u64).range(1..),
-        long_help = crate::opts::LIMIT_HELP
+        long_help = crate::opts::BENCH_LIMIT_HELP
     )]
     pub limit: u64,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = Format::Table)]
     pub format: Format,
 
     /// Also time an outside program: `NAME=CMD`, run with `sh -c CMD`. Repeatable.

@@ -42,6 +42,7 @@ pub enum Format {
     /// One pretty-printed JSON object per puzzle.
     Json,
     /// JSON Lines: one JSON object per record, on one line.
+    #[value(alias = "ndjson")]
     Jsonl,
     /// A picture of one step (SVG); with -o DIR, one file per step.
     Svg,
@@ -122,10 +123,11 @@ pub struct ExplainArgs {
     #[allow(missing_docs)]
     pub input: opts::InputArgs,
 
-    /// Output format: text, json or jsonl [default: -o's extension, else text].
+    /// Output format: text, json, jsonl, svg or html [default: -o's extension, else text].
     #[arg(
         long,
         value_enum,
+        ignore_case = true,
         value_name = "FORMAT",
         long_help = "Output format: 'text', for people: per puzzle a summary, then per step \
             its line (number, rating, technique, result) and the step in words, chains \
