@@ -692,6 +692,70 @@ fn an_output_naming_an_input_is_refused_and_the_input_kept() {
     assert_eq!(std::fs::read(&input).unwrap(), original);
 }
 
+/// A stdout appended to an input (`solve in.txt >> in.txt`, or through
+/// stdin) is refused as `-o in.txt` is, in every command that writes rows
+/// or a book: found by probing, the run read its own rows back as records
+/// and grew the file until the disk was full. A stdout appended to another
+/// file is written as usual.
+#[test]
+fn a_stdout_appended_to_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("puzzles.txt");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    let original = std::fs::read(sample).unwrap();
+    std::fs::write(&input, &original).unwrap();
+    let appended = || {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&input)
+            .unwrap()
+    };
+    let runs: [&[&str]; 6] = [
+        &["solve"],
+        &["rate"],
+        &["count"],
+        &["canon"],
+        &["explain", "--format", "jsonl"],
+        &["print", "-o", "-"],
+    ];
+    for args in runs {
+        for through_stdin in [false, true] {
+            let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"));
+            command.args(args).arg("-q").stdout(appended());
+            match through_stdin {
+                true => command.arg("-").stdin(std::fs::File::open(&input).unwrap()),
+                false => command.arg(&input),
+            };
+            let out = command.output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{args:?} {through_stdin}: {stderr}"
+            );
+            let want = match through_stdin {
+                true => "refusing to write to stdout: it is the file stdin reads (the input)"
+                    .to_string(),
+                false => format!(
+                    "refusing to write to stdout: it is the input {} (the same file)",
+                    input.display()
+                ),
+            };
+            assert!(stderr.contains(&want), "{args:?} {through_stdin}: {stderr}");
+            assert_eq!(std::fs::read(&input).unwrap(), original, "{args:?}");
+        }
+    }
+    let other = dir.path().join("out.csv");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoflow"))
+        .args(["solve", "-q"])
+        .arg(&input)
+        .stdout(std::fs::File::create(&other).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(std::fs::read_to_string(&other).unwrap().lines().count() > 1);
+}
+
 #[test]
 fn an_input_named_as_the_outputs_partial_file_or_sidecar_is_refused_and_kept() {
     // `-o out.csv` writes `out.csv.partial` and its sidecar

@@ -602,6 +602,7 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8], inputs: &[PathBuf]) -> an
     match path {
         None => {
             crate::output::check_stdout()?;
+            crate::output::refuse_input_as_stdout(inputs)?;
             crate::interrupt::Watched(std::io::stdout().lock())
                 .write_all(bytes)
                 .context("cannot write to stdout")

@@ -570,6 +570,51 @@ pub fn check_stdout() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses a stdout that is one of `inputs`: the same regular file, by
+/// device and inode (`sudoflow solve in.txt >> in.txt`, or `- < in.txt >>
+/// in.txt`), whose rows the run would read back as records, growing the
+/// file until the disk is full (found by probing: `-o` was refused so, plain
+/// stdout was not). A stdout that is no regular file (a terminal, a pipe,
+/// /dev/null) is never refused.
+///
+/// Errors: stdout is one of `inputs`; the message names it.
+pub fn refuse_input_as_stdout(inputs: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let metadata = |fd: std::os::fd::BorrowedFd<'_>| {
+            fd.try_clone_to_owned()
+                .ok()
+                .and_then(|fd| std::fs::File::from(fd).metadata().ok())
+        };
+        let Some(out) = metadata(std::io::stdout().as_fd()).filter(|m| m.is_file()) else {
+            return Ok(());
+        };
+        for input in inputs {
+            let meta = match input.as_os_str() == "-" {
+                true => metadata(std::io::stdin().as_fd()),
+                false => std::fs::metadata(input).ok(),
+            };
+            if meta.is_some_and(|m| m.dev() == out.dev() && m.ino() == out.ino()) {
+                let name = match input.as_os_str() == "-" {
+                    true => "the file stdin reads (the input)".to_string(),
+                    false => format!("the input {} (the same file)", input.display()),
+                };
+                anyhow::bail!(
+                    "refusing to write to stdout: it is {name}, whose rows would be read back as \
+                     records; nothing was written (give -o FILE)"
+                );
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = inputs;
+    }
+    Ok(())
+}
+
 /// Refuses an output `path` that is one of `inputs` (the same file, by
 /// device and inode, so also through a hard or symbolic link; `-` is
 /// stdin, whose file, when stdin is redirected from one, counts too),
@@ -658,6 +703,7 @@ impl CsvSink {
             ),
             _ => {
                 check_stdout()?;
+                refuse_input_as_stdout(inputs)?;
                 (None, "stdout".to_string())
             }
         };
