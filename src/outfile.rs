@@ -638,6 +638,11 @@ fn open_locked(partial: &Path, name: &str, create: bool) -> anyhow::Result<File>
             Ok(f)
         }
         Err(std::fs::TryLockError::Error(e)) => {
+            // The empty file this call created goes (found by probing: left
+            // behind, it refused every later run, --resume included).
+            if create {
+                let _ = std::fs::remove_file(partial);
+            }
             Err(e).with_context(|| format!("cannot lock {name}"))
         }
     }
@@ -1291,6 +1296,11 @@ impl RunOutput {
         // Locked before anything of it is read: another run may be writing
         // it (and its sidecar) now.
         let locked = open_locked(&partial, &name, !exists)?;
+        // An empty FILE.partial without a sidecar holds no rows: a run killed
+        // between creating it and writing its sidecar left it. It is taken
+        // as this run's new one (found by probing: it refused a fresh run as
+        // "the rows of an interrupted run", and --resume for its sidecar).
+        let exists = exists && (locked.metadata()?.len() > 0 || sidecar.exists());
         if !exists {
             keep_mode(&locked, path);
         }

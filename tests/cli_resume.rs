@@ -2065,3 +2065,46 @@ fn a_fifo_input_resumes_as_stdin_does() {
     );
     assert_eq!(std::fs::read(&out).unwrap(), solved(&first));
 }
+
+/// An empty FILE.partial with no sidecar (a run killed between creating it
+/// and writing its sidecar, or one whose lock failed, on NFS) holds no
+/// rows: a fresh run and a `--resume` each take it as their own and write
+/// what an uninterrupted run writes (found by probing: both were refused,
+/// the fresh run told that it held "the rows of an interrupted run").
+/// A FILE.partial with bytes and no sidecar is still refused.
+#[test]
+fn an_empty_partial_file_without_a_sidecar_is_no_interrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    std::fs::copy(sample, &input).unwrap();
+    let want = uninterrupted("solve", &[], &input, &dir.path().join("want.csv"));
+    for resume in [false, true] {
+        let out = dir.path().join(format!("out-{resume}.csv"));
+        std::fs::write(partial(&out), b"").unwrap();
+        let mut cmd = Command::new(bin());
+        cmd.args(["solve", "-q", "-j", "1"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out);
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd.assert().success();
+        assert_eq!(std::fs::read(&out).unwrap(), want, "--resume {resume}");
+        assert!(!partial(&out).exists() && !sidecar(&out).exists());
+    }
+    let out = dir.path().join("rows.csv");
+    std::fs::write(partial(&out), b"index,puzzle\n").unwrap();
+    Command::new(bin())
+        .args(["solve", "-q"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "holds the rows of an interrupted run",
+        ));
+    assert_eq!(std::fs::read(partial(&out)).unwrap(), b"index,puzzle\n");
+}
