@@ -78,16 +78,17 @@ test: datasets
 # The programs the picture and book tests run (tests/cli_pictures.rs,
 # tests/cli_books.rs): Debian's headless Chromium (the HTML page's keys and
 # screenshot) and poppler-utils (pdftotext, pdftoppm, pdfinfo: the PDF's
-# text layer and pages). Installed with apt-get once, when one is missing
-# (as root, or through sudo).
-TEST_TOOLS := chromium pdftotext pdftoppm pdfinfo
+# text layer and pages); and strace, whose fault injection
+# tests/cli_faults.rs uses (failed fsyncs, reads and locks). Installed with
+# apt-get once, when one is missing (as root, or through sudo).
+TEST_TOOLS := chromium pdftotext pdftoppm pdfinfo strace
 test-tools:
 	@missing=; for t in $(TEST_TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
-		echo "test-tools: installing chromium and poppler-utils (missing:$$missing)"; \
+		echo "test-tools: installing chromium, poppler-utils and strace (missing:$$missing)"; \
 		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 		$$sudo apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium poppler-utils >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends chromium poppler-utils strace >/dev/null; \
 	fi
 
 # A venv in target/ with python/requirements-test.txt from PyPI (maturin,

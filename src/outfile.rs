@@ -1679,11 +1679,25 @@ impl RunOutput {
                     rows: self.rows,
                 }
             };
-            let intact = same_file(&f.sync, &f.partial)
-                && f.sync
+            // A read that fails is said as itself, not as another
+            // program's change (found by probing: an EIO was).
+            let intact = match same_file(&f.sync, &f.partial) {
+                false => Ok(false),
+                true => f
+                    .sync
                     .try_clone()
                     .and_then(|mut r| verify(&mut r, &[whole]))
-                    .is_ok_and(|v| v.kept == whole && v.len == whole.bytes && v.broken.is_none());
+                    .map(|v| v.kept == whole && v.len == whole.bytes && v.broken.is_none()),
+            };
+            let intact = intact.with_context(|| {
+                format!(
+                    "cannot finish {}: {} cannot be read back to check it, so it was not \
+                     renamed and {} is left as it was (--resume checks it again)",
+                    f.path.display(),
+                    f.partial.display(),
+                    f.path.display()
+                )
+            })?;
             if !intact {
                 bail!(
                     "cannot finish {}: {} is no longer this run's file as it wrote it (another \
@@ -1704,7 +1718,21 @@ impl RunOutput {
                     f.path.display()
                 )
             })?;
-            sync_dir(&f.path).with_context(|| format!("cannot write {}", f.path.display()))?;
+            // FILE is in place now, whatever the folder's fsync says: this
+            // run's sidecar goes either way, and the error says what is
+            // true (found by probing: a failed fsync left the sidecar, its
+            // message as if no row had reached FILE).
+            let synced = sync_dir(&f.path);
+            if synced.is_err() && same_file(&f.log, &f.sidecar) {
+                let _ = std::fs::remove_file(&f.sidecar);
+            }
+            synced.with_context(|| {
+                format!(
+                    "{} is written, whole, but its folder's fsync failed, so a crash of the \
+                     system now could still lose the rename",
+                    f.path.display()
+                )
+            })?;
             // For tests only: `SUDOFLOW_TEST_COMMIT_DELAY_MS` holds the run
             // here, so that a test can start another run to FILE meanwhile.
             if let Some(ms) = std::env::var("SUDOFLOW_TEST_COMMIT_DELAY_MS")
