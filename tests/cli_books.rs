@@ -359,7 +359,9 @@ fn chapters_by_rating_letter_paper_and_solutions_step_by_step() {
         .args(["-o", "x.pdf", "--chapters", "3.0..2.0"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("the range is empty"));
+        .stderr(predicates::str::contains(
+            "\"3.0..2.0\": MIN 3 is greater than MAX 2",
+        ));
 }
 
 #[test]
@@ -678,7 +680,8 @@ fn a_signal_while_svg_pages_are_written_leaves_the_earlier_book_whole() {
 }
 
 /// `--chapters` takes ratings of one decimal, as every rating option does:
-/// found by probing, `1.05..2` was rounded to "ER 1.1 to 2.0" unsaid.
+/// found by probing, `1.05..2` was rounded to "ER 1.1 to 2.0" unsaid. (The
+/// message is `generate --se`'s, whose parser `--chapters` shares.)
 #[test]
 fn a_chapter_bound_of_two_decimals_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -693,7 +696,7 @@ fn a_chapter_bound_of_two_decimals_is_refused() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "\"1.05..2\": \"1.05\": ratings have one decimal (like 2.5)",
+            "\"1.05..2\": \"1.05\": ratings have one decimal",
         ));
     assert!(!book.exists());
 }
@@ -885,6 +888,62 @@ fn a_zip_archive_piped_to_print_is_read() {
             "{text}"
         );
     }
+}
+
+/// `--chapters` takes ranges as `generate --se` does: `MIN..=MAX` is the
+/// range MIN to MAX, one rating is a range; titles still follow `=`
+/// (`6.1..=Diabolical` titles the open range, as the help writes it).
+/// Found by probing: `1.0..=2.0` was split at its `=` (a chapter `1.0..`
+/// titled "2.0") and `6.5` was refused.
+#[test]
+fn chapters_take_ranges_as_generate_se_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("c.csv");
+    std::fs::write(&input, format!("index,puzzle,er\n1,{P1},2.6\n2,{P2},2.0\n")).unwrap();
+    let book = dir.path().join("b.pdf");
+    let chapters = |spec: &str| -> (Vec<String>, String) {
+        let out = sudoflow()
+            .arg("print")
+            .arg(&input)
+            .arg("-o")
+            .arg(&book)
+            .args(["--no-answers", "--chapters", spec])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let text = poppler("pdftotext", &["-raw"], &book);
+        let headings = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.contains(" in this chapter") || l.starts_with('#'))
+            .map(|l| match l.split_once(" 1 puzzles in this chapter") {
+                Some((title, _)) => format!("= {title}"),
+                None => l.split(" ER ").next().unwrap().to_string(),
+            })
+            .collect();
+        (headings, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (headings, _) = chapters("1.0..=2.0,2.1..3.0");
+    assert_eq!(headings, ["= ER 1.0 to 2.0", "#2", "= ER 2.1 to 3.0", "#1"]);
+    let (headings, err) = chapters("2.6=Exact,2.1..=Hard,6.5");
+    assert_eq!(headings, ["= Exact", "#1", "= Other ratings", "#2"]);
+    assert!(
+        err.contains("no puzzle in chapters Hard, ER 6.5: left out"),
+        "{err}"
+    );
+    let (headings, _) = chapters("..=2.0=Gentle,2.6");
+    assert_eq!(headings, ["= Gentle", "#2", "= ER 2.6", "#1"]);
+    // A range --se refuses is refused the same way.
+    sudoflow()
+        .arg("print")
+        .arg(&input)
+        .args(["-o", "x.pdf", "--chapters", "1.0-2.0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "a range is written MIN..MAX (two dots), e.g. 1.0..2.0",
+        ));
 }
 
 /// A record of a `--source` CSV (or JSON Lines) is named by its `source`

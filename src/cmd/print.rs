@@ -47,55 +47,57 @@ pub struct ChapterSpec {
     pub title: Option<String>,
 }
 
-/// Parses one `--chapters` item: `MIN..MAX` (ER with one decimal, either
-/// end may be left out) and an optional `=TITLE`.
+/// Parses one `--chapters` item: an ER range as `generate --se` takes it
+/// (`MIN..MAX`, `MIN..=MAX`, `MIN..`, `..MAX` or one rating `X`, one
+/// decimal: [`crate::generator::spans::parse_se`]) and an optional
+/// `=TITLE` ([`split_title`]). An open MAX holds every rating above MIN.
 ///
-/// Errors: no `..`, an end that is not a rating, or MIN above MAX.
+/// Before, the item was split at its first `=`: `1.0..=2.0` was a chapter
+/// `1.0..` titled "2.0", and one rating (`6.5`), which every other range
+/// option takes, was refused (found by probing).
+///
+/// Errors: the range is not one `--se` takes (not a rating, two
+/// decimals, MIN above MAX).
 pub fn parse_chapter(text: &str) -> Result<ChapterSpec, String> {
-    let (range, title) = match text.split_once('=') {
-        Some((r, t)) => (
-            r.trim(),
-            Some(t.trim().to_string()).filter(|t| !t.is_empty()),
-        ),
-        None => (text.trim(), None),
-    };
-    let Some((lo, hi)) = range.split_once("..") else {
-        return Err(format!(
-            "{text:?}: a chapter is an ER range MIN..MAX with an optional title, e.g. \
-             1.0..2.5 or '2.6..4.0=Tougher'"
-        ));
-    };
-    let end = |t: &str, default: i64| -> Result<i64, String> {
-        if t.trim().is_empty() {
-            return Ok(default);
-        }
-        let x: f64 = t
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?}: {t:?} is not a rating (write ratings like 2.5)"))?;
-        if !x.is_finite() || x < 0.0 {
-            return Err(format!(
-                "{text:?}: {t:?} is not a rating (0 or more, like 2.5)"
-            ));
-        }
-        // One decimal, as the ratings are: 1.05 would be rounded unsaid.
-        let tenths = (x * 10.0).round();
-        if (tenths - x * 10.0).abs() > 1e-9 {
-            return Err(format!(
-                "{text:?}: {t:?}: ratings have one decimal (like 2.5)"
-            ));
-        }
-        Ok(tenths as i64)
-    };
-    let (min, max) = (end(lo, 0)?, end(hi, i64::MAX)?);
-    if min > max {
-        return Err(format!("{text:?}: the range is empty ({lo} is above {hi})"));
-    }
+    let (range, title) = split_title(text);
+    let range = range.trim();
+    let span = crate::generator::spans::parse_se(range).map_err(|e| {
+        format!(
+            "{text:?}: {e} (a chapter is an ER range MIN..MAX, or one rating, with an \
+             optional title: 1.0..2.5, 6.5, '2.6..4.0=Tougher')"
+        )
+    })?;
+    // `--se`'s open MAX is the top of its scale (20.0); a chapter's is open.
+    let open = range
+        .split_once("..")
+        .is_some_and(|(_, hi)| hi.strip_prefix('=').unwrap_or(hi).trim().is_empty());
     Ok(ChapterSpec {
-        min,
-        max,
-        title: title.map(|t| t.to_string()),
+        min: *span.start(),
+        max: if open { i64::MAX } else { *span.end() },
+        title: title
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty()),
     })
+}
+
+/// A `--chapters` item's range and title: the title follows the first `=`
+/// that is not the range's own. An `=` right after `..` is the range's
+/// (`..=MAX`) when a rating follows it (up to the next `=`: `1.0..=2.0`,
+/// `1.0..=2.0=Gentle`) or nothing does (`6.1..=`, `6.1..==2024`: an open
+/// range titled "2024"); before anything else it starts the title
+/// (`6.1..=Diabolical`, the open range's title as the help writes it).
+fn split_title(text: &str) -> (&str, Option<&str>) {
+    for (at, _) in text.match_indices('=') {
+        if text[..at].ends_with("..") {
+            let max = text[at + 1..].split('=').next().unwrap_or("").trim();
+            let rating = max.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+            if max.is_empty() || rating {
+                continue;
+            }
+        }
+        return (&text[..at], Some(&text[at + 1..]));
+    }
+    (text, None)
 }
 
 /// Options of `sudoflow print`.
@@ -167,17 +169,21 @@ pub struct PrintArgs {
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=80))]
     pub answers_per_page: u32,
 
-    /// Chapters by ER range, in order: MIN..MAX[=TITLE],... (e.g. 1.0..2.5=Easy,2.6..4.0).
+    /// Chapters by ER range, in order: MIN..MAX[=TITLE],... (e.g. 1.0..2.5=Easy,2.6..4.0,6.5).
     #[arg(
         long,
         value_name = "RANGES",
         value_delimiter = ',',
         value_parser = parse_chapter,
         long_help = "Chapters by ER range, in the order given, each from a new page: \
-            MIN..MAX with one decimal (either end may be left out: 6.1..), and =TITLE for a \
-            title (default 'ER MIN to MAX'); ranges separated by commas or given in several \
-            --chapters. A puzzle goes to the first chapter whose range holds its ER; puzzles in \
-            none go to a last chapter, 'Other ratings'.\n\
+            a range as generate --se takes it, one decimal: MIN..MAX (or MIN..=MAX), either \
+            end may be left out (6.1..), or one rating (6.5); then =TITLE for a title \
+            (default 'ER MIN to MAX'). An = right after .. is the range's when a rating or \
+            nothing follows it (1.0..=2.0=Gentle), else it starts the title \
+            (6.1..=Diabolical; 6.1..==2024 for a title that is a number). Ranges are \
+            separated by commas or given in several --chapters. A puzzle goes to the first \
+            chapter whose range holds its ER; puzzles in none go to a last chapter, 'Other \
+            ratings'.\n\
             Example: --chapters '1.0..2.5=Gentle,2.6..4.0=Moderate,4.1..=Tough'"
     )]
     pub chapters: Vec<ChapterSpec>,
@@ -752,6 +758,7 @@ fn chapter_title(c: &ChapterSpec) -> String {
     let f = |t: i64| format!("{}.{}", t / 10, t % 10);
     match (c.min, c.max) {
         (0, i64::MAX) => "All ratings".to_string(),
+        (lo, hi) if lo == hi => format!("ER {}", f(lo)),
         (lo, i64::MAX) => format!("ER {} and up", f(lo)),
         (0, hi) => format!("ER up to {}", f(hi)),
         (lo, hi) => format!("ER {} to {}", f(lo), f(hi)),
@@ -1067,4 +1074,59 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::from(exit::OK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chapter(min: i64, max: i64, title: Option<&str>) -> ChapterSpec {
+        ChapterSpec {
+            min,
+            max,
+            title: title.map(String::from),
+        }
+    }
+
+    /// `--chapters` takes ranges as `generate --se` does (`..=`, one
+    /// rating) and keeps its titles: found by probing, `1.0..=2.0` was a
+    /// chapter `1.0..` titled "2.0" and `6.5` was refused.
+    #[test]
+    fn chapters_take_se_ranges_and_titles() {
+        let open = i64::MAX;
+        for (text, want) in [
+            ("1.0..=2.0", chapter(10, 20, None)),
+            ("1.0..2.0", chapter(10, 20, None)),
+            ("1.0..=2.0=Gentle", chapter(10, 20, Some("Gentle"))),
+            ("6.5", chapter(65, 65, None)),
+            (
+                "6.5=Six and a half",
+                chapter(65, 65, Some("Six and a half")),
+            ),
+            ("6.1..", chapter(61, open, None)),
+            ("6.1..=", chapter(61, open, None)),
+            ("6.1..=Diabolical", chapter(61, open, Some("Diabolical"))),
+            ("6.1..==2024", chapter(61, open, Some("2024"))),
+            ("..=2.5=Easy", chapter(0, 25, Some("Easy"))),
+            ("..2.5", chapter(0, 25, None)),
+            (" 2.6..4.0 = Tougher ", chapter(26, 40, Some("Tougher"))),
+        ] {
+            assert_eq!(parse_chapter(text), Ok(want), "{text:?}");
+        }
+        for (text, why) in [
+            ("1.05..2", "\"1.05\": ratings have one decimal"),
+            ("3.0..2.0", "MIN 3 is greater than MAX 2"),
+            ("Hard", "\"Hard\" is not a rating"),
+            ("6.1..=10 hardest", "\"10 hardest\" is not a rating"),
+            ("1.0-2.0", "a range is written MIN..MAX"),
+        ] {
+            let e = parse_chapter(text).unwrap_err();
+            assert!(
+                e.starts_with(&format!("{text:?}: ")) && e.contains(why),
+                "{e}"
+            );
+        }
+        assert_eq!(chapter_title(&chapter(65, 65, None)), "ER 6.5");
+        assert_eq!(chapter_title(&chapter(61, open, None)), "ER 6.1 and up");
+    }
 }
