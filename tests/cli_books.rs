@@ -359,7 +359,9 @@ fn chapters_by_rating_letter_paper_and_solutions_step_by_step() {
         .args(["-o", "x.pdf", "--chapters", "3.0..2.0"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("the range is empty"));
+        .stderr(predicates::str::contains(
+            "\"3.0..2.0\": MIN 3 is greater than MAX 2",
+        ));
 }
 
 #[test]
@@ -678,7 +680,8 @@ fn a_signal_while_svg_pages_are_written_leaves_the_earlier_book_whole() {
 }
 
 /// `--chapters` takes ratings of one decimal, as every rating option does:
-/// found by probing, `1.05..2` was rounded to "ER 1.1 to 2.0" unsaid.
+/// found by probing, `1.05..2` was rounded to "ER 1.1 to 2.0" unsaid. (The
+/// message is `generate --se`'s, whose parser `--chapters` shares.)
 #[test]
 fn a_chapter_bound_of_two_decimals_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -693,7 +696,7 @@ fn a_chapter_bound_of_two_decimals_is_refused() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "\"1.05..2\": \"1.05\": ratings have one decimal (like 2.5)",
+            "\"1.05..2\": \"1.05\": ratings have one decimal",
         ));
     assert!(!book.exists());
 }
@@ -731,4 +734,284 @@ fn a_json_line_without_a_puzzle_says_what_it_lacks() {
         )),
         "{stderr}"
     );
+}
+
+/// Two 17-clue puzzles (puzzles2_17_clue.txt's first): ER 2.6 and 2.0.
+const P1: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+const P2: &str =
+    ".................1.....2.3......3.2...4....5...6.1.....3......6.7..8...952.7.....";
+
+/// The puzzles a PDF book prints (its answers aside), in order: each
+/// caption's nine rows as 81 characters, blanks as '.'.
+fn printed(book: &Path) -> Vec<String> {
+    let text = poppler("pdftotext", &["-raw"], book);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    (0..lines.len())
+        .filter(|&k| lines[k].starts_with('#') && lines[k].contains(" ER "))
+        .map(|k| lines[k + 1..k + 10].concat().replace(' ', ""))
+        .collect()
+}
+
+/// gzip of `bytes`.
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// `print --column N` reads column N of a CSV as `solve --column N` does,
+/// plain or gzipped, with a header or without. Found by probing: print
+/// read the header's puzzle column (`quizzes,other`: the first) of a plain
+/// or gzip CSV, and of a headerless `a,P1` the first field (nothing
+/// printed, exit 1); only a zip archive was read right.
+#[test]
+fn print_column_number_reads_that_column_of_any_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("quizzes,other\n{P1},{P2}\n");
+    let plain = dir.path().join("k2.csv");
+    std::fs::write(&plain, &text).unwrap();
+    let gzipped = dir.path().join("k2.csv.gz");
+    std::fs::write(&gzipped, gz(text.as_bytes())).unwrap();
+    let book = dir.path().join("b.pdf");
+    for input in [&plain, &gzipped] {
+        sudoflow()
+            .args(["print", "--column", "2", "-o"])
+            .arg(&book)
+            .arg(input)
+            .assert()
+            .success()
+            .stderr(predicates::str::contains("printed 1 puzzle on"));
+        assert_eq!(printed(&book), [P2], "{input:?}");
+        // As solve reads it.
+        let solved = stdout_of(sudoflow().args(["solve", "-q", "--column", "2"]).arg(input));
+        assert!(solved.lines().nth(1).unwrap().contains(P2), "{solved}");
+    }
+    let headerless = dir.path().join("h.csv");
+    std::fs::write(&headerless, format!("a,{P1}\nb,{P2}\n")).unwrap();
+    sudoflow()
+        .args(["print", "--column", "2", "-o"])
+        .arg(&book)
+        .arg(&headerless)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("printed 2 puzzles on"));
+    assert_eq!(printed(&book), [P1, P2]);
+}
+
+/// `print --column NAME` that the header lacks is refused as every
+/// command refuses it (exit 2, naming the input and its columns), no book
+/// written. Found by probing: print read the file as a list instead.
+#[test]
+fn print_column_name_the_header_lacks_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("named.csv");
+    std::fs::write(&input, format!("puzzle,x\n{P1},1\n")).unwrap();
+    let message = format!(
+        "input {} has no column named \"nope\" (--column): its first line, read as a CSV \
+         header, names \"puzzle\", \"x\"",
+        input.display()
+    );
+    let book = dir.path().join("b.pdf");
+    sudoflow()
+        .args(["print", "--column", "nope", "-o"])
+        .arg(&book)
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(message.clone()));
+    assert!(!book.exists());
+    sudoflow()
+        .args(["solve", "--column", "nope"])
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(message));
+    // A name the header has (any case) is read.
+    sudoflow()
+        .args(["print", "--column", "PUZZLE", "-o"])
+        .arg(&book)
+        .arg(&input)
+        .assert()
+        .success();
+    assert_eq!(printed(&book), [P1]);
+}
+
+/// A zip archive (or gzip) piped to print is read as by name, its CSV
+/// member's index, er and label columns too. Found by probing: `print -o
+/// z.pdf - < arch.zip` read nothing ("0 records read", exit 1): print had
+/// taken stdin's bytes before the reader opened it again.
+#[test]
+fn a_zip_archive_piped_to_print_is_read() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    {
+        let mut zip = zip::ZipWriter::new(&mut bytes);
+        let options = zip::write::SimpleFileOptions::default();
+        zip.start_file("m.txt", options).unwrap();
+        zip.write_all(format!("{P1}\n{P2}\n").as_bytes()).unwrap();
+        zip.start_file("c.csv", options).unwrap();
+        zip.write_all(format!("index,puzzle,er,label\n7,{P2},3.1,Mine\n").as_bytes())
+            .unwrap();
+        zip.finish().unwrap();
+    }
+    let archive = bytes.into_inner();
+    let named = dir.path().join("arch.zip");
+    std::fs::write(&named, &archive).unwrap();
+    let book = dir.path().join("z.pdf");
+    let list = format!("{P1}\n{P2}\n").into_bytes();
+    for (input, stdin, want) in [
+        (Some(&named), None, vec![P1, P2, P2]),
+        (None, Some(archive.clone()), vec![P1, P2, P2]),
+        (None, Some(gz(&list)), vec![P1, P2]),
+    ] {
+        let mut cmd = sudoflow();
+        cmd.args(["print", "-o"]).arg(&book);
+        match (input, stdin) {
+            (Some(path), _) => cmd.arg(path),
+            (None, Some(bytes)) => cmd.arg("-").write_stdin(bytes),
+            (None, None) => unreachable!(),
+        };
+        cmd.assert()
+            .success()
+            .stderr(predicates::str::contains(format!(
+                "printed {} puzzles on",
+                want.len()
+            )));
+        assert_eq!(printed(&book), want, "{input:?}");
+        let text = poppler("pdftotext", &["-raw"], &book);
+        assert_eq!(
+            text.contains("#7 ER 3.1 \u{b7} Mine"),
+            want.len() == 3,
+            "{text}"
+        );
+    }
+}
+
+/// `--chapters` takes ranges as `generate --se` does: `MIN..=MAX` is the
+/// range MIN to MAX, one rating is a range; titles still follow `=`
+/// (`6.1..=Diabolical` titles the open range, as the help writes it).
+/// Found by probing: `1.0..=2.0` was split at its `=` (a chapter `1.0..`
+/// titled "2.0") and `6.5` was refused.
+#[test]
+fn chapters_take_ranges_as_generate_se_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("c.csv");
+    std::fs::write(&input, format!("index,puzzle,er\n1,{P1},2.6\n2,{P2},2.0\n")).unwrap();
+    let book = dir.path().join("b.pdf");
+    let chapters = |spec: &str| -> (Vec<String>, String) {
+        let out = sudoflow()
+            .arg("print")
+            .arg(&input)
+            .arg("-o")
+            .arg(&book)
+            .args(["--no-answers", "--chapters", spec])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let text = poppler("pdftotext", &["-raw"], &book);
+        let headings = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.contains(" in this chapter") || l.starts_with('#'))
+            .map(|l| match l.split_once(" 1 puzzles in this chapter") {
+                Some((title, _)) => format!("= {title}"),
+                None => l.split(" ER ").next().unwrap().to_string(),
+            })
+            .collect();
+        (headings, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (headings, _) = chapters("1.0..=2.0,2.1..3.0");
+    assert_eq!(headings, ["= ER 1.0 to 2.0", "#2", "= ER 2.1 to 3.0", "#1"]);
+    let (headings, err) = chapters("2.6=Exact,2.1..=Hard,6.5");
+    assert_eq!(headings, ["= Exact", "#1", "= Other ratings", "#2"]);
+    assert!(
+        err.contains("no puzzle in chapters Hard, ER 6.5: left out"),
+        "{err}"
+    );
+    let (headings, _) = chapters("..=2.0=Gentle,2.6");
+    assert_eq!(headings, ["= Gentle", "#2", "= ER 2.6", "#1"]);
+    // A range --se refuses is refused the same way.
+    sudoflow()
+        .arg("print")
+        .arg(&input)
+        .args(["-o", "x.pdf", "--chapters", "1.0-2.0"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "a range is written MIN..MAX (two dots), e.g. 1.0..2.0",
+        ));
+}
+
+/// A record of a `--source` CSV (or JSON Lines) is named by its `source`
+/// and `line` columns, as rate names it; a `#` comment line in JSON Lines
+/// is skipped, as the format's detection skips it. Found by probing: print
+/// named the record by its line in the CSV (`cs.csv:4` for `mix.txt:5`),
+/// and read the comment as a record ("not JSON").
+#[test]
+fn print_names_records_by_their_source_columns_and_skips_json_comments() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |cmd: &mut Command| -> Command {
+        let mut c = std::mem::replace(cmd, sudoflow());
+        c.current_dir(dir.path());
+        c
+    };
+    std::fs::write(
+        dir.path().join("mix.txt"),
+        format!("{P1}\n{P2}\n\n# c\n12345\n"),
+    )
+    .unwrap();
+    let canon = stdout_of(&mut at(
+        sudoflow().args(["canon", "-q", "--source", "mix.txt"])
+    ));
+    std::fs::write(dir.path().join("cs.csv"), &canon).unwrap();
+    let rated = stdout_of(&mut at(
+        sudoflow().args(["rate", "-q", "--source", "--format", "jsonl", "mix.txt"])
+    ));
+    std::fs::write(dir.path().join("r.jsonl"), &rated).unwrap();
+    // rate names the record so.
+    let rerated = stdout_of(&mut at(sudoflow()
+        .args(["rate", "-q", "--source", "-"])
+        .write_stdin(canon.clone())));
+    assert!(rerated.contains("\"mix.txt:5: wrong length"), "{rerated}");
+    let want = "sudoflow: mix.txt:5: wrong length: expected 81 cells, found 5: not printed";
+    for (args, stdin) in [
+        (&["cs.csv"][..], None),
+        (&["-"][..], Some(canon.clone())),
+        (&["r.jsonl"][..], None),
+    ] {
+        let mut cmd = at(sudoflow().args(["print", "-o", "b.pdf"]).args(args));
+        if let Some(stdin) = stdin {
+            cmd.write_stdin(stdin);
+        }
+        cmd.assert()
+            .success()
+            .stderr(predicates::str::contains(want))
+            .stderr(predicates::str::contains("printed 2 puzzles on"));
+        assert_eq!(printed(&dir.path().join("b.pdf")), [P1, P2], "{args:?}");
+    }
+    // A comment in JSON Lines: skipped, not a record.
+    let jsonl = dir.path().join("c.jsonl");
+    std::fs::write(&jsonl, format!("# a comment\n{{\"puzzle\":\"{P1}\"}}\n")).unwrap();
+    let book = dir.path().join("j.pdf");
+    let out = sudoflow()
+        .arg("print")
+        .arg(&jsonl)
+        .arg("-o")
+        .arg(&book)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("printed 1 puzzle on")
+            && !err.contains("not printed")
+            && !err.contains("left out"),
+        "{err}"
+    );
+    assert_eq!(printed(&book), [P1]);
 }

@@ -47,55 +47,57 @@ pub struct ChapterSpec {
     pub title: Option<String>,
 }
 
-/// Parses one `--chapters` item: `MIN..MAX` (ER with one decimal, either
-/// end may be left out) and an optional `=TITLE`.
+/// Parses one `--chapters` item: an ER range as `generate --se` takes it
+/// (`MIN..MAX`, `MIN..=MAX`, `MIN..`, `..MAX` or one rating `X`, one
+/// decimal: [`crate::generator::spans::parse_se`]) and an optional
+/// `=TITLE` ([`split_title`]). An open MAX holds every rating above MIN.
 ///
-/// Errors: no `..`, an end that is not a rating, or MIN above MAX.
+/// Before, the item was split at its first `=`: `1.0..=2.0` was a chapter
+/// `1.0..` titled "2.0", and one rating (`6.5`), which every other range
+/// option takes, was refused (found by probing).
+///
+/// Errors: the range is not one `--se` takes (not a rating, two
+/// decimals, MIN above MAX).
 pub fn parse_chapter(text: &str) -> Result<ChapterSpec, String> {
-    let (range, title) = match text.split_once('=') {
-        Some((r, t)) => (
-            r.trim(),
-            Some(t.trim().to_string()).filter(|t| !t.is_empty()),
-        ),
-        None => (text.trim(), None),
-    };
-    let Some((lo, hi)) = range.split_once("..") else {
-        return Err(format!(
-            "{text:?}: a chapter is an ER range MIN..MAX with an optional title, e.g. \
-             1.0..2.5 or '2.6..4.0=Tougher'"
-        ));
-    };
-    let end = |t: &str, default: i64| -> Result<i64, String> {
-        if t.trim().is_empty() {
-            return Ok(default);
-        }
-        let x: f64 = t
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?}: {t:?} is not a rating (write ratings like 2.5)"))?;
-        if !x.is_finite() || x < 0.0 {
-            return Err(format!(
-                "{text:?}: {t:?} is not a rating (0 or more, like 2.5)"
-            ));
-        }
-        // One decimal, as the ratings are: 1.05 would be rounded unsaid.
-        let tenths = (x * 10.0).round();
-        if (tenths - x * 10.0).abs() > 1e-9 {
-            return Err(format!(
-                "{text:?}: {t:?}: ratings have one decimal (like 2.5)"
-            ));
-        }
-        Ok(tenths as i64)
-    };
-    let (min, max) = (end(lo, 0)?, end(hi, i64::MAX)?);
-    if min > max {
-        return Err(format!("{text:?}: the range is empty ({lo} is above {hi})"));
-    }
+    let (range, title) = split_title(text);
+    let range = range.trim();
+    let span = crate::generator::spans::parse_se(range).map_err(|e| {
+        format!(
+            "{text:?}: {e} (a chapter is an ER range MIN..MAX, or one rating, with an \
+             optional title: 1.0..2.5, 6.5, '2.6..4.0=Tougher')"
+        )
+    })?;
+    // `--se`'s open MAX is the top of its scale (20.0); a chapter's is open.
+    let open = range
+        .split_once("..")
+        .is_some_and(|(_, hi)| hi.strip_prefix('=').unwrap_or(hi).trim().is_empty());
     Ok(ChapterSpec {
-        min,
-        max,
-        title: title.map(|t| t.to_string()),
+        min: *span.start(),
+        max: if open { i64::MAX } else { *span.end() },
+        title: title
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty()),
     })
+}
+
+/// A `--chapters` item's range and title: the title follows the first `=`
+/// that is not the range's own. An `=` right after `..` is the range's
+/// (`..=MAX`) when a rating follows it (up to the next `=`: `1.0..=2.0`,
+/// `1.0..=2.0=Gentle`) or nothing does (`6.1..=`, `6.1..==2024`: an open
+/// range titled "2024"); before anything else it starts the title
+/// (`6.1..=Diabolical`, the open range's title as the help writes it).
+fn split_title(text: &str) -> (&str, Option<&str>) {
+    for (at, _) in text.match_indices('=') {
+        if text[..at].ends_with("..") {
+            let max = text[at + 1..].split('=').next().unwrap_or("").trim();
+            let rating = max.starts_with(|c: char| c.is_ascii_digit() || c == '.');
+            if max.is_empty() || rating {
+                continue;
+            }
+        }
+        return (&text[..at], Some(&text[at + 1..]));
+    }
+    (text, None)
 }
 
 /// Options of `sudoflow print`.
@@ -103,7 +105,9 @@ pub fn parse_chapter(text: &str) -> Result<ChapterSpec, String> {
 #[command(after_long_help = "\
 The corpus: CSV or JSON Lines as generate, rate and solve write them (columns by name: the \
 puzzle column puzzle/quizzes/quiz or --column, and index, er, label when there), or plain \
-puzzle lists (any input solve reads). A record without an er is rated here (--time-budget); \
+puzzle lists (any input solve reads: CSV and lists are read as every command reads them, \
+gzip and zip archives too, piped or named). A record of a --source output is named by its \
+source and line columns. A record without an er is rated here (--time-budget); \
 without an index it is numbered by its place in the input. A record that cannot be printed \
 (not a puzzle, no single solution, rating out of time) is named on stderr with its \
 source:line and the reason, and left out; the summary counts them.
@@ -165,17 +169,21 @@ pub struct PrintArgs {
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=80))]
     pub answers_per_page: u32,
 
-    /// Chapters by ER range, in order: MIN..MAX[=TITLE],... (e.g. 1.0..2.5=Easy,2.6..4.0).
+    /// Chapters by ER range, in order: MIN..MAX[=TITLE],... (e.g. 1.0..2.5=Easy,2.6..4.0,6.5).
     #[arg(
         long,
         value_name = "RANGES",
         value_delimiter = ',',
         value_parser = parse_chapter,
         long_help = "Chapters by ER range, in the order given, each from a new page: \
-            MIN..MAX with one decimal (either end may be left out: 6.1..), and =TITLE for a \
-            title (default 'ER MIN to MAX'); ranges separated by commas or given in several \
-            --chapters. A puzzle goes to the first chapter whose range holds its ER; puzzles in \
-            none go to a last chapter, 'Other ratings'.\n\
+            a range as generate --se takes it, one decimal: MIN..MAX (or MIN..=MAX), either \
+            end may be left out (6.1..), or one rating (6.5); then =TITLE for a title \
+            (default 'ER MIN to MAX'). An = right after .. is the range's when a rating or \
+            nothing follows it (1.0..=2.0=Gentle), else it starts the title \
+            (6.1..=Diabolical; 6.1..==2024 for a title that is a number). Ranges are \
+            separated by commas or given in several --chapters. A puzzle goes to the first \
+            chapter whose range holds its ER; puzzles in none go to a last chapter, 'Other \
+            ratings'.\n\
             Example: --chapters '1.0..2.5=Gentle,2.6..4.0=Moderate,4.1..=Tough'"
     )]
     pub chapters: Vec<ChapterSpec>,
@@ -240,11 +248,18 @@ pub const WALL_LIMIT_HELP: &str = "Also give up rating a record after TIME of wa
     puzzles are left out may then depend on the machine's load and speed. Default: none.\n\
     Example: --wall-limit 1m";
 
-/// The puzzle column's names a header may use (as the reader takes them).
+/// The puzzle column's names a JSON object may use (as the reader takes
+/// them in a CSV header).
 const PUZZLE_NAMES: [&str; 3] = ["puzzle", "quizzes", "quiz"];
 
-/// The bytes of `path` (`-`: stdin), gunzipped if they are gzip.
-fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
+/// The columns a CSV corpus gives each record when its header has them:
+/// its index, its rating and its label (kept by the reader, after the
+/// puzzle column it finds as every command does).
+const KEPT: [&str; 3] = ["index", "er", "label"];
+
+/// The bytes of stdin or of the input `path` that is not a regular file (a
+/// FIFO, a device), as they come (gzip and zip are the reader's).
+fn read_all(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     if path.as_os_str() == "-" {
         reader::check_stdin()?;
@@ -253,19 +268,59 @@ fn read_bytes(path: &Path) -> anyhow::Result<Vec<u8>> {
             .read_to_end(&mut bytes)
             .context("cannot read stdin")?;
     } else {
-        reader::check_file(path)?;
         reader::open_file(path)?
             .read_to_end(&mut bytes)
             .with_context(|| format!("cannot read input {}", path.display()))?;
     }
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut out)
-            .with_context(|| format!("input {} is not readable gzip", path.display()))?;
-        bytes = out;
-    }
     Ok(bytes)
+}
+
+/// `bytes` gunzipped if they are gzip (`source` names them in the error).
+fn gunzipped(bytes: Vec<u8>, source: &str) -> anyhow::Result<Vec<u8>> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(&bytes[..])
+        .read_to_end(&mut out)
+        .with_context(|| format!("input {source} is not readable gzip"))?;
+    Ok(out)
+}
+
+/// Whether the first line of `input` (gunzipped) that is neither blank nor
+/// a `#` comment starts a JSON object: the input is JSON Lines. A zip
+/// archive, or an input that does not read (the reader then says why), is
+/// not; only the first MiB of lines is looked at.
+fn is_json_lines(input: impl Read) -> bool {
+    let mut input = std::io::BufReader::new(input);
+    let Ok(head) = std::io::BufRead::fill_buf(&mut input) else {
+        return false;
+    };
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        return false;
+    }
+    let mut lines: Box<dyn std::io::BufRead> = if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(
+            input,
+        )))
+    } else {
+        Box::new(input)
+    };
+    let mut line = Vec::new();
+    let mut read = 0;
+    while read < 1 << 20 {
+        line.clear();
+        match lines.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => read += n,
+        }
+        let text = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&line);
+        match text.trim_ascii() {
+            [] | [b'#', ..] => continue,
+            first => return first.starts_with(b"{"),
+        }
+    }
+    false
 }
 
 /// The name an input's records give as their source.
@@ -277,245 +332,162 @@ fn source_name(path: &Path) -> String {
     }
 }
 
-/// Which field of a header holds the puzzle: `--column`, else the field
-/// named like a puzzle column (as the reader finds it).
+/// The records of one input: JSON Lines (read here), or anything every
+/// command reads (CSV with its puzzle column found by name or `--column`,
+/// puzzle lists, pasted grids, gzip, zip archives), read by the library's
+/// reader, which also names a record of a `--source` CSV by its `source`
+/// and `line` columns. `next_index` numbers records that have no index
+/// column.
 ///
-/// Errors: no `--column` and two fields named alike (`quiz,puzzle`).
-fn puzzle_field(
-    source: &str,
-    header: &[String],
-    column: Option<&Column>,
-) -> anyhow::Result<Option<usize>> {
-    Ok(match column {
-        Some(Column::Number(n)) => Some(n.get() - 1),
-        Some(Column::Name(name)) => column_named(header, name),
-        None => crate::pipeline::formats::header_column(header.iter().map(|h| h.as_bytes()))
-            .map_err(|both| {
-                let named = both.map(|k| (k, header[k].clone()));
-                crate::pipeline::formats::two_puzzle_columns(source, named)
-            })?,
-    })
-}
-
-/// The column of `header` named `name`: exactly so, else in another case
-/// (as every command's reader looks names up).
-fn column_named(header: &[String], name: &str) -> Option<usize> {
-    crate::pipeline::formats::column_position(
-        header.iter().map(|h| h.as_bytes()),
-        &[name.as_bytes()],
-    )
-}
-
-/// The records of one input: JSON Lines, CSV with a header naming the
-/// puzzle column, or (anything else) records as every command reads them.
-/// `next_index` numbers records that have no index column.
+/// Before, print read CSV with a copy of its own: `--column N` was
+/// ignored for plain and gzip CSVs, `--column NAME` missing from the
+/// header was not refused, a zip archive piped in read as nothing (its
+/// bytes were taken before the reader opened stdin) and a `--source`
+/// CSV's records were named by their line in it (found by probing).
+///
+/// Errors: the input cannot be read, or the reader refuses it (`--column
+/// NAME` that the header lacks, two puzzle columns, ...).
 fn read_input(
     path: &Path,
     column: Option<&Column>,
     next_index: &mut u64,
 ) -> anyhow::Result<Vec<Raw>> {
     let source = source_name(path);
-    let bytes = read_bytes(path)?;
-    // An archive of no members starts with its end record (found by
-    // probing: read as text, one invalid puzzle of 22 bytes).
-    let is_zip = bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06");
-    let text =
-        String::from_utf8_lossy(bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes)).into_owned();
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .unwrap_or("");
-    let mut out = Vec::new();
+    let stdin = path.as_os_str() == "-";
+    if !stdin {
+        reader::check_file(path)?;
+    }
+    let regular = !stdin && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    // Stdin, a FIFO: read once, looked at, then read from the bytes held.
+    let held = if regular { None } else { Some(read_all(path)?) };
+    let json = match &held {
+        Some(bytes) => is_json_lines(&bytes[..]),
+        None => is_json_lines(reader::open_file(path)?),
+    };
     let mut number = || {
         *next_index += 1;
         next_index.to_string()
     };
-    if !is_zip && first.starts_with('{') {
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let mut raw = Raw {
-                source: source.clone(),
-                line: i as u64 + 1,
-                ..Raw::default()
-            };
-            let field = |v: &serde_json::Value, name: &str| -> Option<String> {
-                let obj = v.as_object()?;
-                let (_, x) = obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(name))?;
-                match x {
-                    serde_json::Value::String(s) => Some(s.clone()),
-                    serde_json::Value::Number(n) => Some(n.to_string()),
-                    _ => None,
-                }
-            };
-            match serde_json::from_str::<serde_json::Value>(line) {
-                Ok(v) => {
-                    let names: Vec<String> = match column {
-                        Some(Column::Name(n)) => vec![n.clone()],
-                        _ => PUZZLE_NAMES.iter().map(|s| s.to_string()).collect(),
-                    };
-                    // Said as what it is, not as a puzzle of 0 cells (found
-                    // by probing: `[1,2]`, `{"x":1}`).
-                    raw.puzzle = match (v.is_object(), names.iter().find_map(|n| field(&v, n))) {
-                        (_, Some(puzzle)) => puzzle,
-                        (false, None) => "(not a JSON object)".to_string(),
-                        (true, None) => format!("(no {} field)", names.join(" or ")),
-                    };
-                    raw.index = field(&v, "index");
-                    raw.er = field(&v, "er");
-                    raw.label = field(&v, "label");
-                }
-                Err(e) => raw.puzzle = format!("(not JSON: {e})"),
-            }
-            let n = number();
-            raw.index.get_or_insert(n);
-            out.push(raw);
-        }
-        return Ok(out);
-    }
-    let header: Vec<String> = if is_zip {
-        Vec::new()
-    } else {
-        let mut r = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(first.as_bytes());
-        r.records()
-            .next()
-            .and_then(Result::ok)
-            .map(|rec| rec.iter().map(|f| f.trim().to_string()).collect())
-            .unwrap_or_default()
-    };
-    let named = match column {
-        Some(Column::Name(n)) => header.iter().any(|h| h.eq_ignore_ascii_case(n)),
-        Some(Column::Number(_)) => false,
-        None => header
-            .iter()
-            .any(|h| PUZZLE_NAMES.iter().any(|p| h.eq_ignore_ascii_case(p))),
-    };
-    if named {
-        let Some(pf) = puzzle_field(&source, &header, column)? else {
-            bail!("input {source}: its header names no puzzle column");
+    if json {
+        let bytes = match held {
+            Some(bytes) => bytes,
+            None => read_all(path)?,
         };
-        let find = |name: &str| column_named(&header, name);
-        let (fi, fe, fl) = (find("index"), find("er"), find("label"));
-        // Comments and blank lines only before the header, as every command
-        // reads a CSV: past it, a line is a record whatever its first field
-        // holds (an id `#12`).
-        let mut before = 0u64;
-        let mut at = 0;
-        for line in text.split_inclusive('\n') {
-            let t = line.trim();
-            if !t.is_empty() && !t.starts_with('#') {
-                break;
-            }
-            before += 1;
-            at += line.len();
-        }
-        let body = &text[at..];
-        let mut r = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
-            .from_reader(body.as_bytes());
-        // A record's line from its byte offset (the reader's own line count
-        // leaves out the blank lines it skips); records come in order.
-        let (mut counted, mut lines) = (0usize, before + 1);
-        let mut line_at = |pos: Option<&csv::Position>| {
-            let Some(byte) = pos.map(|p| p.byte() as usize) else {
-                return 0;
-            };
-            // The reader's position is where it started: before the blank
-            // lines it skipped.
-            let skipped = body.as_bytes()[byte.min(body.len())..]
-                .iter()
-                .take_while(|&&b| b == b'\n' || b == b'\r')
-                .count();
-            let byte = (byte + skipped).min(body.len());
-            if byte >= counted {
-                lines += memchr::memchr_iter(b'\n', &body.as_bytes()[counted..byte]).count() as u64;
-                counted = byte;
-            }
-            lines
-        };
-        for rec in r.records() {
-            let (line, raw) = match rec {
-                Ok(rec) => {
-                    let get = |i: Option<usize>| {
-                        i.and_then(|i| rec.get(i))
-                            .map(|f| f.trim().to_string())
-                            .filter(|f| !f.is_empty())
-                    };
-                    let line = line_at(rec.position());
-                    let puzzle = match rec.get(pf) {
-                        Some(p) => p.trim().to_string(),
-                        None => format!(
-                            "(the row has {} field{}, the puzzle is field {})",
-                            rec.len(),
-                            if rec.len() == 1 { "" } else { "s" },
-                            pf + 1
-                        ),
-                    };
-                    (
-                        line,
-                        Raw {
-                            source: source.clone(),
-                            line,
-                            index: get(fi),
-                            puzzle,
-                            er: get(fe),
-                            label: get(fl),
-                        },
-                    )
-                }
-                Err(e) => {
-                    let line = line_at(e.position());
-                    (
-                        line,
-                        Raw {
-                            source: source.clone(),
-                            line,
-                            puzzle: format!("(not CSV: {e})"),
-                            ..Raw::default()
-                        },
-                    )
-                }
-            };
-            let _ = line;
-            let mut raw = raw;
-            let n = number();
-            raw.index.get_or_insert(n);
-            out.push(raw);
-        }
-        return Ok(out);
+        let bytes = gunzipped(bytes, &source)?;
+        return Ok(json_records(&source, &bytes, column, &mut number));
     }
-    // Puzzle lists and everything else the reader takes (pasted grids,
-    // zip archives).
+    let mut out = Vec::new();
     let mut push = |rec: crate::pipeline::Record| {
+        let mut kept = rec
+            .kept
+            .into_iter()
+            .map(|k| Some(k.trim().to_string()).filter(|k| !k.is_empty()));
+        let mut field = || kept.next().flatten();
+        let (index, er, label) = (field(), field(), field());
+        let n = number();
         out.push(Raw {
             source: rec.source.to_string(),
             line: rec.line,
-            index: Some(number()),
+            index: index.or(Some(n)),
             puzzle: match &rec.grid {
                 Ok(g) => g.to_line(),
                 Err(e) => format!("({e})"),
             },
-            er: None,
-            label: None,
+            er,
+            label,
         });
         ControlFlow::Continue(())
     };
-    if is_zip {
-        let input = [path.to_path_buf()];
-        reader::for_each_item(&input, column, &[], |item| match item {
-            reader::Item::Record(rec) => push(rec),
-            reader::Item::Waiting => ControlFlow::Continue(()),
-        })?;
-    } else {
-        let input = Box::new(std::io::Cursor::new(text.into_bytes()));
-        reader::for_each_record_in(&source, input, reader::LINE_CAP, push)?;
+    let kept = KEPT.map(String::from);
+    let each = |item| match item {
+        reader::Item::Record(rec) => push(rec),
+        reader::Item::Waiting => ControlFlow::Continue(()),
+    };
+    match held {
+        None => reader::for_each_item_keeping(
+            std::slice::from_ref(&path.to_path_buf()),
+            column,
+            &[],
+            &kept,
+            each,
+        )?,
+        Some(bytes) => reader::for_each_item_in(
+            &source,
+            Box::new(std::io::Cursor::new(bytes)),
+            column,
+            (&[], &kept),
+            each,
+        )?,
     }
     Ok(out)
+}
+
+/// The records of a JSON Lines input named `source` (its text `bytes`):
+/// one per line that is neither blank nor a `#` comment (the lines the
+/// format's detection skips; found by probing: a comment was a record,
+/// "not JSON"), the puzzle in the field `--column NAME` names or a puzzle
+/// field, `index`, `er` and `label` when there, named by the fields
+/// `source` and `line` when it has both (`rate --source --format jsonl`),
+/// as the reader names a `--source` CSV's records.
+fn json_records(
+    source: &str,
+    bytes: &[u8],
+    column: Option<&Column>,
+    number: &mut impl FnMut() -> String,
+) -> Vec<Raw> {
+    let text = String::from_utf8_lossy(bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes));
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let mut raw = Raw {
+            source: source.to_string(),
+            line: i as u64 + 1,
+            ..Raw::default()
+        };
+        let field = |v: &serde_json::Value, name: &str| -> Option<String> {
+            let obj = v.as_object()?;
+            let (_, x) = obj.iter().find(|(k, _)| k.eq_ignore_ascii_case(name))?;
+            match x {
+                serde_json::Value::String(s) => Some(s.clone()),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            }
+        };
+        match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(v) => {
+                let names: Vec<String> = match column {
+                    Some(Column::Name(n)) => vec![n.clone()],
+                    _ => PUZZLE_NAMES.iter().map(|s| s.to_string()).collect(),
+                };
+                // Said as what it is, not as a puzzle of 0 cells (found
+                // by probing: `[1,2]`, `{"x":1}`).
+                raw.puzzle = match (v.is_object(), names.iter().find_map(|n| field(&v, n))) {
+                    (_, Some(puzzle)) => puzzle,
+                    (false, None) => "(not a JSON object)".to_string(),
+                    (true, None) => format!("(no {} field)", names.join(" or ")),
+                };
+                raw.index = field(&v, "index");
+                raw.er = field(&v, "er");
+                raw.label = field(&v, "label");
+                let origin = (field(&v, "source"), field(&v, "line"));
+                if let (Some(from), Some(at)) = origin {
+                    let at = at.trim().parse::<u64>().ok().filter(|&n| n > 0);
+                    if let (false, Some(at)) = (from.trim().is_empty(), at) {
+                        raw.source = from.trim().to_string();
+                        raw.line = at;
+                    }
+                }
+            }
+            Err(e) => raw.puzzle = format!("(not JSON: {e})"),
+        }
+        let n = number();
+        raw.index.get_or_insert(n);
+        out.push(raw);
+    }
+    out
 }
 
 /// What became of one record.
@@ -787,6 +759,7 @@ fn chapter_title(c: &ChapterSpec) -> String {
     let f = |t: i64| format!("{}.{}", t / 10, t % 10);
     match (c.min, c.max) {
         (0, i64::MAX) => "All ratings".to_string(),
+        (lo, hi) if lo == hi => format!("ER {}", f(lo)),
         (lo, i64::MAX) => format!("ER {} and up", f(lo)),
         (0, hi) => format!("ER up to {}", f(hi)),
         (lo, hi) => format!("ER {} to {}", f(lo), f(hi)),
@@ -1102,4 +1075,59 @@ pub fn run(args: PrintArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::from(exit::OK))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chapter(min: i64, max: i64, title: Option<&str>) -> ChapterSpec {
+        ChapterSpec {
+            min,
+            max,
+            title: title.map(String::from),
+        }
+    }
+
+    /// `--chapters` takes ranges as `generate --se` does (`..=`, one
+    /// rating) and keeps its titles: found by probing, `1.0..=2.0` was a
+    /// chapter `1.0..` titled "2.0" and `6.5` was refused.
+    #[test]
+    fn chapters_take_se_ranges_and_titles() {
+        let open = i64::MAX;
+        for (text, want) in [
+            ("1.0..=2.0", chapter(10, 20, None)),
+            ("1.0..2.0", chapter(10, 20, None)),
+            ("1.0..=2.0=Gentle", chapter(10, 20, Some("Gentle"))),
+            ("6.5", chapter(65, 65, None)),
+            (
+                "6.5=Six and a half",
+                chapter(65, 65, Some("Six and a half")),
+            ),
+            ("6.1..", chapter(61, open, None)),
+            ("6.1..=", chapter(61, open, None)),
+            ("6.1..=Diabolical", chapter(61, open, Some("Diabolical"))),
+            ("6.1..==2024", chapter(61, open, Some("2024"))),
+            ("..=2.5=Easy", chapter(0, 25, Some("Easy"))),
+            ("..2.5", chapter(0, 25, None)),
+            (" 2.6..4.0 = Tougher ", chapter(26, 40, Some("Tougher"))),
+        ] {
+            assert_eq!(parse_chapter(text), Ok(want), "{text:?}");
+        }
+        for (text, why) in [
+            ("1.05..2", "\"1.05\": ratings have one decimal"),
+            ("3.0..2.0", "MIN 3 is greater than MAX 2"),
+            ("Hard", "\"Hard\" is not a rating"),
+            ("6.1..=10 hardest", "\"10 hardest\" is not a rating"),
+            ("1.0-2.0", "a range is written MIN..MAX"),
+        ] {
+            let e = parse_chapter(text).unwrap_err();
+            assert!(
+                e.starts_with(&format!("{text:?}: ")) && e.contains(why),
+                "{e}"
+            );
+        }
+        assert_eq!(chapter_title(&chapter(65, 65, None)), "ER 6.5");
+        assert_eq!(chapter_title(&chapter(61, open, None)), "ER 6.1 and up");
+    }
 }

@@ -347,7 +347,49 @@ pub fn for_each_item(
     keep: &[String],
     f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    read_inputs(inputs, column, keep, Archives::Checked, f)
+    read_inputs(inputs, column, (keep, &[]), Archives::Checked, f)
+}
+
+/// [`for_each_item`], also keeping the CSV columns `optional` names where
+/// an input's header has them: in [`Record::kept`] after `keep`'s, each
+/// empty where the header lacks it or the input is not read as CSV
+/// records (never an error). `print` reads a corpus so: its `index`, `er`
+/// and `label` columns when there.
+///
+/// Errors: as [`for_each_item`]'s.
+pub fn for_each_item_keeping(
+    inputs: &[PathBuf],
+    column: Option<&Column>,
+    keep: &[String],
+    optional: &[String],
+    f: impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    read_inputs(inputs, column, (keep, optional), Archives::Checked, f)
+}
+
+/// [`for_each_item_keeping`] over one input already read (or open):
+/// `name` is its [`Record::source`]; gzip is decompressed and a zip
+/// archive read member by member as from stdin. For a caller that had to
+/// look at an input's bytes before choosing how to read them (`print`
+/// reads JSON Lines itself): stdin cannot be opened again. Records are
+/// numbered from 1.
+///
+/// Errors: as [`for_each_item`]'s for one input.
+pub fn for_each_item_in(
+    name: &str,
+    input: Box<dyn BufRead + '_>,
+    column: Option<&Column>,
+    (keep, optional): (&[String], &[String]),
+    mut f: impl FnMut(Item) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    let reading = Reading {
+        line_cap: LINE_CAP,
+        column,
+        keep,
+        optional,
+        watch: None,
+    };
+    records_of_input(&Arc::from(name), input, &reading, &mut 0, &mut f).map(drop)
 }
 
 /// The name [`Record::source`] gives a puzzle given on the command line
@@ -371,6 +413,7 @@ pub fn for_each_text_item(
         line_cap: LINE_CAP,
         column: None,
         keep,
+        optional: &[],
         watch: None,
     };
     let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
@@ -393,7 +436,7 @@ pub fn check_header(path: &Path, column: Option<&Column>, keep: &[String]) -> an
     read_inputs(
         std::slice::from_ref(&path.to_path_buf()),
         column,
-        keep,
+        (keep, &[]),
         Archives::FirstRecords,
         |_| ControlFlow::Break(()),
     )
@@ -417,7 +460,7 @@ enum Archives {
 fn read_inputs(
     inputs: &[PathBuf],
     column: Option<&Column>,
-    keep: &[String],
+    (keep, optional): (&[String], &[String]),
     archives: Archives,
     mut f: impl FnMut(Item) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
@@ -468,6 +511,7 @@ fn read_inputs(
             line_cap: LINE_CAP,
             column,
             keep,
+            optional,
             watch: watch.as_ref(),
         };
         let flow = match archive {
@@ -647,6 +691,7 @@ impl FileRecords {
                 line_cap: LINE_CAP,
                 column: self.column.as_ref(),
                 keep: &self.keep,
+                optional: &[],
                 watch: None,
             };
             let name: Arc<str> = Arc::from(path.display().to_string());
@@ -757,6 +802,10 @@ struct Reading<'a> {
     column: Option<&'a Column>,
     /// `--keep`'s column names (empty: none).
     keep: &'a [String],
+    /// Columns kept after `keep`'s where an input's header names them,
+    /// empty where it does not (no error): `print`'s `index`, `er`, `label`
+    /// ([`for_each_item_keeping`]).
+    optional: &'a [String],
     /// The descriptor to watch for [`Item::Waiting`] (pipes, terminals).
     watch: Option<&'a streaming::Watch>,
 }
@@ -817,6 +866,7 @@ pub fn for_each_record_in(
         line_cap,
         column: None,
         keep: &[],
+        optional: &[],
         watch: None,
     };
     records_of(&Arc::from(name), input, &reading, &mut index, &mut f).map(drop)
@@ -1013,6 +1063,81 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(error.contains("has no CSV header"), "{error}");
+    }
+
+    /// Optional kept columns (`print`'s index, er, label): the fields
+    /// where the header has them, empty where it lacks them or the input
+    /// is not CSV, never an error; after `--keep`'s, before a `--source`
+    /// CSV's origin (which still names the record); and read the same from
+    /// an input already open (stdin's bytes, a zip archive among them).
+    #[test]
+    fn optional_kept_columns_are_kept_where_the_header_has_them() {
+        let p17 =
+            ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+        let dir = tempfile::tempdir().unwrap();
+        let optional = ["index", "er", "label"].map(String::from);
+        let read = |name: &str, text: &str, keep: &[String]| -> anyhow::Result<Vec<Record>> {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            let mut records = Vec::new();
+            for_each_item_keeping(&[path], None, keep, &optional, |item| {
+                if let Item::Record(r) = item {
+                    records.push(r);
+                }
+                ControlFlow::Continue(())
+            })?;
+            Ok(records)
+        };
+        let text =
+            format!("er,Puzzle,Index,source,line\n2.6,{p17},7,big.txt,12\n,12x,8,big.txt,13\n");
+        let records = read("a.csv", &text, &["line".to_string()]).unwrap();
+        let kept: Vec<Vec<&str>> = records
+            .iter()
+            .map(|r| r.kept.iter().map(String::as_str).collect())
+            .collect();
+        assert_eq!(kept, [["12", "7", "2.6", ""], ["13", "8", "", ""]]);
+        assert_eq!(
+            records
+                .iter()
+                .map(|r| (&*r.source, r.line))
+                .collect::<Vec<_>>(),
+            [("big.txt", 12), ("big.txt", 13)]
+        );
+        assert_eq!(
+            records[1].grid.as_ref().unwrap_err(),
+            "big.txt:13: wrong length: expected 81 cells, found 3"
+        );
+        // No header, or one without them: empty, no error.
+        let records = read("b.txt", &format!("{p17}\n"), &[]).unwrap();
+        assert_eq!(records[0].kept, ["", "", ""]);
+        let records = read("c.csv", &format!("id,puzzle\n1,{p17}\n"), &[]).unwrap();
+        assert_eq!(records[0].kept, ["", "", ""]);
+        // --keep's columns are still required.
+        let e = read(
+            "c.csv",
+            &format!("id,puzzle\n1,{p17}\n"),
+            &["who".to_string()],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("has no column named \"who\" (--keep)"), "{e}");
+        // An input already open reads alike.
+        let mut again = Vec::new();
+        for_each_item_in(
+            "s",
+            Box::new(text.as_bytes()),
+            None,
+            (&[], &optional),
+            |item| {
+                if let Item::Record(r) = item {
+                    again.push(r);
+                }
+                ControlFlow::Continue(())
+            },
+        )
+        .unwrap();
+        assert_eq!(again[0].kept, ["7", "2.6", ""]);
+        assert_eq!((&*again[0].source, again[0].line), ("big.txt", 12));
     }
 
     #[test]

@@ -28,12 +28,16 @@ pub(super) struct InputRecords<R> {
     line_cap: usize,
     /// `--column`, if given.
     wanted: Option<Column>,
-    /// `--keep`'s column names (empty: none).
+    /// `--keep`'s column names (empty: none), then the optional kept
+    /// columns' ([`Reading::optional`](super::Reading)).
     keep: Vec<String>,
-    /// Where `--keep`'s columns are among a CSV record's fields, once the
-    /// input's header named them; `None` while the input's records are
-    /// not CSV records (their kept fields are empty).
-    keep_cols: Option<Vec<usize>>,
+    /// How many of `keep`'s names are `--keep`'s, which a header must name.
+    required: usize,
+    /// Where the kept columns are among a CSV record's fields, once the
+    /// input's header named them (`None` for an optional column it lacks);
+    /// `None` while the input's records are not CSV records (their kept
+    /// fields are empty).
+    keep_cols: Option<Vec<Option<usize>>>,
     /// The input's CSV header names the columns `source` and `line` (what
     /// `--source` writes): their fields name each record ([`Origin`]);
     /// they are looked up after `--keep`'s, at the end of `keep_cols`.
@@ -91,7 +95,13 @@ impl<R: Input> InputRecords<R> {
             again: Again::default(),
             line_cap: reading.line_cap,
             wanted: reading.column.cloned(),
-            keep: reading.keep.to_vec(),
+            keep: reading
+                .keep
+                .iter()
+                .chain(reading.optional)
+                .cloned()
+                .collect(),
+            required: reading.keep.len(),
             keep_cols: None,
             origin: false,
             waited: false,
@@ -322,7 +332,11 @@ impl<R: Input> InputRecords<R> {
                 };
                 if let Some(why) = stray {
                     if self.first {
-                        Self::header_needed(name, (&self.wanted, &self.keep), &why)?;
+                        Self::header_needed(
+                            name,
+                            (&self.wanted, &self.keep[..self.required]),
+                            &why,
+                        )?;
                     }
                     self.parser.restart();
                     self.line_no = open.first_line;
@@ -332,8 +346,12 @@ impl<R: Input> InputRecords<R> {
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
                     let header = csv_header(name, &self.wanted, fields, self.column)?;
-                    (self.keep_cols, self.origin) =
-                        header_columns(name, &self.keep, header.is_some(), fields)?;
+                    (self.keep_cols, self.origin) = header_columns(
+                        name,
+                        (&self.keep, self.required),
+                        header.is_some(),
+                        fields,
+                    )?;
                     if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
@@ -378,7 +396,7 @@ impl<R: Input> InputRecords<R> {
                 }
                 if self.first {
                     let why = format!("is {len} bytes long, over the limit of {line_cap}");
-                    Self::header_needed(name, (&self.wanted, &self.keep), &why)?;
+                    Self::header_needed(name, (&self.wanted, &self.keep[..self.required]), &why)?;
                 }
                 self.first = false;
                 emit!(Record {
@@ -479,8 +497,12 @@ impl<R: Input> InputRecords<R> {
                 let fields = self.parser.fields();
                 if std::mem::take(&mut self.first) {
                     let header = csv_header(name, &self.wanted, fields, self.column)?;
-                    (self.keep_cols, self.origin) =
-                        header_columns(name, &self.keep, header.is_some(), fields)?;
+                    (self.keep_cols, self.origin) = header_columns(
+                        name,
+                        (&self.keep, self.required),
+                        header.is_some(),
+                        fields,
+                    )?;
                     if let Some((k, header_name)) = header {
                         self.column = k;
                         self.column_name = Some(header_name);
@@ -523,7 +545,7 @@ impl<R: Input> InputRecords<R> {
                     self.column_name = header.fields().get(k).map(header_name);
                     self.csv = true;
                     (self.keep_cols, self.origin) =
-                        header_columns(name, &self.keep, true, header.fields())?;
+                        header_columns(name, (&self.keep, self.required), true, header.fields())?;
                     continue;
                 }
             }
@@ -617,6 +639,7 @@ pub fn item_record(index: u64, source: &Arc<str>, item: &[u8]) -> Record {
         line_cap: LINE_CAP,
         column: None,
         keep: &[],
+        optional: &[],
         watch: None,
     };
     let input: Box<dyn BufRead + Send + '_> = Box::new(line);
@@ -758,19 +781,21 @@ fn csv_header(
     }
 }
 
-/// Where `--keep`'s columns (`keep`) lie among the fields of an input's
-/// first CSV record, which is a header when `is_header`: `None` without
-/// `--keep`.
+/// Where the kept columns (`keep`: the first `required` of them
+/// `--keep`'s, the rest optional) lie among the fields of an input's first
+/// CSV record, which is a header when `is_header`: `None` without kept
+/// columns, or with optional ones only and no header; `None` for an
+/// optional column the header lacks.
 ///
-/// Errors: `keep` names a column the header does not have, or the input has
-/// no header (its first record is a puzzle) to name it.
+/// Errors: `--keep` names a column the header does not have, or the input
+/// has no header (its first record is a puzzle) to name it.
 fn keep_columns(
     name: &str,
-    keep: &[String],
+    (keep, required): (&[String], usize),
     is_header: bool,
     fields: Fields<'_>,
-) -> anyhow::Result<Option<Vec<usize>>> {
-    if keep.is_empty() {
+) -> anyhow::Result<Option<Vec<Option<usize>>>> {
+    if keep.is_empty() || (!is_header && required == 0) {
         return Ok(None);
     }
     if !is_header {
@@ -781,35 +806,38 @@ fn keep_columns(
         );
     }
     keep.iter()
+        .enumerate()
         .map(
-            |wanted| match formats::named_column(fields.iter(), wanted) {
-                Some(k) => Ok(k),
+            |(k, wanted)| match formats::named_column(fields.iter(), wanted) {
+                Some(at) => Ok(Some(at)),
+                None if k >= required => Ok(None),
                 None => bail!(
-                "input {name} has no column named {wanted:?} (--keep): its first line, read as \
-                 a CSV header, names {}",
-                header_list(fields)
-            ),
+                    "input {name} has no column named {wanted:?} (--keep): its first line, read \
+                     as a CSV header, names {}",
+                    header_list(fields)
+                ),
             },
         )
-        .collect::<anyhow::Result<Vec<usize>>>()
+        .collect::<anyhow::Result<Vec<Option<usize>>>>()
         .map(Some)
 }
 
-/// Where `--keep`'s columns are in the header `fields` (`is_header`:
+/// Where the kept columns are in the header `fields` (`is_header`:
 /// whether the first record is one), and the columns `source` and `line`
 /// after them when the header names both ([`Origin`]); whether it does.
 ///
 /// Errors: as [`keep_columns`].
 fn header_columns(
     name: &str,
-    keep: &[String],
+    keep: (&[String], usize),
     is_header: bool,
     fields: Fields<'_>,
-) -> anyhow::Result<(Option<Vec<usize>>, bool)> {
+) -> anyhow::Result<(Option<Vec<Option<usize>>>, bool)> {
     let mut cols = keep_columns(name, keep, is_header, fields)?;
     let origin = ["source", "line"].map(|n| formats::named_column(fields.iter(), n));
     if let (true, [Some(source), Some(line)]) = (is_header, origin) {
-        cols.get_or_insert_with(Vec::new).extend([source, line]);
+        cols.get_or_insert_with(|| vec![None; keep.0.len()])
+            .extend([Some(source), Some(line)]);
         return Ok((cols, true));
     }
     Ok((cols, false))
@@ -890,20 +918,22 @@ impl Kept {
 
 /// The kept columns (`cols`, `None` without `--keep`) of a CSV record's
 /// `fields`; a column past the record's last field is empty.
-fn kept_of_fields(cols: &Option<Vec<usize>>, fields: Fields<'_>) -> Option<Kept> {
+fn kept_of_fields(cols: &Option<Vec<Option<usize>>>, fields: Fields<'_>) -> Option<Kept> {
     let cols = cols.as_ref()?;
-    Some(Kept::of(
-        cols.iter().map(|&k| (fields.get(k), k + 1 == fields.len())),
-    ))
+    Some(Kept::of(cols.iter().map(|&k| match k {
+        Some(k) => (fields.get(k), k + 1 == fields.len()),
+        None => (None, false),
+    })))
 }
 
 /// [`kept_of_fields`] of a line without a double quote (its end included),
 /// whose fields end at commas.
-fn kept_of_line(cols: &Option<Vec<usize>>, line: &[u8]) -> Option<Kept> {
+fn kept_of_line(cols: &Option<Vec<Option<usize>>>, line: &[u8]) -> Option<Kept> {
     let cols = cols.as_ref()?;
     let fields: Vec<&[u8]> = formats::trim_line_end(line).split(|&b| b == b',').collect();
     Some(Kept::of(
-        cols.iter().map(|&k| (fields.get(k).copied(), false)),
+        cols.iter()
+            .map(|&k| (k.and_then(|k| fields.get(k).copied()), false)),
     ))
 }
 
@@ -1312,6 +1342,7 @@ mod tests {
             line_cap: cap,
             column: None,
             keep: &[],
+            optional: &[],
             watch: None,
         };
         let mut records = InputRecords::new(&Arc::from("a.csv"), input, &reading);
