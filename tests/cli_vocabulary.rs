@@ -235,7 +235,8 @@ fn an_output_named_json_is_json_lines() {
 
 /// `--format` reads the same in every command: any case, and `ndjson` for
 /// JSON Lines wherever JSON Lines is offered (found by probing: explain
-/// refused `JSONL` and `ndjson`, bench `CSV`, which solve takes).
+/// refused `JSONL` and `ndjson`, bench `CSV`, print `PDF`, which solve
+/// would take).
 #[test]
 fn format_names_read_alike_in_every_command() {
     let lines = |args: &[&str]| -> Vec<u8> {
@@ -273,6 +274,16 @@ fn format_names_read_alike_in_every_command() {
             .stdout
             .clone()
     };
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book");
+    sudoflow()
+        .args(["print", "-q", "--format", "PDF", "--page", "A4", "-o"])
+        .arg(&book)
+        .arg("-")
+        .write_stdin(format!("{PUZZLE}\n"))
+        .assert()
+        .success();
+    assert!(std::fs::read(&book).unwrap().starts_with(b"%PDF"));
     let csv = String::from_utf8(table("CSV")).unwrap();
     assert!(csv.starts_with("dataset,solver,puzzles,"), "{csv}");
     assert!(

@@ -154,11 +154,11 @@ pub struct PrintArgs {
     pub output: PathBuf,
 
     /// pdf or svg [default: -o's extension, else pdf].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<BookFormat>,
 
     /// Paper size.
-    #[arg(long, value_enum, default_value_t = PaperArg::A4)]
+    #[arg(long, value_enum, ignore_case = true, default_value_t = PaperArg::A4)]
     pub page: PaperArg,
 
     /// Puzzles per page (1-36).
