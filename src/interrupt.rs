@@ -82,6 +82,24 @@ const SECOND_SIGNAL: &str = "\nsudoflow: stopped at once by a second signal: the
     where the last write left it; with -o FILE, FILE.partial keeps the rows up to its last \
     checkpoint and --resume continues from there\n";
 
+/// [`SECOND_SIGNAL`] for a run whose FILE.partial cannot be resumed (a
+/// Parquet file, readable only once its footer is written; explain's text):
+/// found by probing, a Parquet run was told that --resume continues it.
+#[cfg(unix)]
+const SECOND_SIGNAL_UNRESUMABLE: &str = "\nsudoflow: stopped at once by a second signal: the \
+    output ends where the last write left it; this run's FILE.partial cannot be resumed (its \
+    format cannot): delete it and run again\n";
+
+/// Whether this run's output file cannot be resumed
+/// ([`output_cannot_resume`]): the second signal says so.
+static UNRESUMABLE: AtomicBool = AtomicBool::new(false);
+
+/// Tells the second signal's note that this run's output file cannot be
+/// resumed (a Parquet file, explain's text or JSON).
+pub fn output_cannot_resume() {
+    UNRESUMABLE.store(true, Ordering::SeqCst);
+}
+
 /// Installs the handlers for the stop signals, [`signals`] (idempotent: a
 /// second call registers nothing more).
 ///
@@ -97,16 +115,16 @@ pub fn install() -> std::io::Result<()> {
                 for &sig in signals() {
                     // Order matters: the note and the shutdown run first
                     // and see ARMED still false on the first signal.
-                    // SAFETY: the action loads an atomic and calls write(2),
-                    // both async-signal-safe.
+                    // SAFETY: the action loads atomics and calls write(2),
+                    // all async-signal-safe.
                     unsafe {
                         signal_hook::low_level::register(sig, || {
                             if ARMED.load(Ordering::SeqCst) {
-                                let _ = libc::write(
-                                    2,
-                                    SECOND_SIGNAL.as_ptr().cast(),
-                                    SECOND_SIGNAL.len(),
-                                );
+                                let note = match UNRESUMABLE.load(Ordering::SeqCst) {
+                                    true => SECOND_SIGNAL_UNRESUMABLE,
+                                    false => SECOND_SIGNAL,
+                                };
+                                let _ = libc::write(2, note.as_ptr().cast(), note.len());
                             }
                         })?;
                     }

@@ -1292,6 +1292,9 @@ impl RunOutput {
         refuse_input_as_output(&atomic_tmp(&sidecar), &spec.inputs)?;
         let name = partial.display().to_string();
         let now = Sidecar::of(spec)?;
+        if !resumable {
+            crate::interrupt::output_cannot_resume();
+        }
         let exists = partial.exists();
         // Locked before anything of it is read: another run may be writing
         // it (and its sidecar) now.

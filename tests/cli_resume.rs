@@ -443,6 +443,49 @@ fn a_second_sigint_exits_at_once_and_the_run_still_resumes() {
     assert_eq!(std::fs::read(&out).unwrap(), reference());
 }
 
+/// A Parquet run stopped by two signals is not told that --resume continues
+/// it (found by probing): a Parquet file cannot be resumed, and this one
+/// has no footer.
+#[test]
+fn a_second_signal_to_a_parquet_run_says_it_cannot_be_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input();
+    let out = dir.path().join("out.parquet");
+    let mut child = spawn(&[
+        "solve",
+        "-q",
+        "-j",
+        "1",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    for _ in 0..2000 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before the signals"
+        );
+        if std::fs::metadata(partial(&out)).is_ok_and(|m| m.len() > 0) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    signal(&child, "-INT");
+    signal(&child, "-INT");
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130));
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        err.contains(
+            "sudoflow: stopped at once by a second signal: the output ends where the last \
+             write left it; this run's FILE.partial cannot be resumed (its format cannot): \
+             delete it and run again"
+        ) || err.contains("sudoflow: stopped by SIGINT: "),
+        "{err}"
+    );
+    assert!(!err.contains("--resume continues"), "{err}");
+}
+
 #[test]
 fn a_signal_without_o_still_writes_whole_rows_to_stdout() {
     let dir = tempfile::tempdir().unwrap();
