@@ -621,6 +621,21 @@ fn open_locked(partial: &Path, name: &str, create: bool) -> anyhow::Result<File>
     };
     let f = match opened {
         Ok(f) => f,
+        // A link left where FILE.partial goes, pointing nowhere, is no
+        // other run (found by probing: told to wait for one).
+        Err(e)
+            if e.kind() == std::io::ErrorKind::AlreadyExists
+                && partial
+                    .symlink_metadata()
+                    .is_ok_and(|m| m.file_type().is_symlink()) =>
+        {
+            bail!(
+                "{name} is a symbolic link (to {}), which the run does not write through: \
+                 remove it",
+                std::fs::read_link(partial)
+                    .map_or_else(|_| "?".into(), |t| t.display().to_string())
+            )
+        }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
             "{name} is being written by another sudoflow run (it was created as this one \
              started): wait for that run to end"

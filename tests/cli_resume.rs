@@ -2151,3 +2151,31 @@ fn an_empty_partial_file_without_a_sidecar_is_no_interrupted_run() {
         ));
     assert_eq!(std::fs::read(partial(&out)).unwrap(), b"index,puzzle\n");
 }
+
+/// A dangling symbolic link where FILE.partial goes is said as such, for a
+/// fresh run and for --resume, and left as it is (found by probing: both
+/// were told to wait for another run, which never ends).
+#[test]
+fn a_dangling_link_at_the_partial_files_place_is_named_not_taken_for_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
+    let out = dir.path().join("out.csv");
+    let target = dir.path().join("nowhere/x");
+    std::os::unix::fs::symlink(&target, partial(&out)).unwrap();
+    for resume in [false, true] {
+        let mut cmd = Command::new(bin());
+        cmd.args(["solve", "-q"]).arg(&input).arg("-o").arg(&out);
+        if resume {
+            cmd.arg("--resume");
+        }
+        cmd.assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "{} is a symbolic link (to {}), which the run does not write through: remove it",
+                partial(&out).display(),
+                target.display()
+            )));
+        assert_eq!(std::fs::read_link(partial(&out)).unwrap(), target);
+        assert!(!out.exists() && !target.exists());
+    }
+}
