@@ -370,7 +370,10 @@ fn files_give_one_object_per_record_in_order_the_same_for_any_j() {
     assert_eq!(values(&pretty), rows);
     // Text: one block per record, set apart by a blank line.
     let text = stdout_of(sudoflow().args(["explain", "-q", input]));
-    assert_eq!(text.matches("\npuzzle   ").count() + 1, records);
+    assert_eq!(text.matches("\npuzzle   ").count(), records);
+    for k in 1..=records {
+        assert!(text.contains(&format!("index    {k}\n")), "record {k}");
+    }
     assert!(text.contains("status   invalid: "));
     assert!(text.contains("status   multiple: the puzzle has more than one solution"));
     assert!(text.contains("status   unsolvable: ") && text.contains(": no solution"));
@@ -418,7 +421,7 @@ fn o_picks_the_format_by_extension_and_writes_atomically() {
         .success();
     assert!(std::fs::read_to_string(&txt)
         .unwrap()
-        .starts_with("puzzle   "));
+        .starts_with("index    1\npuzzle   "));
     // The output may not be the input.
     sudoflow()
         .args(["explain", "-q"])
@@ -461,7 +464,10 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
     let (p1, p2) = (&refs[9].0, &refs[10].0);
     // One puzzle: text; '-' reads stdin as a file.
     let text = stdout_of(sudoflow().args(["explain", p1]));
-    assert!(text.starts_with(&format!("puzzle   {}\nrating   ER ", p1.replace('0', "."))));
+    assert!(text.starts_with(&format!(
+        "index    1\npuzzle   {}\nrating   ER ",
+        p1.replace('0', ".")
+    )));
     let piped = stdout_of(
         sudoflow()
             .args(["explain", "-q", "-"])
@@ -470,9 +476,12 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
     assert_eq!(piped, text);
     // Two: two blocks, in order.
     let both = stdout_of(sudoflow().args(["explain", p1, p2]));
-    assert_eq!(
-        both,
-        format!("{text}\n{}", stdout_of(sudoflow().args(["explain", p2])))
+    // (The second is record 2 of the run.)
+    let second =
+        stdout_of(sudoflow().args(["explain", p2])).replacen("index    1\n", "index    2\n", 1);
+    assert!(
+        both == format!("{text}\n{second}"),
+        "two puzzles' text differs"
     );
     // Text after the puzzle is ignored, as in files.
     let with_rating = stdout_of(sudoflow().args(["explain", &format!("{p1} ED=6.6/1.2/1.2")]));
@@ -513,9 +522,11 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         .code(1)
         .get_output()
         .clone();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        format!("{text}\n{text}")
+    // Records 1 and 4 explained.
+    let fourth = text.replacen("index    1\n", "index    4\n", 1);
+    assert!(
+        String::from_utf8_lossy(&out.stdout) == format!("{text}\n{fourth}"),
+        "records 1 and 4"
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

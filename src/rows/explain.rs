@@ -214,13 +214,24 @@ impl ExplainRow {
         self.text_from(&Origin::default())
     }
 
-    /// [`ExplainRow::text`] with what the record carries: a line per
-    /// `--keep` column (`NAME     value`) and `--source`'s
-    /// (`source   FILE:LINE`) before the puzzle's.
+    /// [`ExplainRow::text`] with what the record carries: the record's
+    /// index (`index    N`, as the other formats' column: found by probing,
+    /// a text run with `--distinct` did not say which records it dropped),
+    /// a line per `--keep` column (`NAME     value`, its line ends and other
+    /// control characters escaped, `\n`, so that it stays one line) and
+    /// `--source`'s (`source   FILE:LINE`) before the puzzle's.
     pub fn text_from(&self, origin: &Origin<'_>) -> String {
         use std::fmt::Write as _;
         let mut s = String::new();
+        let _ = writeln!(s, "index    {}", self.rate.index);
         for (name, value) in &origin.kept {
+            let value: String = value
+                .chars()
+                .flat_map(|c| match c.is_control() {
+                    true => c.escape_default().collect::<Vec<_>>(),
+                    false => vec![c],
+                })
+                .collect();
             let _ = writeln!(s, "{name:<8} {value}");
         }
         if let Some((source, line)) = origin.source {
