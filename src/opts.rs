@@ -60,7 +60,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if let Ok(secs) = t.parse::<f64>() {
         return Duration::try_from_secs_f64(secs).map_err(|_| {
-            if secs > 0.0 {
+            if secs.is_nan() {
+                // Not "0 or more", which a budget's refusal of 0 would
+                // contradict (found by probing).
+                bad(text, "not a number")
+            } else if secs > 0.0 {
                 // 1e308, inf: above zero, and past what a duration holds
                 // (2^64 s; the number is not given: 18446744073709551615
                 // itself reads as 2^64 once a float, and is refused).

@@ -283,6 +283,22 @@ fn count_and_rate_give_error_rows_too() {
         }
     }
     assert!(stderr.contains("2 error)"), "{stderr}");
+
+    // canon too: its error column says so, and the run exits 3 (found by
+    // probing: it exited 0, the panics counted as invalid records).
+    let (rows, stderr) = panicking(&["canon", "-j", "2"], &input);
+    assert_eq!(rows.len(), 6);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[0], (i + 1).to_string());
+        match i {
+            1 | 4 => assert_eq!(row[5], panic_error(&input, i + 2, i + 1), "{row:?}"),
+            _ => assert_eq!(row[5], "", "{row:?}"),
+        }
+    }
+    assert!(
+        stderr.contains("2 error)") && !stderr.contains("invalid"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -198,6 +198,16 @@ fn values_are_refused_with_our_own_words() {
             .code(2)
             .stderr(predicate::str::contains("a time budget must be above zero"))
             .stderr(predicate::str::contains("-- -1").not());
+        // NaN is not a number, not a duration "below 0" (found by probing).
+        sudoflow()
+            .args([command, "--time-budget", "nan"])
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "\"nan\" is not a duration (not a number)",
+            ))
+            .stderr(predicate::str::contains("0 or more").not());
     }
     // A range written with a dash says to use two dots.
     sudoflow()

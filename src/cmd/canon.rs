@@ -49,7 +49,8 @@ classes whatever the number of records; repeats cost nothing.
 
 Exit codes: 0 the run completed; 1 --strict and some record was invalid (after the whole \
 output is written); 2 usage or I/O error, e.g. a missing input (rows written so far stay in \
-FILE.partial); 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT (FILE.partial is kept for --resume). With -o \
+FILE.partial); 3 an internal error (a bug) on some record, whose row's error column says so \
+(every other row is written); 130/143 stopped by SIGINT/SIGTERM, 129/131 by SIGHUP/SIGQUIT (FILE.partial is kept for --resume). With -o \
 FILE the rows go to FILE.partial, renamed FILE once complete.
 
 Examples:
@@ -150,7 +151,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
     let blank = args.input.blank;
 
     let mut classes = Classes::new();
-    let (mut duplicates, mut invalid) = (0u64, 0u64);
+    let (mut duplicates, mut invalid, mut errors) = (0u64, 0u64, 0u64);
     if let Some(k) = kept.as_mut() {
         if distinct {
             k.set_sparse();
@@ -205,7 +206,10 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
                     out.row_written(&mut sink)
                 }
                 Err(error) => {
-                    invalid += 1;
+                    match row.internal {
+                        true => errors += 1,
+                        false => invalid += 1,
+                    }
                     let mut index = itoa::Buffer::new();
                     let own: [&[u8]; 6] = [
                         index.format(row.index).as_bytes(),
@@ -242,6 +246,7 @@ pub fn run(args: CanonArgs) -> anyhow::Result<ExitCode> {
         // "repeats", as solve, rate, count and explain name them.
         ("repeats", duplicates),
         ("invalid", invalid),
+        ("error", errors),
     ];
     if let Some(signal) = signal {
         return out.interrupted(sink, signal, &summary.line(&counts));

@@ -55,6 +55,9 @@ pub struct CanonRow {
     /// The form, or the error message (naming `source:line`) of an invalid
     /// record.
     pub result: Result<Form, String>,
+    /// The error is an internal one (the work on the record panicked: a
+    /// bug), not the record's: the run exits 3, as every command does.
+    pub internal: bool,
 }
 
 /// A worker's canonicalizers (one per kind of record).
@@ -75,6 +78,7 @@ pub fn canon_one(state: &mut CanonState, record: &Record) -> CanonRow {
             index: record.index,
             puzzle: record.raw.clone(),
             result: Ok(Form::Pencilmarks(Box::new(canon.canonicalize(pm)))),
+            internal: false,
         };
     }
     match &record.grid {
@@ -82,23 +86,27 @@ pub fn canon_one(state: &mut CanonState, record: &Record) -> CanonRow {
             index: record.index,
             puzzle: grid.to_line(),
             result: Ok(Form::Puzzle(state.puzzles.canonicalize(grid))),
+            internal: false,
         },
         Err(message) => CanonRow {
             index: record.index,
             puzzle: record.raw.clone(),
             result: Err(message.clone()),
+            internal: false,
         },
     }
 }
 
 impl pipeline::FromPanic for CanonRow {
-    /// An error row: no form, the panic in the error column. (Counted with
-    /// the invalid rows in the summary for now.)
+    /// An error row: no form, the panic in the error column; counted as an
+    /// error, not as an invalid record (found by probing: canon exited 0
+    /// where the other commands exit 3).
     fn from_panic(record: &Record, message: &str) -> CanonRow {
         CanonRow {
             index: record.index,
             puzzle: record.raw.clone(),
             result: Err(pipeline::panic_message(record, message)),
+            internal: true,
         }
     }
 }
