@@ -509,7 +509,7 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         .args(["explain", "123"])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("argument 1: wrong length"));
+        .stderr(predicates::str::contains("the puzzle is not valid: wrong length"));
     let clash = "11...............................................................................";
     sudoflow()
         .args(["explain", clash])
@@ -540,7 +540,17 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
     assert_eq!(statuses, ["rated", "invalid", "invalid"]);
     assert_eq!(
         rows[1]["error"],
-        "argument 2: wrong length: expected 81 cells, found 3"
+        "argument 2:1: wrong length: expected 81 cells, found 3"
+    );
+    // Named as the clash is: argument N:LINE both (found by probing:
+    // `argument 3:` beside `argument 2:1:`).
+    assert!(
+        rows[2]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("argument 3:1: "),
+        "{}",
+        rows[2]["error"]
     );
     // An argument of two lines names the line of its bad one; one of blanks
     // is a record too (found by probing: the line was not said, and the
@@ -558,7 +568,7 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         [
             "",
             "argument 1:2: wrong length: expected 81 cells, found 80",
-            "argument 2: holds no puzzle"
+            "argument 2:1: holds no puzzle"
         ]
     );
     // Pasted cells and a grid on 9 lines, as -p takes them.

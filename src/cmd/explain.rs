@@ -468,19 +468,17 @@ fn run_puzzles(
                 kept: Vec::new(),
             });
         }
-        let several = of_arg.len() > 1;
         for mut record in of_arg {
             record.index = records.len() as u64 + 1;
             record.source = Arc::clone(&source);
             if let Err(e) = &mut record.grid {
                 // Named as the argument it is, not as -p's `<puzzle>:1`,
-                // with the line when it holds several puzzles.
+                // with the line, as every record is named (`argument 2:1`
+                // for clashing givens, found later: found by probing, the
+                // two spellings were mixed).
                 if let Some(rest) = e.strip_prefix(crate::pipeline::reader::TEXT_NAME) {
                     let why = rest.split_once(": ").map_or(rest, |(_, why)| why);
-                    *e = match several {
-                        true => format!("argument {}:{}: {why}", i + 1, record.line),
-                        false => format!("argument {}: {why}", i + 1),
-                    };
+                    *e = format!("argument {}:{}: {why}", i + 1, record.line);
                 }
             }
             records.push(record);
