@@ -21,16 +21,22 @@
 //! row, which `--resume` drops. It says so on stderr first (one write(2)
 //! in the handler), where the first signal's summary would have been.
 //!
-//! A run whose output is stdout cannot stop cleanly while a write waits on
-//! a pipe that its reader no longer reads (`| less` left on one page, a
-//! stalled consumer): the handlers restart the write, and the rows cannot
-//! be delivered anyway. [`install`] therefore starts a watch thread that
-//! wakes on the first signal only; from then on, a write to stdout made
-//! through [`Watched`] that has waited [`STALLED_WRITE`] (since the signal,
-//! or since it began if later) ends the process with the signal's status,
-//! saying that the rows not yet taken by the reader are lost (found by
-//! probing: it had waited for a second signal). Writes to files never wait
-//! so; their runs stop as above.
+//! A run whose output is a pipe (stdout, a FIFO) cannot stop cleanly while
+//! a write waits on a reader that no longer reads (`| less` left on one
+//! page, a stalled consumer): the handlers restart the write, and the rows
+//! cannot be delivered anyway (found by probing: it waited for a second
+//! signal). So the first signal also starts a SIGALRM tick, once a second,
+//! whose handler looks at the write under way through [`Watched`]: one
+//! that has waited [`STALLED_WRITE`] since the signal (or since it began)
+//! ends the process with the signal's status, saying that the rows not yet
+//! taken are lost. [`Watched`] writes at most [`WATCHED_CHUNK`] bytes a
+//! call, and after a signal [`WATCHED_CHUNK_STOPPING`], so that a reader
+//! that still reads, however slowly (from 8 KB/s, and 2 KB/s once
+//! stopping), completes each write in time and gets every row (found by
+//! probing: a 64 KiB write to a reader taking 20 KB/s lasted 3 s). No
+//! thread is started for it (a thread had taken a worker's place under
+//! `ulimit -u`). Writes to regular files never wait so; their runs stop as
+//! above.
 //!
 //! Without [`install`] (a library user, or commands that do not call it)
 //! nothing here ever reports a signal, and the signals keep their default
@@ -118,7 +124,13 @@ pub fn install() -> std::io::Result<()> {
                     // SAFETY: the action loads atomics and calls write(2),
                     // all async-signal-safe.
                     unsafe {
-                        signal_hook::low_level::register(sig, || {
+                        signal_hook::low_level::register(sig, move || {
+                            if !ARMED.load(Ordering::SeqCst) {
+                                // The first: the stall check's tick starts.
+                                STOP_SIGNAL.store(sig, Ordering::SeqCst);
+                                SIGNALLED_AT.store(now_mark(), Ordering::SeqCst);
+                                libc::alarm(1);
+                            }
                             if ARMED.load(Ordering::SeqCst) {
                                 let note = match UNRESUMABLE.load(Ordering::SeqCst) {
                                     true => SECOND_SIGNAL_UNRESUMABLE,
@@ -132,7 +144,13 @@ pub fn install() -> std::io::Result<()> {
                     flag::register(sig, &ARMED)?;
                     flag::register_usize(sig, &SIGNAL, sig as usize)?;
                 }
-                watch_stalled_writes()
+                epoch();
+                // SAFETY: the action loads and stores atomics, reads the
+                // clock, and calls write(2), alarm(2) and _exit(2).
+                unsafe {
+                    signal_hook::low_level::register(libc::SIGALRM, check_stalled_write)?;
+                }
+                Ok(())
             })();
         });
         result
@@ -143,11 +161,11 @@ pub fn install() -> std::io::Result<()> {
     }
 }
 
-/// How long a write to stdout may wait for its reader after a stop signal
-/// before the process ends without it ([`Watched`]).
+/// How long a write to the output may wait for a reader that takes nothing
+/// after a stop signal before the process ends without it ([`Watched`]).
 pub const STALLED_WRITE: Duration = Duration::from_secs(2);
 
-/// When the write to stdout under way began, in milliseconds since
+/// When the write to the output under way began, in milliseconds since
 /// [`epoch`] plus 1 (0: no write under way).
 static STDOUT_WRITE_SINCE: AtomicU64 = AtomicU64::new(0);
 
@@ -164,50 +182,75 @@ fn now_mark() -> u64 {
         .saturating_add(1)
 }
 
-/// Starts the thread that ends a run whose write to stdout is stalled after
-/// a stop signal (see the module's doc). It sleeps in a read of
-/// signal-hook's self-pipe until the first signal, then looks every 50 ms.
-/// A system that refuses the thread (`ulimit -u`) runs without the watch:
-/// the worker threads' start says so where a run needs them.
-///
-/// Errors: the signals cannot be registered.
+/// The first stop signal (0: none yet), for the stall check.
+static STOP_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// When the first stop signal came ([`now_mark`]).
+static SIGNALLED_AT: AtomicU64 = AtomicU64::new(0);
+
+/// The most [`Watched`] writes in one call: a reader taking 8 KB/s takes
+/// it within [`STALLED_WRITE`].
+pub const WATCHED_CHUNK: usize = 16 * 1024;
+
+/// [`WATCHED_CHUNK`] once a stop signal came: a page, which a pipe takes
+/// as soon as its reader has taken one.
+pub const WATCHED_CHUNK_STOPPING: usize = 4 * 1024;
+
+/// The stall's note, per signal (a handler cannot format).
 #[cfg(unix)]
-fn watch_stalled_writes() -> std::io::Result<()> {
-    let mut signals = signal_hook::iterator::Signals::new(signals())?;
-    epoch();
-    // Its own small stack, whatever RUST_MIN_STACK asks of threads.
-    let _ = std::thread::Builder::new()
-        .name("sudoflow-stop-watch".into())
-        .stack_size(64 * 1024)
-        .spawn(move || {
-            let Some(signal) = signals.forever().next() else {
-                return;
-            };
-            let signalled = now_mark();
-            let limit = u64::try_from(STALLED_WRITE.as_millis()).unwrap_or(u64::MAX);
-            loop {
-                std::thread::sleep(Duration::from_millis(50));
-                let since = STDOUT_WRITE_SINCE.load(Ordering::SeqCst);
-                if since != 0 && now_mark().saturating_sub(since.max(signalled)) >= limit {
-                    eprintln!(
-                        "\nsudoflow: stopped by {}: a write to stdout waited {} s for a reader \
-                         that no longer reads, so the rows not yet written are lost (-o FILE \
-                         keeps every row, and --resume goes on)",
-                        name(signal),
-                        STALLED_WRITE.as_secs()
-                    );
-                    // SAFETY: ends the process at once; the output (a pipe)
-                    // is left as the writes left it, as a second signal does.
-                    unsafe { libc::_exit(i32::from(exit_status(signal))) };
-                }
-            }
-        });
-    Ok(())
+fn stalled_note(signal: i32) -> &'static str {
+    macro_rules! note {
+        ($name:literal) => {
+            concat!(
+                "\nsudoflow: stopped by ",
+                $name,
+                ": a write to the output waited 2 s for a reader that no longer reads, so the \
+                 rows not yet written are lost (-o FILE keeps every row, and --resume goes on)\n"
+            )
+        };
+    }
+    match signal {
+        1 => note!("SIGHUP"),
+        3 => note!("SIGQUIT"),
+        15 => note!("SIGTERM"),
+        _ => note!("SIGINT"),
+    }
 }
 
-/// A writer to stdout (or any writer) whose writes [`install`]'s watch can
-/// see: after a stop signal, one that waits [`STALLED_WRITE`] ends the
-/// process with the signal's status. Without [`install`], a plain wrapper.
+/// SIGALRM's action after a stop signal (see the module's doc): ends the
+/// process when the write under way has waited [`STALLED_WRITE`], else
+/// ticks again in a second. Async-signal-safe: atomics, the clock,
+/// write(2), alarm(2), _exit(2).
+#[cfg(unix)]
+fn check_stalled_write() {
+    let signal = STOP_SIGNAL.load(Ordering::SeqCst);
+    if signal == 0 {
+        return;
+    }
+    let now = now_mark();
+    let since = STDOUT_WRITE_SINCE.load(Ordering::SeqCst);
+    let from = since.max(SIGNALLED_AT.load(Ordering::SeqCst));
+    let limit = STALLED_WRITE.as_millis() as u64;
+    if since != 0 && now.saturating_sub(from) >= limit {
+        let note = stalled_note(signal);
+        // SAFETY: write(2) and _exit(2); the output is left as the writes
+        // left it, as a second signal leaves it.
+        unsafe {
+            let _ = libc::write(2, note.as_ptr().cast(), note.len());
+            libc::_exit(i32::from(exit_status(signal)));
+        }
+    }
+    // SAFETY: alarm(2) re-arms the tick.
+    unsafe {
+        libc::alarm(1);
+    }
+}
+
+/// A writer to a pipe, FIFO or terminal (stdout, `-o FIFO`) whose writes
+/// [`install`]'s stall check can see: after a stop signal, one that waits
+/// [`STALLED_WRITE`] ends the process with the signal's status. It writes
+/// at most [`WATCHED_CHUNK`] bytes a call ([`WATCHED_CHUNK_STOPPING`] after
+/// a signal). Without [`install`], a plain wrapper.
 #[derive(Debug)]
 pub struct Watched<W>(pub W);
 
@@ -223,7 +266,11 @@ impl<W: std::io::Write> Watched<W> {
 
 impl<W: std::io::Write> std::io::Write for Watched<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.marked(|w| w.write(buf))
+        let most = match requested() {
+            Some(_) => WATCHED_CHUNK_STOPPING,
+            None => WATCHED_CHUNK,
+        };
+        self.marked(|w| w.write(&buf[..buf.len().min(most)]))
     }
 
     fn flush(&mut self) -> std::io::Result<()> {

@@ -509,7 +509,9 @@ fn puzzles_on_the_command_line_keep_their_exit_codes() {
         .args(["explain", "123"])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("the puzzle is not valid: wrong length"));
+        .stderr(predicates::str::contains(
+            "the puzzle is not valid: wrong length",
+        ));
     let clash = "11...............................................................................";
     sudoflow()
         .args(["explain", clash])

@@ -546,7 +546,7 @@ fn a_signal_ends_a_run_whose_stdout_is_no_longer_read() {
         drop(stdout);
         assert_eq!(status.code(), Some(143), "{format}: {err}");
         assert!(
-            err.contains("stopped by SIGTERM: a write to stdout waited 2 s"),
+            err.contains("stopped by SIGTERM: a write to the output waited 2 s"),
             "{format}: {err}"
         );
         assert!(
@@ -554,4 +554,114 @@ fn a_signal_ends_a_run_whose_stdout_is_no_longer_read() {
             "{format}: {err}"
         );
     }
+}
+
+/// A reader that still reads after a stop signal, however slowly, gets every
+/// row of the records finished before it, whole (found by probing: a reader
+/// taking 20 KB/s lost rows and once a row's end, the run ended as stalled
+/// while a 64 KiB write lasted over 2 s).
+#[test]
+fn a_slow_reader_after_a_signal_gets_every_finished_row() {
+    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("some.txt");
+    std::fs::write(&path, format!("{easy}\n").repeat(1500)).unwrap();
+    let mut child = std::process::Command::new(bin())
+        .args(["solve", "-j", "1"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // About 13 KB/s: a 64 KiB write (solve's chunk) takes 5 s.
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            match stdout.read(&mut chunk).unwrap() {
+                0 => return all,
+                n => all.extend_from_slice(&chunk[..n]),
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    });
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let got = String::from_utf8(reader.join().unwrap()).unwrap();
+    assert_eq!(status.code(), Some(143), "{err}");
+    let records: usize = err
+        .split("stopped by SIGTERM: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(!err.contains("no longer reads"), "{err}");
+    assert!(got.ends_with('\n'));
+    assert_eq!(got.lines().count(), records + 1, "{err}");
+}
+
+/// `-o FIFO` whose reader no longer reads ends after a stop signal as
+/// stdout does (found by probing: it waited for a second signal).
+#[test]
+fn a_signal_ends_a_run_whose_fifo_output_is_no_longer_read() {
+    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    std::fs::write(&path, format!("{easy}\n").repeat(200_000)).unwrap();
+    let fifo = dir.path().join("out.fifo");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = std::process::Command::new(bin())
+        .args(["canon", "-j", "1", "-o"])
+        .arg(&fifo)
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opened and never read.
+    let held = std::fs::File::open(&fifo).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("still running 30 s after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    drop(held);
+    assert_eq!(status.code(), Some(143), "{err}");
+    assert!(err.contains("a write to the output waited 2 s"), "{err}");
 }

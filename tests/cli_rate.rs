@@ -243,7 +243,9 @@ fn explain_shows_the_path_with_rates_numbers() {
         .args(["explain", "123"])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("the puzzle is not valid: wrong length"));
+        .stderr(predicates::str::contains(
+            "the puzzle is not valid: wrong length",
+        ));
 }
 
 #[test]

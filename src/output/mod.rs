@@ -708,14 +708,18 @@ impl CsvSink {
             }
         };
         if format != Format::Csv {
+            // An output written directly (a FIFO, `/dev/stdout`) is watched
+            // as stdout is: a stop signal ends a write that its reader no
+            // longer takes (found by probing: `-o FIFO` waited for a second
+            // signal).
             let out: Box<dyn std::io::Write + Send> = match file {
-                Some(f) => Box::new(f),
+                Some(f) => Box::new(crate::interrupt::Watched(f)),
                 None => Box::new(crate::interrupt::Watched(std::io::stdout())),
             };
             return CsvSink::to_writer_with_text(out, name, format, text);
         }
         let out: Box<dyn std::io::Write> = match file {
-            Some(f) => Box::new(f),
+            Some(f) => Box::new(crate::interrupt::Watched(f)),
             None => Box::new(crate::interrupt::Watched(std::io::stdout().lock())),
         };
         Ok(CsvSink::to_writer(out, name))
