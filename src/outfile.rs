@@ -610,6 +610,13 @@ fn refuse_a_runs_partial(path: &Path) -> anyhow::Result<()> {
 /// Errors: another run holds the lock, or created the file first; the file
 /// cannot be opened.
 fn open_locked(partial: &Path, name: &str, create: bool) -> anyhow::Result<File> {
+    // A link where FILE.partial goes is never written through, whatever it
+    // points to (found by probing: a dangling one was said to be another
+    // run to wait for, and one to an empty file was written through, the
+    // link renamed FILE).
+    if is_link(partial) {
+        return Err(link_refusal(partial, name));
+    }
     let opened = if create {
         OpenOptions::new()
             .read(true)
@@ -621,20 +628,9 @@ fn open_locked(partial: &Path, name: &str, create: bool) -> anyhow::Result<File>
     };
     let f = match opened {
         Ok(f) => f,
-        // A link left where FILE.partial goes, pointing nowhere, is no
-        // other run (found by probing: told to wait for one).
-        Err(e)
-            if e.kind() == std::io::ErrorKind::AlreadyExists
-                && partial
-                    .symlink_metadata()
-                    .is_ok_and(|m| m.file_type().is_symlink()) =>
-        {
-            bail!(
-                "{name} is a symbolic link (to {}), which the run does not write through: \
-                 remove it",
-                std::fs::read_link(partial)
-                    .map_or_else(|_| "?".into(), |t| t.display().to_string())
-            )
+        // A link made there since the caller looked.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && is_link(partial) => {
+            return Err(link_refusal(partial, name))
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
             "{name} is being written by another sudoflow run (it was created as this one \
@@ -661,6 +657,21 @@ fn open_locked(partial: &Path, name: &str, create: bool) -> anyhow::Result<File>
             Err(e).with_context(|| format!("cannot lock {name}"))
         }
     }
+}
+
+/// Whether `path` is a symbolic link (dangling or not).
+fn is_link(path: &Path) -> bool {
+    path.symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The refusal of a symbolic link at `partial`'s place (`name`).
+fn link_refusal(partial: &Path, name: &str) -> anyhow::Error {
+    let target =
+        std::fs::read_link(partial).map_or_else(|_| "?".into(), |t| t.display().to_string());
+    anyhow::anyhow!(
+        "{name} is a symbolic link (to {target}), which the run does not write through: remove it"
+    )
 }
 
 /// Continues `f`, the partial file, after its longest verified prefix

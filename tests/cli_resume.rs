@@ -2156,7 +2156,7 @@ fn an_empty_partial_file_without_a_sidecar_is_no_interrupted_run() {
 /// fresh run and for --resume, and left as it is (found by probing: both
 /// were told to wait for another run, which never ends).
 #[test]
-fn a_dangling_link_at_the_partial_files_place_is_named_not_taken_for_a_run() {
+fn a_link_at_the_partial_files_place_is_named_not_taken_for_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample.txt");
     let out = dir.path().join("out.csv");
@@ -2177,5 +2177,25 @@ fn a_dangling_link_at_the_partial_files_place_is_named_not_taken_for_a_run() {
             )));
         assert_eq!(std::fs::read_link(partial(&out)).unwrap(), target);
         assert!(!out.exists() && !target.exists());
+    }
+    // Nor through one to a file, empty or not (found by probing: an empty
+    // one was written through, and the link renamed FILE).
+    for text in ["", "index,puzzle\n"] {
+        let target = dir.path().join(format!("file-{}", text.len()));
+        std::fs::write(&target, text).unwrap();
+        std::fs::remove_file(partial(&out)).unwrap();
+        std::os::unix::fs::symlink(&target, partial(&out)).unwrap();
+        for resume in [false, true] {
+            let mut cmd = Command::new(bin());
+            cmd.args(["solve", "-q"]).arg(&input).arg("-o").arg(&out);
+            if resume {
+                cmd.arg("--resume");
+            }
+            cmd.assert()
+                .code(2)
+                .stderr(predicates::str::contains("is a symbolic link"));
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), text);
+            assert!(!out.exists());
+        }
     }
 }
