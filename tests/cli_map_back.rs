@@ -265,7 +265,10 @@ fn explain_carries_keep_and_source_in_every_format_and_distinct_too() {
     // A kept field holding a line end stays on its line, escaped; with
     // --distinct, the index says which records were dropped (found by
     // probing: neither could be read back from the text).
-    let multi = format!("id,puzzle\n\"4\n5\",{EASY}\n6,{}\n", transformed(EASY, 5));
+    let multi = format!(
+        "id,puzzle\n\"4\n5\",{EASY}\n6,{}\n4\\n5,{EASY2}\n",
+        transformed(EASY, 5)
+    );
     let text = String::from_utf8(stdout(
         &["explain", "-q", "--distinct", "--keep", "id"],
         &multi,
@@ -276,6 +279,11 @@ fn explain_carries_keep_and_source_in_every_format_and_distinct_too() {
         "{text}"
     );
     assert!(!text.contains("index    2"), "{text}");
+    // A backslash is doubled, so that the two read apart.
+    assert!(
+        text.contains("index    3\nid       4\\\\n5\npuzzle   "),
+        "{text}"
+    );
     // --distinct: the first record of each class explained, the others
     // counted as repeats.
     let assert = sudoflow()

@@ -225,17 +225,10 @@ impl ExplainRow {
         let mut s = String::new();
         let _ = writeln!(s, "index    {}", self.rate.index);
         for (name, value) in &origin.kept {
-            let value: String = value
-                .chars()
-                .flat_map(|c| match c.is_control() {
-                    true => c.escape_default().collect::<Vec<_>>(),
-                    false => vec![c],
-                })
-                .collect();
-            let _ = writeln!(s, "{name:<8} {value}");
+            let _ = writeln!(s, "{name:<8} {}", one_line(value));
         }
         if let Some((source, line)) = origin.source {
-            let _ = writeln!(s, "source   {source}:{line}");
+            let _ = writeln!(s, "source   {}:{line}", one_line(source));
         }
         let _ = writeln!(s, "puzzle   {}", self.rate.puzzle);
         let Some(ex) = &self.explanation else {
@@ -353,6 +346,23 @@ pub enum Unexplained {
     /// The work panicked (a bug): the message says where.
     #[error("{0}")]
     Error(String),
+}
+
+/// `text` on one line, unambiguously: control characters escaped as Rust
+/// writes them (`\n`, `\t`, `\u{1b}`), and a backslash doubled (found by
+/// probing: a kept field holding a line end split its line, and once
+/// escaped, read as one holding a backslash and an `n`).
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() || c == '\\') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .flat_map(|c| match c.is_control() || c == '\\' {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect::<String>()
+        .into()
 }
 
 impl ExplainRow {
