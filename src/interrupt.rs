@@ -167,9 +167,9 @@ pub const STALLED_WRITE: Duration = Duration::from_secs(2);
 
 /// When the write to the output under way began, in milliseconds since
 /// [`epoch`] plus 1 (0: no write under way).
-static STDOUT_WRITE_SINCE: AtomicU64 = AtomicU64::new(0);
+static WRITE_SINCE: AtomicU64 = AtomicU64::new(0);
 
-/// The instant [`STDOUT_WRITE_SINCE`] counts from.
+/// The instant [`WRITE_SINCE`] counts from.
 fn epoch() -> Instant {
     static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     *EPOCH.get_or_init(Instant::now)
@@ -228,7 +228,7 @@ fn check_stalled_write() {
         return;
     }
     let now = now_mark();
-    let since = STDOUT_WRITE_SINCE.load(Ordering::SeqCst);
+    let since = WRITE_SINCE.load(Ordering::SeqCst);
     let from = since.max(SIGNALLED_AT.load(Ordering::SeqCst));
     let limit = STALLED_WRITE.as_millis() as u64;
     if since != 0 && now.saturating_sub(from) >= limit {
@@ -257,9 +257,9 @@ pub struct Watched<W>(pub W);
 impl<W: std::io::Write> Watched<W> {
     /// Runs `write` marked as a write under way.
     fn marked<T>(&mut self, write: impl FnOnce(&mut W) -> T) -> T {
-        STDOUT_WRITE_SINCE.store(now_mark(), Ordering::SeqCst);
+        WRITE_SINCE.store(now_mark(), Ordering::SeqCst);
         let result = write(&mut self.0);
-        STDOUT_WRITE_SINCE.store(0, Ordering::SeqCst);
+        WRITE_SINCE.store(0, Ordering::SeqCst);
         result
     }
 }
