@@ -503,16 +503,55 @@ fn a_signal_then_a_closed_stdout_exits_with_the_signals_status() {
     assert!(err.contains("stopped by SIGINT"), "{err}");
 }
 
+/// A file of `n` copies of an easy puzzle in `dir`.
+fn easy_copies(dir: &Path, n: usize) -> PathBuf {
+    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let path = dir.join("easy.txt");
+    std::fs::write(&path, format!("{easy}\n").repeat(n)).unwrap();
+    path
+}
+
+/// Sends `signal` (`-TERM`) to `child`.
+fn send(child: &std::process::Child, signal: &str) {
+    assert!(std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+}
+
+/// `child`'s exit code and stderr, once it has ended: within 30 s of the
+/// call, else it is killed and the test fails (`what` says which run).
+fn ended_within_30_s(child: &mut std::process::Child, what: &str) -> (Option<i32>, String) {
+    let since = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if since.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("{what}: still running 30 s after the signal");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.code(), err)
+}
+
 /// A stop signal while the run's write waits on a pipe whose reader no
 /// longer reads: the run ends within a few seconds with the signal's status
 /// and says that the rows not yet written are lost (found by probing: it
 /// waited for a second signal, for ever if none came).
 #[test]
 fn a_signal_ends_a_run_whose_stdout_is_no_longer_read() {
-    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("many.txt");
-    std::fs::write(&path, format!("{easy}\n").repeat(200_000)).unwrap();
+    let path = easy_copies(dir.path(), 200_000);
     for format in ["csv", "jsonl"] {
         let mut child = std::process::Command::new(bin())
             .args(["canon", "-j", "1", "--format", format])
@@ -524,27 +563,10 @@ fn a_signal_ends_a_run_whose_stdout_is_no_longer_read() {
         // Held open and never read: the run fills the pipe and waits.
         let stdout = child.stdout.take().unwrap();
         std::thread::sleep(Duration::from_millis(500));
-        let pid = child.id().to_string();
-        assert!(std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success());
-        let signalled = std::time::Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if signalled.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                panic!("{format}: still running 30 s after SIGTERM");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        let mut err = String::new();
-        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        send(&child, "-TERM");
+        let (code, err) = ended_within_30_s(&mut child, format);
         drop(stdout);
-        assert_eq!(status.code(), Some(143), "{format}: {err}");
+        assert_eq!(code, Some(143), "{format}: {err}");
         assert!(
             err.contains("stopped by SIGTERM: a write to the output waited 2 s"),
             "{format}: {err}"
@@ -562,10 +584,8 @@ fn a_signal_ends_a_run_whose_stdout_is_no_longer_read() {
 /// while a 64 KiB write lasted over 2 s).
 #[test]
 fn a_slow_reader_after_a_signal_gets_every_finished_row() {
-    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("some.txt");
-    std::fs::write(&path, format!("{easy}\n").repeat(1500)).unwrap();
+    let path = easy_copies(dir.path(), 1500);
     let mut child = std::process::Command::new(bin())
         .args(["solve", "-j", "1"])
         .arg(&path)
@@ -587,21 +607,10 @@ fn a_slow_reader_after_a_signal_gets_every_finished_row() {
         }
     });
     std::thread::sleep(Duration::from_millis(1000));
-    assert!(std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let status = child.wait().unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    send(&child, "-TERM");
+    let (code, err) = ended_within_30_s(&mut child, "solve");
     let got = String::from_utf8(reader.join().unwrap()).unwrap();
-    assert_eq!(status.code(), Some(143), "{err}");
+    assert_eq!(code, Some(143), "{err}");
     let records: usize = err
         .split("stopped by SIGTERM: ")
         .nth(1)
@@ -617,16 +626,10 @@ fn a_slow_reader_after_a_signal_gets_every_finished_row() {
 /// stdout does (found by probing: it waited for a second signal).
 #[test]
 fn a_signal_ends_a_run_whose_fifo_output_is_no_longer_read() {
-    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("many.txt");
-    std::fs::write(&path, format!("{easy}\n").repeat(200_000)).unwrap();
+    let path = easy_copies(dir.path(), 200_000);
     let fifo = dir.path().join("out.fifo");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    mkfifo(&fifo);
     let mut child = std::process::Command::new(bin())
         .args(["canon", "-j", "1", "-o"])
         .arg(&fifo)
@@ -638,30 +641,9 @@ fn a_signal_ends_a_run_whose_fifo_output_is_no_longer_read() {
     // Opened and never read.
     let held = std::fs::File::open(&fifo).unwrap();
     std::thread::sleep(Duration::from_millis(500));
-    assert!(std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
-    let signalled = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if signalled.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("still running 30 s after SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    send(&child, "-TERM");
+    let (code, err) = ended_within_30_s(&mut child, "-o FIFO");
     drop(held);
-    assert_eq!(status.code(), Some(143), "{err}");
+    assert_eq!(code, Some(143), "{err}");
     assert!(err.contains("a write to the output waited 2 s"), "{err}");
 }
