@@ -151,6 +151,7 @@ pub fn install() -> std::io::Result<()> {
                 unsafe {
                     signal_hook::low_level::register(libc::SIGALRM, check_stalled_write)?;
                 }
+                HANDLED.store(true, Ordering::SeqCst);
                 Ok(())
             })();
         });
@@ -160,6 +161,50 @@ pub fn install() -> std::io::Result<()> {
     {
         Ok(())
     }
+}
+
+/// Whether [`install`]'s handlers are in place.
+static HANDLED: AtomicBool = AtomicBool::new(false);
+
+/// Waits, at most 100 ms, for the handler of a stop signal already sent to
+/// the process but not yet run (the signal pending, the thread it went to
+/// not yet scheduled), so that [`requested`] then reports it. A pipeline
+/// calls it as its input ends: a producer killed by the same Ctrl-C ends
+/// the input, and under load the run could meet that end, finish and take
+/// itself for complete before its own handler ran (seen once in a test:
+/// exit 0, a FILE of the records before the signal). Without [`install`]
+/// it does nothing.
+pub fn settle() {
+    #[cfg(target_os = "linux")]
+    {
+        if !HANDLED.load(Ordering::SeqCst) {
+            return;
+        }
+        for _ in 0..100 {
+            if requested().is_some() || !stop_signal_pending() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// Whether a stop signal sent to the process waits for its handler: the
+/// process's pending set (`ShdPnd` of /proc/self/status; sigpending(2)
+/// shows only blocked signals, and these are not blocked).
+#[cfg(target_os = "linux")]
+fn stop_signal_pending() -> bool {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return false;
+    };
+    let mask = status
+        .lines()
+        .find_map(|line| line.strip_prefix("ShdPnd:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .unwrap_or(0);
+    signals()
+        .iter()
+        .any(|&sig| sig >= 1 && (mask >> (sig - 1)) & 1 == 1)
 }
 
 /// How long a write to the output may wait for a reader that takes nothing

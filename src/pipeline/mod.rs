@@ -376,10 +376,12 @@ where
     E: FnMut(T) -> anyhow::Result<()>,
 {
     let mut emit = emit;
-    writer::run(opts, None, make_state, work, |e| match e {
+    let summary = writer::run(opts, None, make_state, work, |e| match e {
         Emit::Row(t) => emit(t),
         Emit::Flush => Ok(()),
-    })
+    });
+    interrupt::settle();
+    summary
 }
 
 /// Decides, for each record in input order from the first, whether an
@@ -424,7 +426,11 @@ where
     T: Send + FromPanic,
     E: FnMut(Emit<T>) -> anyhow::Result<()>,
 {
-    writer::run(opts, skip, make_state, work, emit)
+    let summary = writer::run(opts, skip, make_state, work, emit);
+    // The caller tells a stop from the input's end by `requested`: a stop
+    // signal already sent is let in first.
+    interrupt::settle();
+    summary
 }
 
 /// Whether [`run_formatted`] can run `opts`: two or more threads, and
