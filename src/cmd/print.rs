@@ -50,7 +50,7 @@ pub struct ChapterSpec {
 /// Parses one `--chapters` item: an ER range as `generate --se` takes it
 /// (`MIN..MAX`, `MIN..=MAX`, `MIN..`, `..MAX` or one rating `X`, one
 /// decimal: [`crate::generator::spans::parse_se`]) and an optional
-/// `=TITLE` ([`split_title`]). An open MAX holds every rating above MIN.
+/// `=TITLE` (`split_title`). An open MAX holds every rating above MIN.
 ///
 /// Before, the item was split at its first `=`: `1.0..=2.0` was a chapter
 /// `1.0..` titled "2.0", and one rating (`6.5`), which every other range
