@@ -476,11 +476,10 @@ fn stdin_is(path: &std::path::Path) -> Option<bool> {
     {
         use std::os::fd::AsFd;
         use std::os::unix::fs::MetadataExt;
-        let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
-            return None;
-        };
-        let (Ok(stdin), Ok(out)) = (std::fs::File::from(fd).metadata(), std::fs::metadata(path))
-        else {
+        let (Some(stdin), Ok(out)) = (
+            fd_metadata(std::io::stdin().as_fd()),
+            std::fs::metadata(path),
+        ) else {
             return None;
         };
         use std::os::unix::fs::FileTypeExt;
@@ -493,6 +492,14 @@ fn stdin_is(path: &std::path::Path) -> Option<bool> {
         let _ = path;
         None
     }
+}
+
+/// The metadata of the file open on `fd` (stdin's, stdout's), if it can be
+/// read.
+#[cfg(unix)]
+fn fd_metadata(fd: std::os::fd::BorrowedFd<'_>) -> Option<std::fs::Metadata> {
+    let fd = fd.try_clone_to_owned().ok()?;
+    std::fs::File::from(fd).metadata().ok()
 }
 
 /// Opens `path`, a file written directly, not replaced (`/dev/null`, a
@@ -583,17 +590,12 @@ pub fn refuse_input_as_stdout(inputs: &[std::path::PathBuf]) -> anyhow::Result<(
     {
         use std::os::fd::AsFd;
         use std::os::unix::fs::MetadataExt;
-        let metadata = |fd: std::os::fd::BorrowedFd<'_>| {
-            fd.try_clone_to_owned()
-                .ok()
-                .and_then(|fd| std::fs::File::from(fd).metadata().ok())
-        };
-        let Some(out) = metadata(std::io::stdout().as_fd()).filter(|m| m.is_file()) else {
+        let Some(out) = fd_metadata(std::io::stdout().as_fd()).filter(|m| m.is_file()) else {
             return Ok(());
         };
         for input in inputs {
             let meta = match input.as_os_str() == "-" {
-                true => metadata(std::io::stdin().as_fd()),
+                true => fd_metadata(std::io::stdin().as_fd()),
                 false => std::fs::metadata(input).ok(),
             };
             if meta.is_some_and(|m| m.dev() == out.dev() && m.ino() == out.ino()) {
