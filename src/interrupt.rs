@@ -122,13 +122,13 @@ pub fn install() -> std::io::Result<()> {
                 for &sig in signals() {
                     // Order matters: the note and the shutdown run first
                     // and see ARMED still false on the first signal.
-                    // SAFETY: the action loads atomics and calls write(2),
-                    // all async-signal-safe.
+                    // SAFETY: the action loads and stores atomics, reads the
+                    // clock, and calls alarm(2) and write(2), all
+                    // async-signal-safe.
                     unsafe {
-                        signal_hook::low_level::register(sig, move || {
+                        signal_hook::low_level::register(sig, || {
                             if !ARMED.load(Ordering::SeqCst) {
                                 // The first: the stall check's tick starts.
-                                STOP_SIGNAL.store(sig, Ordering::SeqCst);
                                 SIGNALLED_AT.store(now_mark(), Ordering::SeqCst);
                                 libc::alarm(1);
                             }
@@ -228,9 +228,6 @@ fn now_mark() -> u64 {
         .saturating_add(1)
 }
 
-/// The first stop signal (0: none yet), for the stall check.
-static STOP_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
-
 /// When the first stop signal came ([`now_mark`]).
 static SIGNALLED_AT: AtomicU64 = AtomicU64::new(0);
 
@@ -268,10 +265,11 @@ fn stalled_note(signal: i32) -> &'static str {
 /// write(2), alarm(2), _exit(2).
 #[cfg(unix)]
 fn check_stalled_write() {
-    let signal = STOP_SIGNAL.load(Ordering::SeqCst);
-    if signal == 0 {
+    // The stop's signal (set by the first stop signal's flag, which armed
+    // this tick).
+    let Some(signal) = requested() else {
         return;
-    }
+    };
     let now = now_mark();
     let since = WRITE_SINCE.load(Ordering::SeqCst);
     let from = since.max(SIGNALLED_AT.load(Ordering::SeqCst));
