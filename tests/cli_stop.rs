@@ -107,6 +107,12 @@ fn signal_and_wait(child: &mut Child, sig: &str, what: &str) -> (i32, String) {
         .unwrap()
         .success();
     assert!(ok, "kill {sig} failed");
+    wait_after(child, sig, what)
+}
+
+/// Waits up to 30 s for `child` (`what`), sent `sig`, to end (else kills it
+/// and fails): its exit code (-1 for none) and stderr.
+fn wait_after(child: &mut Child, sig: &str, what: &str) -> (i32, String) {
     let signalled = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -538,9 +544,8 @@ fn ctrl_c_to_a_pipeline_stops_the_run_though_the_input_ends_with_it() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let partial = PathBuf::from(format!("{}.partial", out.display()));
         let since = Instant::now();
-        while !partial.exists() {
+        while !partial(&out).exists() {
             assert!(since.elapsed() < Duration::from_secs(30), "no partial file");
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -552,18 +557,11 @@ fn ctrl_c_to_a_pipeline_stops_the_run_though_the_input_ends_with_it() {
             .status()
             .unwrap()
             .success());
-        let status = child.wait().unwrap();
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
+        let (code, err) = wait_after(&mut child, "-INT", "the pipeline");
         assert!(!out.exists(), "round {round}: {err}");
         assert!(
-            err.contains("stopped by SIGINT") || status.code() == Some(130),
-            "round {round}: {status:?} {err}"
+            err.contains("stopped by SIGINT") || code == 130,
+            "round {round}: exit {code}: {err}"
         );
     }
 }
